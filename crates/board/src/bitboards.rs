@@ -1,0 +1,298 @@
+//! `Bitboards`: the fast backend. Six role bitboards and two colour
+//! bitboards, a 64-byte mailbox for `piece_at`, and the check and pin masks of
+//! the side to move, recomputed after every move so that legal move
+//! generation needs no make-and-test.
+
+use crate::attacks::{between, bishop_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::castling::{CastlingRights, CastlingSide};
+use crate::mv::{Move, MoveKind};
+use crate::setup::Setup;
+use crate::types::{Color, Piece, Role, Square};
+use crate::validate::{validate, PositionError};
+use crate::zobrist;
+
+/// Mailbox byte for an empty square.
+const NO_PIECE: u8 = 12;
+
+/// A position in bitboards, with magic-bitboard attacks and incrementally
+/// kept check and pin masks.
+///
+/// ```
+/// use fianchetto_board::{Bitboards, Board, Color, Role};
+/// let b = Bitboards::startpos();
+/// assert_eq!(b.pieces(Color::White, Role::Pawn).count(), 8);
+/// assert_eq!(b.fen(), fianchetto_board::START_FEN);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bitboards {
+    by_role: [Bitboard; 6],
+    by_color: [Bitboard; 2],
+    mailbox: [u8; 64],
+    checkers: Bitboard,
+    pinned: Bitboard,
+    hash: u64,
+    turn: Color,
+    castling: CastlingRights,
+    /// En-passant square index, or 64 for none.
+    ep: u8,
+    halfmove: u16,
+    fullmove: u16,
+}
+
+impl Bitboards {
+    /// Pieces of the side to move pinned to their king.
+    #[inline(always)]
+    pub fn pinned(&self) -> Bitboard {
+        self.pinned
+    }
+
+    /// Every piece of `role`, both colours (inherent, to skip the trait's
+    /// default of OR-ing the colours).
+    #[inline(always)]
+    pub fn role_bb(&self, role: Role) -> Bitboard {
+        self.by_role[role.index()]
+    }
+
+    /// Every occupied square.
+    #[inline(always)]
+    pub fn occ(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The role on `sq`, if any.
+    #[inline(always)]
+    pub fn role_at(&self, sq: Square) -> Option<Role> {
+        let p = self.mailbox[sq.index()];
+        Role::from_index((p % 6) as usize).filter(|_| p != NO_PIECE)
+    }
+
+    #[inline(always)]
+    fn toggle(&mut self, piece: Piece, sq: Square) {
+        let b = Bitboard::from_square(sq);
+        self.by_role[piece.role.index()] ^= b;
+        self.by_color[piece.color.index()] ^= b;
+        self.hash ^= zobrist::piece(piece, sq);
+    }
+
+    #[inline(always)]
+    fn put(&mut self, piece: Piece, sq: Square) {
+        self.toggle(piece, sq);
+        self.mailbox[sq.index()] = piece.index() as u8;
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, piece: Piece, sq: Square) {
+        self.toggle(piece, sq);
+        self.mailbox[sq.index()] = NO_PIECE;
+    }
+
+    #[inline(always)]
+    fn piece_byte(&self, sq: Square) -> Option<Piece> {
+        Piece::from_index(self.mailbox[sq.index()] as usize)
+    }
+
+    /// Recomputes the checkers of and the pieces pinned to the side to move's
+    /// king.
+    #[inline(always)]
+    fn update_masks(&mut self) {
+        let us = self.turn;
+        let them = !us;
+        let ksq = self.king(us);
+        let occ = self.occ();
+        let their = self.by_color[them.index()];
+        let queens = self.by_role[Role::Queen.index()];
+        let rq = (self.by_role[Role::Rook.index()] | queens) & their;
+        let bq = (self.by_role[Role::Bishop.index()] | queens) & their;
+        let mut checkers = (knight_attacks(ksq) & self.by_role[Role::Knight.index()] & their)
+            | (pawn_attacks(us, ksq) & self.by_role[Role::Pawn.index()] & their);
+        let mut pinned = Bitboard::EMPTY;
+        let snipers = (rook_attacks(ksq, their) & rq) | (bishop_attacks(ksq, their) & bq);
+        for s in snipers {
+            let blockers = between(ksq, s) & occ;
+            if blockers.is_empty() {
+                checkers |= Bitboard::from_square(s);
+            } else if !blockers.more_than_one() {
+                pinned |= blockers;
+            }
+        }
+        self.checkers = checkers;
+        self.pinned = pinned & self.by_color[us.index()];
+    }
+
+    #[inline(always)]
+    fn set_ep(&mut self, ep: Option<Square>) {
+        if let Some(old) = Square::new(self.ep) {
+            self.hash ^= zobrist::en_passant(old);
+        }
+        self.ep = 64;
+        if let Some(sq) = ep {
+            self.hash ^= zobrist::en_passant(sq);
+            self.ep = sq.index() as u8;
+        }
+    }
+}
+
+impl Board for Bitboards {
+    const NAME: &'static str = "bitboard";
+
+    fn from_setup(setup: &Setup) -> Result<Bitboards, PositionError> {
+        let setup = validate(setup)?;
+        let mut b = Bitboards {
+            by_role: [Bitboard::EMPTY; 6],
+            by_color: [Bitboard::EMPTY; 2],
+            mailbox: [NO_PIECE; 64],
+            checkers: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
+            hash: 0,
+            turn: setup.turn,
+            castling: setup.castling,
+            ep: 64,
+            halfmove: setup.halfmove_clock as u16,
+            fullmove: setup.fullmove_number as u16,
+        };
+        for sq in Square::all() {
+            if let Some(p) = setup.board[sq.index()] {
+                b.put(p, sq);
+            }
+        }
+        if setup.turn == Color::Black {
+            b.hash ^= zobrist::side();
+        }
+        b.hash ^= zobrist::castling(setup.castling);
+        b.set_ep(setup.ep_square);
+        b.update_masks();
+        Ok(b)
+    }
+
+    #[inline(always)]
+    fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.piece_byte(sq)
+    }
+
+    #[inline(always)]
+    fn pieces(&self, color: Color, role: Role) -> Bitboard {
+        self.by_color[color.index()] & self.by_role[role.index()]
+    }
+
+    #[inline(always)]
+    fn by_color(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    #[inline(always)]
+    fn by_role(&self, role: Role) -> Bitboard {
+        self.by_role[role.index()]
+    }
+
+    #[inline(always)]
+    fn occupied(&self) -> Bitboard {
+        self.occ()
+    }
+
+    #[inline(always)]
+    fn turn(&self) -> Color {
+        self.turn
+    }
+
+    #[inline(always)]
+    fn castling(&self) -> CastlingRights {
+        self.castling
+    }
+
+    #[inline(always)]
+    fn ep_square(&self) -> Option<Square> {
+        Square::new(self.ep)
+    }
+
+    fn halfmove_clock(&self) -> u32 {
+        self.halfmove as u32
+    }
+
+    fn fullmove_number(&self) -> u32 {
+        self.fullmove as u32
+    }
+
+    #[inline(always)]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    #[inline(always)]
+    fn king(&self, color: Color) -> Square {
+        (self.by_role[Role::King.index()] & self.by_color[color.index()]).lowest()
+    }
+
+    #[inline(always)]
+    fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    fn play(&mut self, mv: Move) {
+        let us = self.turn;
+        let them = !us;
+        let (from, to) = (mv.from(), mv.to());
+        let Some(moving) = self.piece_byte(from) else {
+            // Not a move of this position; keep the board consistent.
+            return;
+        };
+        self.set_ep(None);
+        self.halfmove = self.halfmove.saturating_add(1);
+        if mv.is_capture() {
+            self.halfmove = 0;
+            if mv.is_en_passant() {
+                if let Some(victim) = to.offset(-us.forward()) {
+                    self.remove(Piece::new(them, Role::Pawn), victim);
+                }
+            } else if let Some(captured) = self.piece_byte(to) {
+                self.remove(captured, to);
+            }
+        }
+        self.remove(moving, from);
+        match mv.promotion() {
+            Some(role) => self.put(Piece::new(us, role), to),
+            None => self.put(moving, to),
+        }
+        match mv.kind() {
+            MoveKind::DoublePush => {
+                let ep = Square::from_index_wrapping((from.index() + to.index()) / 2);
+                if (pawn_attacks(us, ep) & self.pieces(them, Role::Pawn)).any() {
+                    self.set_ep(Some(ep));
+                }
+            }
+            MoveKind::KingCastle | MoveKind::QueenCastle => {
+                let side = if mv.kind() == MoveKind::KingCastle { CastlingSide::King } else { CastlingSide::Queen };
+                let rook = Piece::new(us, Role::Rook);
+                self.remove(rook, side.rook_from(us));
+                self.put(rook, side.rook_to(us));
+            }
+            _ => {}
+        }
+        if moving.role == Role::Pawn {
+            self.halfmove = 0;
+        }
+        let rights = self.castling.after_touching(from).after_touching(to);
+        if rights != self.castling {
+            self.hash ^= zobrist::castling(self.castling) ^ zobrist::castling(rights);
+            self.castling = rights;
+        }
+        if us == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.turn = them;
+        self.hash ^= zobrist::side();
+        self.update_masks();
+    }
+
+    fn play_null(&mut self) {
+        self.set_ep(None);
+        self.halfmove = self.halfmove.saturating_add(1);
+        if self.turn == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.turn = !self.turn;
+        self.hash ^= zobrist::side();
+        self.update_masks();
+    }
+}

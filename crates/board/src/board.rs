@@ -1,0 +1,161 @@
+//! The `Board` trait: the one interface every backend implements and every
+//! algorithm above (move generation, evaluation, search) is generic over.
+
+use crate::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use crate::bitboard::Bitboard;
+use crate::castling::CastlingRights;
+use crate::mv::Move;
+use crate::setup::{FenError, Setup};
+use crate::types::{Color, Piece, Role, Square};
+use std::fmt::Debug;
+
+/// A playable chess position.
+///
+/// Every implementation is built from a validated [`Setup`] (so all backends
+/// accept and reject the same positions), keeps its Zobrist [`hash`](Board::hash)
+/// up to date move by move (equal to [`crate::zobrist::compute`] of its parts),
+/// and plays moves in place. Searches use copy-make: clone, then [`play`](Board::play).
+///
+/// ```
+/// use fianchetto_board::{Bitboards, Board, Color, Square};
+/// let b = Bitboards::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1")?;
+/// assert_eq!(b.turn(), Color::White);
+/// assert_eq!(b.king(Color::Black), Square::E8);
+/// assert!(!b.in_check());
+/// # Ok::<(), fianchetto_board::FenError>(())
+/// ```
+pub trait Board: Clone + Debug + Send + Sync + 'static {
+    /// A short name for the backend (`bitboard`, `0x88`, `mailbox`).
+    const NAME: &'static str;
+
+    /// Builds the position, rejecting impossible setups (see
+    /// [`crate::PositionError`] for the list).
+    fn from_setup(setup: &Setup) -> Result<Self, crate::PositionError>;
+
+    /// What stands on `sq`.
+    fn piece_at(&self, sq: Square) -> Option<Piece>;
+
+    /// The squares of `color`'s pieces of `role`.
+    fn pieces(&self, color: Color, role: Role) -> Bitboard;
+
+    /// The squares of all of `color`'s pieces.
+    fn by_color(&self, color: Color) -> Bitboard;
+
+    /// The side to move.
+    fn turn(&self) -> Color;
+
+    /// Remaining castling rights.
+    fn castling(&self) -> CastlingRights;
+
+    /// The en-passant square, kept only when a pawn of the side to move
+    /// attacks it (the normalisation [`crate::validate`] describes).
+    fn ep_square(&self) -> Option<Square>;
+
+    /// Half-moves since the last capture or pawn move.
+    fn halfmove_clock(&self) -> u32;
+
+    /// The move number (starts at 1, increases after black's move).
+    fn fullmove_number(&self) -> u32;
+
+    /// Zobrist hash of the position (pieces, side, castling, en passant).
+    fn hash(&self) -> u64;
+
+    /// The square of `color`'s king.
+    fn king(&self, color: Color) -> Square;
+
+    /// Pieces of the side to move's opponent giving check.
+    fn checkers(&self) -> Bitboard;
+
+    /// Plays a legal move in place. The move must come from this position's
+    /// legal move list (or pass a legality check): an illegal move leaves the
+    /// board in an unspecified but memory-safe state.
+    fn play(&mut self, mv: Move);
+
+    /// Passes the turn (for null-move pruning): the side to move changes, the
+    /// en-passant square is cleared. Not meaningful when in check.
+    fn play_null(&mut self);
+
+    // ---- Provided -------------------------------------------------------
+
+    /// The position from FEN text.
+    fn from_fen(fen: &str) -> Result<Self, FenError> {
+        Ok(Self::from_setup(&Setup::from_fen(fen)?)?)
+    }
+
+    /// The standard starting position.
+    fn startpos() -> Self {
+        match Self::from_setup(&Setup::start()) {
+            Ok(b) => b,
+            // The start position is valid for every backend by construction.
+            Err(e) => unreachable!("start position rejected: {e}"),
+        }
+    }
+
+    /// The position as a plain [`Setup`].
+    fn to_setup(&self) -> Setup {
+        let mut board = [None; 64];
+        for sq in self.occupied() {
+            board[sq.index()] = self.piece_at(sq);
+        }
+        Setup {
+            board,
+            turn: self.turn(),
+            castling: self.castling(),
+            ep_square: self.ep_square(),
+            halfmove_clock: self.halfmove_clock(),
+            fullmove_number: self.fullmove_number(),
+        }
+    }
+
+    /// FEN text of the position.
+    fn fen(&self) -> String {
+        self.to_setup().to_fen()
+    }
+
+    /// The squares of all pieces of `role`, both colours.
+    fn by_role(&self, role: Role) -> Bitboard {
+        self.pieces(Color::White, role) | self.pieces(Color::Black, role)
+    }
+
+    /// Every occupied square.
+    fn occupied(&self) -> Bitboard {
+        self.by_color(Color::White) | self.by_color(Color::Black)
+    }
+
+    /// Pieces of `by` that attack `sq`, with `occupied` as the blockers.
+    fn attackers(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
+        let queens = self.pieces(by, Role::Queen);
+        (knight_attacks(sq) & self.pieces(by, Role::Knight))
+            | (king_attacks(sq) & self.pieces(by, Role::King))
+            | (pawn_attacks(!by, sq) & self.pieces(by, Role::Pawn))
+            | (rook_attacks(sq, occupied) & (self.pieces(by, Role::Rook) | queens))
+            | (bishop_attacks(sq, occupied) & (self.pieces(by, Role::Bishop) | queens))
+    }
+
+    /// Whether any piece of `by` attacks `sq`.
+    fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        self.attackers(sq, by, self.occupied()).any()
+    }
+
+    /// Whether the side to move is in check.
+    fn in_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    /// The material signature used by draw rules: whether neither side has
+    /// enough material to mate by any sequence of legal moves (K v K, K+minor
+    /// v K, and kings with bishops all on one colour of square).
+    fn is_insufficient_material(&self) -> bool {
+        let heavy = self.by_role(Role::Pawn) | self.by_role(Role::Rook) | self.by_role(Role::Queen);
+        if heavy.any() {
+            return false;
+        }
+        let knights = self.by_role(Role::Knight);
+        let bishops = self.by_role(Role::Bishop);
+        let minors = (knights | bishops).count();
+        if minors <= 1 {
+            return true;
+        }
+        knights.is_empty() && ((bishops & Bitboard::LIGHT).is_empty() || (bishops & Bitboard::DARK).is_empty())
+    }
+}

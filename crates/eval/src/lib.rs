@@ -1,0 +1,1 @@
+//! Fianchetto eval (coming in a later issue).

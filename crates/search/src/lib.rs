@@ -1,0 +1,1 @@
+//! Fianchetto search (coming in a later issue).
