@@ -1,1 +1,120 @@
-//! movegen
+//! # fianchetto-movegen
+//!
+//! What moves exist: strictly legal move generation for every board backend
+//! (plus captures-only and quiets-only generation for search), perft in all
+//! its classic forms, UCI and SAN notation, and the rules of a game
+//! (checkmate, stalemate, insufficient material, the fifty- and
+//! seventy-five-move rules, threefold and fivefold repetition).
+//!
+//! ```
+//! use fianchetto_board::{Bitboards, Board};
+//! use fianchetto_movegen::{perft, MoveGen};
+//!
+//! let board = Bitboards::startpos();
+//! assert_eq!(board.legal_moves().len(), 20);
+//! assert_eq!(perft(&board, 3), 8_902);
+//! ```
+#![warn(missing_docs)]
+
+mod bitboard_gen;
+mod game;
+pub mod perft;
+pub mod sink;
+pub mod uci;
+
+pub use game::{Game, IllegalMove, Outcome, Termination};
+pub use uci::{parse_uci, UciMoveError};
+pub use perft::{divide, perft, perft_hashed, perft_parallel, perft_plain, perft_stats, PerftStats};
+
+use arrayvec::ArrayVec;
+use fianchetto_board::{Bitboards, Board, Move};
+
+/// A list of moves on the stack: no position has more than 218 legal moves.
+pub type MoveList = ArrayVec<Move, 256>;
+
+/// Which moves a generator produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GenKind {
+    /// Every legal move.
+    All,
+    /// Legal moves that capture (en passant and capturing promotions included).
+    Captures,
+    /// Legal moves that do not capture (castling and plain promotions included).
+    Quiets,
+}
+
+/// Legal move generation, implemented by every backend.
+///
+/// `Captures` and `Quiets` partition `All`: every legal move is in exactly
+/// one of them.
+pub trait MoveGen: Board {
+    /// Appends the legal moves of `kind` to `list`.
+    fn generate(&self, kind: GenKind, list: &mut MoveList);
+
+    /// The number of legal moves, without listing them where the backend can
+    /// (the last ply of a bulk-counting perft).
+    fn count_legal(&self) -> u64 {
+        self.legal_moves().len() as u64
+    }
+
+    /// Every legal move.
+    fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(GenKind::All, &mut list);
+        list
+    }
+
+    /// Legal captures.
+    fn captures(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(GenKind::Captures, &mut list);
+        list
+    }
+
+    /// Legal non-captures.
+    fn quiets(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(GenKind::Quiets, &mut list);
+        list
+    }
+
+    /// Whether `mv` is legal here (a move from another position, a hash
+    /// table or a user gets checked before it is played).
+    fn is_legal(&self, mv: Move) -> bool {
+        self.legal_moves().contains(&mv)
+    }
+
+    /// Whether the side to move has no legal move.
+    fn has_no_moves(&self) -> bool {
+        self.count_legal() == 0
+    }
+
+    /// Whether the side to move is checkmated.
+    fn is_checkmate(&self) -> bool {
+        self.in_check() && self.has_no_moves()
+    }
+
+    /// Whether the side to move is stalemated.
+    fn is_stalemate(&self) -> bool {
+        !self.in_check() && self.has_no_moves()
+    }
+}
+
+impl MoveGen for Bitboards {
+    #[inline]
+    fn generate(&self, kind: GenKind, list: &mut MoveList) {
+        let mut sink = sink::ListSink(list);
+        match kind {
+            GenKind::All => bitboard_gen::generate::<_, { bitboard_gen::ALL }>(self, &mut sink),
+            GenKind::Captures => bitboard_gen::generate::<_, { bitboard_gen::CAPTURES }>(self, &mut sink),
+            GenKind::Quiets => bitboard_gen::generate::<_, { bitboard_gen::QUIETS }>(self, &mut sink),
+        }
+    }
+
+    #[inline]
+    fn count_legal(&self) -> u64 {
+        let mut sink = sink::CountSink(0);
+        bitboard_gen::generate::<_, { bitboard_gen::ALL }>(self, &mut sink);
+        sink.0
+    }
+}

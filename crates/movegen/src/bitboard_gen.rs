@@ -1,0 +1,208 @@
+//! Strictly legal move generation for [`Bitboards`], cozy-chess style: the
+//! check mask (the squares that answer a single check) and the pin mask (the
+//! line each pinned piece may stay on) make every generated move legal without
+//! playing it. Pawns are generated set-wise, by shifting the whole pawn
+//! bitboard, so that counting them at the last ply of perft is a popcount.
+
+use crate::sink::Sink;
+use fianchetto_board::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks, rook_attacks,
+};
+use fianchetto_board::{Bitboard, Bitboards, Board, CastlingSide, Color, Move, MoveKind, Role, Square};
+
+/// Which moves to generate, as a const parameter so each variant compiles to
+/// its own loop without run-time tests.
+pub(crate) const ALL: u8 = 0;
+pub(crate) const CAPTURES: u8 = 1;
+pub(crate) const QUIETS: u8 = 2;
+
+/// Whether any piece of `them` attacks `sq`, with `occ` as the blockers.
+#[inline(always)]
+fn attacked(b: &Bitboards, sq: Square, them: Color, occ: Bitboard) -> bool {
+    let theirs = b.by_color(them);
+    let queens = b.role_bb(Role::Queen);
+    ((knight_attacks(sq) & b.role_bb(Role::Knight))
+        | (king_attacks(sq) & b.role_bb(Role::King))
+        | (pawn_attacks(!them, sq) & b.role_bb(Role::Pawn))
+        | (rook_attacks(sq, occ) & (b.role_bb(Role::Rook) | queens))
+        | (bishop_attacks(sq, occ) & (b.role_bb(Role::Bishop) | queens)))
+        & theirs
+        != Bitboard::EMPTY
+}
+
+/// Generates the legal moves of kind `KIND` (ALL, CAPTURES or QUIETS) into `sink`.
+#[inline(always)]
+pub(crate) fn generate<S: Sink, const KIND: u8>(b: &Bitboards, sink: &mut S) {
+    let us = b.turn();
+    let them = !us;
+    let ours = b.by_color(us);
+    let theirs = b.by_color(them);
+    let occ = ours | theirs;
+    let ksq = b.king(us);
+    let checkers = b.checkers();
+    let filter = match KIND {
+        CAPTURES => theirs,
+        QUIETS => !occ,
+        _ => !ours,
+    };
+
+    // King moves: every target is tested with the king lifted off the board,
+    // so that it cannot hide behind itself from a slider.
+    let occ_no_king = occ.without(ksq);
+    let mut king_targets = Bitboard::EMPTY;
+    for to in king_attacks(ksq) & filter {
+        if !attacked(b, to, them, occ_no_king) {
+            king_targets = king_targets.with(to);
+        }
+    }
+    sink.piece_moves(ksq, king_targets, theirs);
+
+    if checkers.more_than_one() {
+        return;
+    }
+    let check_mask = match checkers.first() {
+        Some(c) => between(ksq, c).with(c),
+        None => Bitboard::FULL,
+    };
+    let targets = filter & check_mask;
+    let pinned = b.pinned();
+
+    // Pieces other than pawns and the king. A pinned piece keeps to its pin
+    // line; in check a pinned piece can never help (the checker is not on
+    // its line), so the pin mask and the check mask together drop it.
+    let knights = b.pieces(us, Role::Knight) & !pinned;
+    for from in knights {
+        sink.piece_moves(from, knight_attacks(from) & targets, theirs);
+    }
+    let queens = b.role_bb(Role::Queen);
+    let diagonal = (b.role_bb(Role::Bishop) | queens) & ours;
+    let straight = (b.role_bb(Role::Rook) | queens) & ours;
+    for from in diagonal & !pinned {
+        sink.piece_moves(from, bishop_attacks(from, occ) & targets, theirs);
+    }
+    for from in straight & !pinned {
+        sink.piece_moves(from, rook_attacks(from, occ) & targets, theirs);
+    }
+    if checkers.is_empty() {
+        for from in (diagonal | straight) & pinned {
+            let attacks = match (diagonal.contains(from), straight.contains(from)) {
+                (true, true) => queen_attacks(from, occ),
+                (true, false) => bishop_attacks(from, occ),
+                _ => rook_attacks(from, occ),
+            };
+            sink.piece_moves(from, attacks & targets & line(ksq, from), theirs);
+        }
+    }
+
+    pawn_moves::<S, KIND>(b, sink, us, occ, theirs, ksq, check_mask);
+
+    if KIND != CAPTURES && checkers.is_empty() {
+        for side in CastlingSide::ALL {
+            if b.castling().has(us, side)
+                && (side.empty_squares(us) & occ).is_empty()
+                && side.king_path(us).iter().all(|sq| !attacked(b, sq, them, occ))
+            {
+                let kind = match side {
+                    CastlingSide::King => MoveKind::KingCastle,
+                    CastlingSide::Queen => MoveKind::QueenCastle,
+                };
+                sink.single(Move::new(ksq, side.king_to(us), kind));
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn pawn_moves<S: Sink, const KIND: u8>(
+    b: &Bitboards,
+    sink: &mut S,
+    us: Color,
+    occ: Bitboard,
+    theirs: Bitboard,
+    ksq: Square,
+    check_mask: Bitboard,
+) {
+    let pawns = b.pieces(us, Role::Pawn);
+    if pawns.is_empty() {
+        return;
+    }
+    let pinned = b.pinned();
+    let empty = !occ;
+    let (last_rank, third_rank) = match us {
+        Color::White => (Bitboard::RANK_8, Bitboard::RANK_1.north().north()),
+        Color::Black => (Bitboard::RANK_1, Bitboard::RANK_8.south().south()),
+    };
+    let up = |bb: Bitboard| match us {
+        Color::White => bb.north(),
+        Color::Black => bb.south(),
+    };
+    let forward = us.forward();
+    // Pinned pawns may push only along a file pin and capture only along a
+    // diagonal pin towards the pinner; both come out of the line mask, applied
+    // per pawn below. Free pawns go set-wise.
+    let free = pawns & !pinned;
+    let pinned_pawns = pawns & pinned;
+
+    if KIND != CAPTURES {
+        let single = up(free) & empty;
+        let double = up(single & third_rank) & empty & check_mask;
+        let single = single & check_mask;
+        sink.pawn_moves(single & !last_rank, forward, MoveKind::Quiet);
+        sink.pawn_promotions(single & last_rank, forward, false);
+        sink.pawn_moves(double, 2 * forward, MoveKind::DoublePush);
+    }
+    if KIND != QUIETS {
+        // Captures towards the a-file side (west) and the h-file side (east).
+        let west = up(free).west() & theirs & check_mask;
+        let east = up(free).east() & theirs & check_mask;
+        sink.pawn_moves(west & !last_rank, forward - 1, MoveKind::Capture);
+        sink.pawn_promotions(west & last_rank, forward - 1, true);
+        sink.pawn_moves(east & !last_rank, forward + 1, MoveKind::Capture);
+        sink.pawn_promotions(east & last_rank, forward + 1, true);
+    }
+    if b.checkers().is_empty() {
+        for from in pinned_pawns {
+            let pin = line(ksq, from);
+            let one = Bitboard::from_square(from);
+            let mut quiet = Bitboard::EMPTY;
+            let mut caps = Bitboard::EMPTY;
+            if KIND != CAPTURES {
+                let single = up(one) & empty;
+                quiet = (single | (up(single & third_rank) & empty)) & pin;
+            }
+            if KIND != QUIETS {
+                caps = pawn_attacks(us, from) & theirs & pin;
+            }
+            for to in quiet | caps {
+                let capture = caps.contains(to);
+                if last_rank.contains(to) {
+                    sink.pawn_promotions(Bitboard::from_square(to), to.index() as i8 - from.index() as i8, capture);
+                } else {
+                    let kind = if capture {
+                        MoveKind::Capture
+                    } else if to.index().abs_diff(from.index()) == 16 {
+                        MoveKind::DoublePush
+                    } else {
+                        MoveKind::Quiet
+                    };
+                    sink.single(Move::new(from, to, kind));
+                }
+            }
+        }
+    }
+    if KIND != QUIETS {
+        if let Some(ep) = b.ep_square() {
+            let victim = Square::from_index_wrapping((ep.index() as i32 - forward as i32) as usize);
+            for from in pawn_attacks(!us, ep) & pawns {
+                // Rare enough to test directly: lift both pawns, drop ours on
+                // the ep square, and ask whether the king is attacked by
+                // anything but the captured pawn.
+                let after = (occ.without(from).without(victim)).with(ep);
+                let attackers = b.attackers(ksq, !us, after) & !Bitboard::from_square(victim);
+                if attackers.is_empty() {
+                    sink.single(Move::new(from, ep, MoveKind::EnPassant));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! `Game<B>`: a position with its history, and the rules that need the
+//! history (repetition) or the move list (mate, stalemate) to decide.
+
+use crate::MoveGen;
+use fianchetto_board::{Board, Color, Move, Setup};
+use std::fmt;
+
+/// Why a game ended (or may be claimed drawn).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// The side to move is mated.
+    Checkmate,
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// Neither side can mate by any sequence of legal moves.
+    InsufficientMaterial,
+    /// Fifty moves by each side without capture or pawn move (claimable).
+    FiftyMoves,
+    /// Seventy-five moves by each side without capture or pawn move (automatic).
+    SeventyFiveMoves,
+    /// The same position for the third time (claimable).
+    ThreefoldRepetition,
+    /// The same position for the fifth time (automatic).
+    FivefoldRepetition,
+}
+
+/// The result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// `winner` won by `how` (always checkmate here).
+    Decisive {
+        /// Who won.
+        winner: Color,
+        /// How.
+        how: Termination,
+    },
+    /// Drawn by `0`.
+    Draw(Termination),
+}
+
+impl Outcome {
+    /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result(self) -> &'static str {
+        match self {
+            Outcome::Decisive { winner: Color::White, .. } => "1-0",
+            Outcome::Decisive { winner: Color::Black, .. } => "0-1",
+            Outcome::Draw(_) => "1/2-1/2",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Decisive { winner, how } => write!(f, "{} ({winner} wins by {how:?})", self.result()),
+            Outcome::Draw(how) => write!(f, "{} (draw by {how:?})", self.result()),
+        }
+    }
+}
+
+/// A move that is not legal in the game's current position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{mv} is not a legal move in {fen}")]
+pub struct IllegalMove {
+    /// The move.
+    pub mv: Move,
+    /// The position it was tried in.
+    pub fen: String,
+}
+
+/// A game: the starting position, the moves played, and the position after
+/// each, so that repetitions can be counted and moves taken back.
+///
+/// ```
+/// use fianchetto_board::{Bitboards, Board};
+/// use fianchetto_movegen::{Game, MoveGen, Outcome, Termination};
+///
+/// let mut game = Game::new(Bitboards::startpos());
+/// for uci in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+///     game.play_uci(uci)?;
+/// }
+/// assert_eq!(game.outcome(), Some(Outcome::Decisive {
+///     winner: fianchetto_board::Color::Black, how: Termination::Checkmate }));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Game<B: Board> {
+    /// `positions[0]` is the start; `positions[i]` follows `moves[i - 1]`.
+    positions: Vec<B>,
+    moves: Vec<Move>,
+}
+
+impl<B: MoveGen> Game<B> {
+    /// A game starting at `start`.
+    pub fn new(start: B) -> Game<B> {
+        Game { positions: vec![start], moves: Vec::new() }
+    }
+
+    /// A game from a setup (validated).
+    pub fn from_setup(setup: &Setup) -> Result<Game<B>, fianchetto_board::PositionError> {
+        Ok(Game::new(B::from_setup(setup)?))
+    }
+
+    /// The current position.
+    pub fn board(&self) -> &B {
+        // `positions` always holds the start position.
+        &self.positions[self.positions.len() - 1]
+    }
+
+    /// The position the game started from.
+    pub fn start(&self) -> &B {
+        &self.positions[0]
+    }
+
+    /// The moves played so far.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Every position so far, the start first and the current one last.
+    pub fn positions(&self) -> &[B] {
+        &self.positions
+    }
+
+    /// The hashes of every position so far, oldest first (what a search needs
+    /// to detect repetitions of positions before its root).
+    pub fn hashes(&self) -> impl DoubleEndedIterator<Item = u64> + ExactSizeIterator + '_ {
+        self.positions.iter().map(Board::hash)
+    }
+
+    /// Plays `mv` after checking that it is legal; an illegal move changes
+    /// nothing.
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        if !self.board().is_legal(mv) {
+            return Err(IllegalMove { mv, fen: self.board().fen() });
+        }
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Plays `mv`, which the caller knows to be legal (it came from this
+    /// position's move list).
+    pub fn play_unchecked(&mut self, mv: Move) {
+        let mut next = self.board().clone();
+        next.play(mv);
+        self.positions.push(next);
+        self.moves.push(mv);
+    }
+
+    /// Parses a move in UCI notation and plays it.
+    pub fn play_uci(&mut self, text: &str) -> Result<Move, crate::uci::UciMoveError> {
+        let mv = crate::uci::parse_uci(self.board(), text)?;
+        self.play_unchecked(mv);
+        Ok(mv)
+    }
+
+    /// Takes the last move back; `None` at the start.
+    pub fn undo(&mut self) -> Option<Move> {
+        let mv = self.moves.pop()?;
+        self.positions.pop();
+        Some(mv)
+    }
+
+    /// How many times the current position has occurred (1 when new).
+    /// Positions count as equal when their hashes are; only positions since
+    /// the last irreversible move are compared.
+    pub fn repetitions(&self) -> usize {
+        let current = self.board();
+        let window = current.halfmove_clock() as usize + 1;
+        let hash = current.hash();
+        self.positions.iter().rev().take(window).step_by(2).filter(|p| p.hash() == hash).count()
+    }
+
+    /// Why the game is over, if it is: checkmate, stalemate, insufficient
+    /// material, or the automatic draws (seventy-five moves, fivefold
+    /// repetition). Use [`Game::claimable_draw`] for the draws a player may
+    /// claim.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let b = self.board();
+        if b.has_no_moves() {
+            return Some(if b.in_check() {
+                Outcome::Decisive { winner: !b.turn(), how: Termination::Checkmate }
+            } else {
+                Outcome::Draw(Termination::Stalemate)
+            });
+        }
+        if b.is_insufficient_material() {
+            return Some(Outcome::Draw(Termination::InsufficientMaterial));
+        }
+        if b.halfmove_clock() >= 150 {
+            return Some(Outcome::Draw(Termination::SeventyFiveMoves));
+        }
+        if self.repetitions() >= 5 {
+            return Some(Outcome::Draw(Termination::FivefoldRepetition));
+        }
+        None
+    }
+
+    /// A draw the side to move could claim now: threefold repetition or the
+    /// fifty-move rule (when the game is not already over).
+    pub fn claimable_draw(&self) -> Option<Termination> {
+        if self.repetitions() >= 3 {
+            Some(Termination::ThreefoldRepetition)
+        } else if self.board().halfmove_clock() >= 100 {
+            Some(Termination::FiftyMoves)
+        } else {
+            None
+        }
+    }
+
+    /// [`Game::outcome`], or a claimable draw counted as a draw: what engines
+    /// and GUIs use to adjudicate.
+    pub fn outcome_with_claims(&self) -> Option<Outcome> {
+        self.outcome().or_else(|| self.claimable_draw().map(Outcome::Draw))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fianchetto_board::Bitboards;
+
+    #[test]
+    fn repetition_and_undo() {
+        let mut g = Game::new(Bitboards::startpos());
+        for _ in 0..2 {
+            for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+                g.play_uci(m).unwrap();
+            }
+        }
+        assert_eq!(g.repetitions(), 3);
+        assert_eq!(g.claimable_draw(), Some(Termination::ThreefoldRepetition));
+        assert_eq!(g.outcome(), None);
+        for _ in 0..2 {
+            for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+                g.play_uci(m).unwrap();
+            }
+        }
+        assert_eq!(g.outcome(), Some(Outcome::Draw(Termination::FivefoldRepetition)));
+        assert!(g.undo().is_some());
+        assert_eq!(g.moves().len(), 15);
+        assert!(g.play_uci("e2e5").is_err());
+        assert_eq!(g.moves().len(), 15);
+    }
+
+    #[test]
+    fn stalemate_insufficient_and_fifty() {
+        let g = Game::new(Bitboards::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap());
+        assert_eq!(g.outcome(), Some(Outcome::Draw(Termination::Stalemate)));
+        let g = Game::new(Bitboards::from_fen("8/8/4k3/8/8/2B5/4K3/8 w - - 0 1").unwrap());
+        assert_eq!(g.outcome(), Some(Outcome::Draw(Termination::InsufficientMaterial)));
+        let g = Game::new(Bitboards::from_fen("8/8/4k3/8/8/2B5/4K1N1/8 w - - 0 1").unwrap());
+        assert_eq!(g.outcome(), None);
+        let g = Game::new(Bitboards::from_fen("8/8/4k3/8/8/2R5/4K3/8 w - - 100 80").unwrap());
+        assert_eq!(g.outcome(), None);
+        assert_eq!(g.claimable_draw(), Some(Termination::FiftyMoves));
+        let g = Game::new(Bitboards::from_fen("8/8/4k3/8/8/2R5/4K3/8 w - - 150 80").unwrap());
+        assert_eq!(g.outcome(), Some(Outcome::Draw(Termination::SeventyFiveMoves)));
+    }
+}
