@@ -1,1 +1,15 @@
-//! engine
+//! # fianchetto-engine
+//!
+//! The thin composition of the Fianchetto crates into a program: the UCI
+//! protocol and the `fianchetto` command line (perft, analysis, play and the
+//! tools). It holds no chess logic of its own.
+//!
+//! ```
+//! use fianchetto_engine::backend::Backend;
+//! assert_eq!("bitboard".parse::<Backend>(), Ok(Backend::Bitboard));
+//! assert!("abacus".parse::<Backend>().is_err());
+//! ```
+#![warn(missing_docs)]
+
+pub mod backend;
+pub mod commands;

@@ -1,1 +1,37 @@
-fn main() {}
+//! The `fianchetto` binary: UCI with no arguments, subcommands otherwise.
+
+use clap::{Parser, Subcommand};
+use fianchetto_engine::commands::{self, perft::PerftArgs};
+use std::process::ExitCode;
+
+/// Fianchetto: a chess engine and a toolbox of classic chess algorithms.
+#[derive(Parser, Debug)]
+#[command(version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the leaves of the legal move tree (move generator test and benchmark).
+    Perft(PerftArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Some(Command::Perft(args)) => commands::perft::run(args),
+        None => {
+            eprintln!("UCI mode is not implemented yet; try `fianchetto --help`");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

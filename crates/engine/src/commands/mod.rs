@@ -1,0 +1,21 @@
+//! One module per subcommand of the `fianchetto` binary. Each has a clap
+//! `Args` struct and a `run` function returning the process exit code.
+
+pub mod perft;
+
+/// A user-facing failure of a subcommand: printed as one line, exit code 2.
+#[derive(Debug, thiserror::Error)]
+pub enum CommandError {
+    /// A FEN that does not parse or is impossible.
+    #[error("invalid FEN: {0}")]
+    Fen(#[from] fianchetto_board::FenError),
+    /// A move that does not parse or is illegal.
+    #[error("{0}")]
+    Move(String),
+    /// Anything else the user can fix, described.
+    #[error("{0}")]
+    Usage(String),
+    /// Reading or writing a file failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}

@@ -1,0 +1,74 @@
+//! `fianchetto perft`: count the leaves of the move tree, with divide,
+//! statistics, threads and a hash table.
+
+use super::CommandError;
+use crate::backend::Backend;
+use crate::with_backend;
+use fianchetto_board::START_FEN;
+use fianchetto_movegen::{divide, perft_parallel, perft_stats, MoveGen};
+use std::time::Instant;
+
+/// Arguments of `fianchetto perft`.
+#[derive(Debug, clap::Args)]
+pub struct PerftArgs {
+    /// Depth in plies (1 or more).
+    #[arg(value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub depth: u32,
+    /// Position to count from (default: the start position).
+    #[arg(long, default_value = START_FEN)]
+    pub fen: String,
+    /// Board backend.
+    #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
+    pub backend: Backend,
+    /// Print the count below each legal move.
+    #[arg(long)]
+    pub divide: bool,
+    /// Print the perft table (captures, en passant, castles, promotions,
+    /// checks, discovered and double checks, mates) of the leaf moves.
+    #[arg(long)]
+    pub stats: bool,
+    /// Threads to share the root moves between.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Hash table size in MB (0 = none): counts each transposition once.
+    #[arg(long, default_value_t = 0)]
+    pub hash: usize,
+}
+
+/// Runs `perft`; the last line printed is `Nodes searched: <N>`.
+pub fn run(args: &PerftArgs) -> Result<(), CommandError> {
+    with_backend!(args.backend, B => run_on::<B>(args))
+}
+
+fn run_on<B: MoveGen>(args: &PerftArgs) -> Result<(), CommandError> {
+    let board = B::from_fen(&args.fen)?;
+    let start = Instant::now();
+    let nodes = if args.stats {
+        let s = perft_stats(&board, args.depth);
+        println!("depth      {}", args.depth);
+        println!("nodes      {}", s.nodes);
+        println!("captures   {}", s.captures);
+        println!("e.p.       {}", s.en_passant);
+        println!("castles    {}", s.castles);
+        println!("promotions {}", s.promotions);
+        println!("checks     {}", s.checks);
+        println!("disc. chk  {}", s.discovered_checks);
+        println!("double chk {}", s.double_checks);
+        println!("checkmates {}", s.checkmates);
+        s.nodes
+    } else if args.divide {
+        let mut total = 0;
+        for (mv, n) in divide(&board, args.depth) {
+            println!("{mv}: {n}");
+            total += n;
+        }
+        println!();
+        total
+    } else {
+        perft_parallel(&board, args.depth, args.threads as usize, args.hash)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!("Time: {:.3} s ({:.1} Mnps, backend {})", secs, nodes as f64 / secs.max(1e-9) / 1e6, B::NAME);
+    println!("Nodes searched: {nodes}");
+    Ok(())
+}
