@@ -1,6 +1,7 @@
 //! One module per subcommand of the `fianchetto` binary. Each has a clap
 //! `Args` struct and a `run` function returning the process exit code.
 
+pub mod eval;
 pub mod perft;
 
 /// A user-facing failure of a subcommand: printed as one line, exit code 2.
