@@ -51,7 +51,7 @@ pub struct AblateArgs {
     pub rookie: bool,
     /// Give up a configuration's deeper depths once one search takes more
     /// nodes than this (plain alpha-beta explodes).
-    #[arg(long, default_value_t = 30_000_000)]
+    #[arg(long, default_value_t = 5_000_000)]
     pub max_nodes: u64,
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65_536))]

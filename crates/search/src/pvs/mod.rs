@@ -1103,24 +1103,32 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             alpha = alpha.max(best);
             board.captures()
         };
-        let mut scores = if cfg.ordering() {
-            self.score_moves(board, &moves, tt_move, ply)
-        } else {
-            ArrayVec::new()
-        };
+        // Captures always go most valuable victim first here, whatever the
+        // switches: an unordered quiescence search explodes (every capture
+        // sequence is tried), which measures nothing.
+        let mut scores: ArrayVec<i32, 256> = moves
+            .iter()
+            .map(|&mv| {
+                if mv == tt_move {
+                    10_000_000
+                } else if mv.is_quiet() {
+                    0
+                } else {
+                    1_000_000 + mvv_lva(board, mv)
+                }
+            })
+            .collect();
         let mut best_move = Move::NULL;
         let mut index = 0;
         while index < moves.len() {
-            if !scores.is_empty() {
-                let mut bi = index;
-                for j in index + 1..moves.len() {
-                    if scores[j] > scores[bi] {
-                        bi = j;
-                    }
+            let mut bi = index;
+            for j in index + 1..moves.len() {
+                if scores[j] > scores[bi] {
+                    bi = j;
                 }
-                moves.swap(index, bi);
-                scores.swap(index, bi);
             }
+            moves.swap(index, bi);
+            scores.swap(index, bi);
             let mv = moves[index];
             index += 1;
             if !in_check && best.0 > -Score::MATE_BOUND.0 {
