@@ -128,6 +128,13 @@ impl<E> Pvs<E> {
     pub fn tt(&self) -> &TranspositionTable {
         &self.tt
     }
+
+    /// Empties the table and the per-thread history ([`Search::clear`],
+    /// callable without naming the board type).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.tables.clear();
+    }
 }
 
 impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Pvs<E> {
@@ -200,8 +207,7 @@ impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Pvs<E> {
     }
 
     fn clear(&mut self) {
-        self.tt.clear();
-        self.tables.clear();
+        Pvs::clear(self);
     }
 
     fn name(&self) -> &'static str {
@@ -330,9 +336,14 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 .nodes
                 .fetch_add(self.nodes - self.flushed, Relaxed);
             self.flushed = self.nodes;
+            let flushed_total = self.shared.nodes.load(Relaxed);
             if self.shared.abort.load(Relaxed) || self.shared.limits.stopped() {
                 self.aborted = true;
-            } else if self.is_main() && self.time.hard_expired() {
+            } else if self.shared.limits.nodes.is_some_and(|n| flushed_total >= n)
+                || (self.is_main() && self.time.hard_expired())
+            {
+                // Helpers watch the node limit too: the main thread may not
+                // be running when the limit is crossed.
                 self.abort();
             }
         }
