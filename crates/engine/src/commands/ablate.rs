@@ -313,3 +313,39 @@ fn rookie<B: MoveGen, E: Evaluator<B> + Clone>(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn configurations_are_cumulative() {
+        let configs = configurations(4);
+        assert_eq!(configs.len(), 9);
+        let mut previous = usize::MAX;
+        for (name, c) in &configs {
+            let off = c.disabled().len();
+            assert!(off < previous, "{name} adds a feature");
+            previous = off;
+            assert_eq!(c.hash_mb, 4);
+        }
+        assert_eq!(
+            configs[8].1,
+            PvsConfig {
+                hash_mb: 4,
+                ..PvsConfig::default()
+            }
+        );
+        assert!(configs[0].1.quiescence && !configs[0].1.tt);
+    }
+
+    #[test]
+    fn positions_parse() {
+        for fen in MIDDLEGAMES.iter().chain(ENDGAMES).chain([&FOOLS_MATE]) {
+            assert!(
+                <fianchetto_board::Bitboards as fianchetto_board::Board>::from_fen(fen).is_ok(),
+                "{fen}"
+            );
+        }
+    }
+}

@@ -100,3 +100,18 @@ fn run_on<B: MoveGen, E: Evaluator<B> + Clone>(
     println!("{nodes} nodes {nps} nps");
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_parse() {
+        for fen in POSITIONS {
+            assert!(
+                <fianchetto_board::Bitboards as fianchetto_board::Board>::from_fen(fen).is_ok(),
+                "{fen}"
+            );
+        }
+    }
+}
