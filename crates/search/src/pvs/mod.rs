@@ -124,6 +124,15 @@ impl<E> Pvs<E> {
         self.config = config;
     }
 
+    /// Replaces the table with one of `entries` entries (smaller than the
+    /// megabyte granularity of [`PvsConfig::hash_mb`]: replacement-policy
+    /// experiments). A later [`Pvs::set_config`] that changes the size or
+    /// policy reallocates it by the config again.
+    pub fn with_tt_entries(mut self, entries: usize) -> Pvs<E> {
+        self.tt = TranspositionTable::with_entries(entries, self.config.replacement);
+        self
+    }
+
     /// The transposition table.
     pub fn tt(&self) -> &TranspositionTable {
         &self.tt
