@@ -275,7 +275,7 @@ fn rookie<B: MoveGen, E: Evaluator<B> + Clone>(
         ("killers + quiescence (ours)", (None, None)),
     ];
     println!(
-        "\n### Rookie experiment: fool's mate (black to play Qd8-h4#), fixed depth, {} eval, {} backend\n",
+        "\n### Rookie experiment: fool's mate (black to play Qd8-h4#), fixed depth, {} eval, {} backend, best time of 5 runs\n",
         args.eval,
         B::NAME
     );
@@ -284,8 +284,16 @@ fn rookie<B: MoveGen, E: Evaluator<B> + Clone>(
     for depth in [4u32, 6] {
         for (i, (name, published)) in rows.iter().enumerate() {
             let limits = Limits::depth(depth);
-            let run =
-                |s: &mut dyn Search<B>| -> SearchResult { s.search(&game, &limits, &mut |_| {}) };
+            // The machine may be busy: the best of five runs is the time
+            // the search needs (node counts are the same every run).
+            let run = |s: &mut dyn Search<B>| -> SearchResult {
+                let mut best = s.search(&game, &limits, &mut |_| {});
+                for _ in 1..5 {
+                    let r = s.search(&game, &limits, &mut |_| {});
+                    best.time = best.time.min(r.time);
+                }
+                best
+            };
             let ab = |o, h| {
                 AlphaBeta::new(eval.clone())
                     .ordering(o)
