@@ -200,6 +200,7 @@ fn buhochess<B: MoveGen, E: Evaluator<B> + Clone>(
         rule += "---:|---:|";
         println!("{header}\n{rule}");
         let mut previous: Option<u64> = None;
+        let mut times = Vec::new();
         for (name, config) in &configs {
             let row = measure::<B, E>(&eval, config, fens, args.depth, args.max_nodes)?;
             let mut line = format!("| {name} |");
@@ -222,6 +223,25 @@ fn buhochess<B: MoveGen, E: Evaluator<B> + Clone>(
             };
             println!("{line}");
             previous = last.map(|(n, _)| n);
+            times.push((name, row));
+        }
+        println!("\n{title}: time to depth, milliseconds\n");
+        let mut header = "| configuration |".to_string();
+        let mut rule = "|---|".to_string();
+        for d in 1..=args.depth {
+            header += &format!(" d{d} |");
+            rule += "---:|";
+        }
+        println!("{header}\n{rule}");
+        for (name, row) in times {
+            let mut line = format!("| {name} |");
+            for cell in &row {
+                line += &match cell {
+                    Some((_, t)) => format!(" {:.1} |", t.as_secs_f64() * 1000.0),
+                    None => " — |".to_string(),
+                };
+            }
+            println!("{line}");
         }
     }
     // BuhoChess's other claim: Depth–Always beats Depth beats Always. The
