@@ -12,6 +12,12 @@
 //! delta pruning settles the captures. Each feature is a switch in
 //! [`PvsConfig`].
 //!
+//! Evaluators see every move through [`Evaluator::push`] / [`Evaluator::pop`];
+//! a null move is pushed as [`Move::NULL`] (the position after it differs
+//! only in the side to move). Hot paths allocate nothing: move lists live on
+//! the stack, the PV in a fixed triangular table, the repetition path in a
+//! vector reserved before the search.
+//!
 //! ```
 //! use fianchetto_board::{Bitboards, Board};
 //! use fianchetto_eval::{Evaluator, Score};
