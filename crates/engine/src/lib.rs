@@ -13,3 +13,4 @@
 
 pub mod backend;
 pub mod commands;
+pub mod uci;

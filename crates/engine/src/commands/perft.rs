@@ -68,7 +68,12 @@ fn run_on<B: MoveGen>(args: &PerftArgs) -> Result<(), CommandError> {
         perft_parallel(&board, args.depth, args.threads as usize, args.hash)
     };
     let secs = start.elapsed().as_secs_f64();
-    say!("Time: {:.3} s ({:.1} Mnps, backend {})", secs, nodes as f64 / secs.max(1e-9) / 1e6, B::NAME);
+    say!(
+        "Time: {:.3} s ({:.1} Mnps, backend {})",
+        secs,
+        nodes as f64 / secs.max(1e-9) / 1e6,
+        B::NAME
+    );
     say!("Nodes searched: {nodes}");
     Ok(())
 }
