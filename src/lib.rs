@@ -11,7 +11,7 @@
 //! let mut game = Game::new(Bitboards::startpos());
 //! game.play_uci("e2e4")?;
 //! assert_eq!(game.board().legal_moves().len(), 20);
-//! assert_eq!(perft(game.board(), 2), 400);
+//! assert_eq!(perft(game.board(), 2), 600);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![warn(missing_docs)]
