@@ -19,11 +19,13 @@
 mod bitboard_gen;
 mod game;
 pub mod perft;
+pub mod san;
 pub mod sink;
 pub mod uci;
 
 pub use game::{Game, IllegalMove, Outcome, Termination};
 pub use uci::{parse_uci, UciMoveError};
+pub use san::{moves_to_san, parse_san, san_line, to_san, SanError};
 pub use perft::{divide, perft, perft_hashed, perft_parallel, perft_plain, perft_stats, PerftStats};
 
 use arrayvec::ArrayVec;
