@@ -18,11 +18,11 @@
 
 /// Positions: types, FEN, Zobrist keys, the `Board` trait and its backends.
 pub use fianchetto_board as board;
-/// Move generation, perft, notation and game rules.
-pub use fianchetto_movegen as movegen;
-/// Evaluation: `Score`, the `Evaluator` trait and the evaluations.
-pub use fianchetto_eval as eval;
-/// Search algorithms.
-pub use fianchetto_search as search;
 /// The engine: UCI and the command line.
 pub use fianchetto_engine as engine;
+/// Evaluation: `Score`, the `Evaluator` trait and the evaluations.
+pub use fianchetto_eval as eval;
+/// Move generation, perft, notation and game rules.
+pub use fianchetto_movegen as movegen;
+/// Search algorithms.
+pub use fianchetto_search as search;

@@ -19,6 +19,7 @@
 mod bitboard_gen;
 mod game;
 pub mod perft;
+pub mod san;
 pub mod sink;
 pub mod uci;
 
@@ -26,6 +27,7 @@ pub use game::{Game, IllegalMove, Outcome, Termination};
 pub use perft::{
     divide, perft, perft_hashed, perft_parallel, perft_plain, perft_stats, PerftStats,
 };
+pub use san::{moves_to_san, parse_san, san_line, to_san, SanError};
 pub use uci::{parse_uci, UciMoveError};
 
 use arrayvec::ArrayVec;
