@@ -13,4 +13,5 @@
 
 pub mod backend;
 pub mod commands;
+pub mod play;
 pub mod uci;
