@@ -1,7 +1,7 @@
 //! The `fianchetto` binary: UCI with no arguments, subcommands otherwise.
 
 use clap::{Parser, Subcommand};
-use fianchetto_engine::commands::{self, perft::PerftArgs};
+use fianchetto_engine::commands::{self, eval::EvalArgs, perft::PerftArgs};
 use std::process::ExitCode;
 
 /// Fianchetto: a chess engine and a toolbox of classic chess algorithms.
@@ -16,12 +16,15 @@ struct Cli {
 enum Command {
     /// Count the leaves of the legal move tree (move generator test and benchmark).
     Perft(PerftArgs),
+    /// Print the static evaluation of a position, term by term.
+    Eval(EvalArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Some(Command::Perft(args)) => commands::perft::run(args),
+        Some(Command::Eval(args)) => commands::eval::run(args),
         None => {
             eprintln!("UCI mode is not implemented yet; try `fianchetto --help`");
             return ExitCode::from(2);

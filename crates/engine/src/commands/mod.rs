@@ -1,6 +1,7 @@
 //! One module per subcommand of the `fianchetto` binary. Each has a clap
 //! `Args` struct and a `run` function returning the process exit code.
 
+pub mod eval;
 pub mod perft;
 
 /// `println!` for subcommands: a closed standard output (`fianchetto perft 6 | head -1`)
