@@ -14,4 +14,5 @@
 pub mod backend;
 pub mod commands;
 pub mod play;
+pub mod searchers;
 pub mod uci;

@@ -3,6 +3,7 @@
 
 pub mod eval;
 pub mod perft;
+pub mod play;
 
 /// `println!` for subcommands: a closed standard output (`fianchetto perft 6 | head -1`)
 /// becomes a [`CommandError::Io`] instead of a panic.
