@@ -5,7 +5,7 @@ use super::CommandError;
 use crate::backend::Backend;
 use crate::with_backend;
 use fianchetto_board::START_FEN;
-use fianchetto_movegen::{divide, perft_parallel, perft_stats, MoveGen};
+use fianchetto_movegen::{divide, perft_parallel, perft_plain, perft_stats, MoveGen};
 use std::time::Instant;
 
 /// Arguments of `fianchetto perft`.
@@ -33,6 +33,10 @@ pub struct PerftArgs {
     /// Hash table size in MB (0 = none): counts each transposition once.
     #[arg(long, default_value_t = 0)]
     pub hash: usize,
+    /// Play every move, the last ply included, instead of counting the last
+    /// ply's moves without playing them (bulk counting, the default).
+    #[arg(long, conflicts_with_all = ["divide", "stats", "hash"])]
+    pub plain: bool,
 }
 
 /// Runs `perft`; the last line printed is `Nodes searched: <N>`.
@@ -64,11 +68,39 @@ fn run_on<B: MoveGen>(args: &PerftArgs) -> Result<(), CommandError> {
         }
         println!();
         total
+    } else if args.plain && args.threads <= 1 {
+        perft_plain(&board, args.depth)
+    } else if args.plain {
+        // Share the root moves between threads, each counting plainly below.
+        let moves = board.legal_moves();
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let total = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..args.threads {
+                s.spawn(|| {
+                    use std::sync::atomic::Ordering::Relaxed;
+                    let mut local = 0;
+                    while let Some(&mv) = moves.get(next.fetch_add(1, Relaxed)) {
+                        let mut child = board.clone();
+                        child.play(mv);
+                        local += perft_plain(&child, args.depth - 1);
+                    }
+                    total.fetch_add(local, Relaxed);
+                });
+            }
+        });
+        total.into_inner()
     } else {
         perft_parallel(&board, args.depth, args.threads as usize, args.hash)
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("Time: {:.3} s ({:.1} Mnps, backend {})", secs, nodes as f64 / secs.max(1e-9) / 1e6, B::NAME);
+    let mode = if args.plain { "plain" } else { "bulk" };
+    println!(
+        "Time: {:.3} s ({:.1} Mnps, backend {}, {mode})",
+        secs,
+        nodes as f64 / secs.max(1e-9) / 1e6,
+        B::NAME
+    );
     println!("Nodes searched: {nodes}");
     Ok(())
 }
