@@ -105,6 +105,10 @@ const EMPTY_BOARD: [u8; ARRAY] = {
     t
 };
 
+/// Most pieces of one kind a side can have (two knights and eight promoted
+/// pawns).
+pub const LIST_CAPACITY: usize = 10;
+
 /// A position on a 10×12 mailbox with piece lists.
 ///
 /// ```
@@ -118,12 +122,13 @@ const EMPTY_BOARD: [u8; ARRAY] = {
 pub struct Mailbox {
     /// Piece codes, [`code::OFF`] on the border (and the padding).
     board: [u8; ARRAY],
-    /// Each piece's index in its colour's list, by square (0..64).
+    /// Each piece's index in its kind's list, by square (0..64).
     list_index: [u8; 64],
-    /// Each colour's piece squares (mailbox indices), the king first.
-    lists: [[u8; 16]; 2],
+    /// The mailbox indices of each colour's pieces of each role, so that
+    /// the generator loops per kind without dispatching per piece.
+    lists: [[[u8; LIST_CAPACITY]; 6]; 2],
     /// How many entries of each list are in use.
-    counts: [u8; 2],
+    counts: [[u8; 6]; 2],
     /// Squares of the pieces giving check (the first `checker_count`) and
     /// for a slider the step from the king towards it (0 otherwise).
     checker_squares: [u8; 2],
@@ -151,17 +156,17 @@ impl Mailbox {
         &self.board
     }
 
-    /// The mailbox indices of `color`'s pieces, the king first.
+    /// The mailbox indices of `color`'s pieces of `role`.
     #[inline(always)]
-    pub fn piece_list(&self, color: Color) -> &[u8] {
-        let n = self.counts[color.index()] as usize;
-        &self.lists[color.index()][..n.min(16)]
+    pub fn piece_list(&self, color: Color, role: Role) -> &[u8] {
+        let n = self.counts[color.index()][role.index()] as usize;
+        &self.lists[color.index()][role.index()][..n.min(LIST_CAPACITY)]
     }
 
     /// The mailbox index of `color`'s king.
     #[inline(always)]
     pub fn king120(&self, color: Color) -> u8 {
-        self.lists[color.index()][0]
+        self.lists[color.index()][Role::King.index()][0]
     }
 
     /// The mailbox indices of the pieces giving check to the side to move.
@@ -239,10 +244,10 @@ impl Mailbox {
 
     #[inline(always)]
     fn put(&mut self, color: Color, code: u8, s: u8) {
-        let c = color.index();
-        let n = self.counts[c];
-        self.lists[c][(n & 15) as usize] = s;
-        self.counts[c] = n + 1;
+        let (c, r) = (color.index(), Self::role_index(code));
+        let n = self.counts[c][r];
+        self.lists[c][r][(n as usize).min(LIST_CAPACITY - 1)] = s;
+        self.counts[c][r] = (n + 1).min(LIST_CAPACITY as u8);
         self.board[(s & 0x7f) as usize] = code;
         self.list_index[to_square(s).index()] = n;
         self.hash ^= Self::key(code, s);
@@ -251,16 +256,17 @@ impl Mailbox {
     /// Removes the piece on `s` (which must hold a piece of `color`).
     #[inline(always)]
     fn remove(&mut self, color: Color, s: u8) {
-        let c = color.index();
         let code = self.board[(s & 0x7f) as usize];
+        let (c, r) = (color.index(), Self::role_index(code));
         self.hash ^= Self::key(code, s);
         self.board[(s & 0x7f) as usize] = EMPTY;
-        let idx = self.list_index[to_square(s).index()] & 15;
-        let last = self.counts[c].wrapping_sub(1) & 15;
-        let moved = self.lists[c][last as usize];
-        self.lists[c][idx as usize] = moved;
-        self.list_index[to_square(moved).index()] = idx;
-        self.counts[c] = last;
+        // Swap the last entry of the kind's list into the hole.
+        let idx = (self.list_index[to_square(s).index()] as usize).min(LIST_CAPACITY - 1);
+        let last = self.counts[c][r].saturating_sub(1);
+        let moved = self.lists[c][r][(last as usize).min(LIST_CAPACITY - 1)];
+        self.lists[c][r][idx] = moved;
+        self.list_index[to_square(moved).index()] = idx as u8;
+        self.counts[c][r] = last;
     }
 
     /// Moves the piece on `from` to the empty square `to`.
@@ -272,7 +278,14 @@ impl Mailbox {
         self.board[(from & 0x7f) as usize] = EMPTY;
         self.board[(to & 0x7f) as usize] = code;
         self.list_index[to_square(to).index()] = idx;
-        self.lists[color.index()][(idx & 15) as usize] = to;
+        self.lists[color.index()][Self::role_index(code)][(idx as usize).min(LIST_CAPACITY - 1)] =
+            to;
+    }
+
+    /// The role index (0..6) of a piece code.
+    #[inline(always)]
+    fn role_index(code: u8) -> usize {
+        ((code & code::ROLE_MASK) as usize).wrapping_sub(1).min(5)
     }
 
     #[inline(always)]
@@ -349,15 +362,10 @@ impl Mailbox {
         self.checker_count = found.min(2) as u8;
     }
 
-    fn list_bitboard(&self, color: Color, role: Option<Role>) -> Bitboard {
+    fn list_bitboard(&self, color: Color, roles: &[Role]) -> Bitboard {
         let mut bb = Bitboard::EMPTY;
-        for &s in self.piece_list(color) {
-            let code = self.code_at(s);
-            let wanted = match role {
-                Some(r) => code & code::ROLE_MASK == r as u8 + 1,
-                None => true,
-            };
-            if wanted {
+        for &role in roles {
+            for &s in self.piece_list(color, role) {
                 bb = bb.with(to_square(s));
             }
         }
@@ -373,8 +381,8 @@ impl Board for Mailbox {
         let mut b = Mailbox {
             board: EMPTY_BOARD,
             list_index: [0; 64],
-            lists: [[NO_SQUARE; 16]; 2],
-            counts: [0; 2],
+            lists: [[[NO_SQUARE; LIST_CAPACITY]; 6]; 2],
+            counts: [[0; 6]; 2],
             checker_squares: [0; 2],
             checker_steps: [0; 2],
             checker_count: 0,
@@ -385,14 +393,9 @@ impl Board for Mailbox {
             halfmove: setup.halfmove_clock as u16,
             fullmove: setup.fullmove_number as u16,
         };
-        // Kings first, so that each list starts with its king.
-        for kings in [true, false] {
-            for sq in Square::all() {
-                if let Some(p) = setup.board[sq.index()] {
-                    if (p.role == Role::King) == kings {
-                        b.put(p.color, code::encode(p), from_square(sq));
-                    }
-                }
+        for sq in Square::all() {
+            if let Some(p) = setup.board[sq.index()] {
+                b.put(p.color, code::encode(p), from_square(sq));
             }
         }
         if setup.turn == Color::Black {
@@ -410,11 +413,11 @@ impl Board for Mailbox {
     }
 
     fn pieces(&self, color: Color, role: Role) -> Bitboard {
-        self.list_bitboard(color, Some(role))
+        self.list_bitboard(color, &[role])
     }
 
     fn by_color(&self, color: Color) -> Bitboard {
-        self.list_bitboard(color, None)
+        self.list_bitboard(color, &Role::ALL)
     }
 
     #[inline(always)]
@@ -494,9 +497,8 @@ impl Board for Mailbox {
         }
         self.relocate(us, from, to);
         if let Some(role) = mv.promotion() {
-            let promoted = code::of(us, role);
-            self.hash ^= Self::key(moving, to) ^ Self::key(promoted, to);
-            self.board[(to & 0x7f) as usize] = promoted;
+            self.remove(us, to);
+            self.put(us, code::of(us, role), to);
         }
         match mv.kind() {
             MoveKind::DoublePush => {
@@ -610,9 +612,11 @@ mod tests {
         b.play(Move::new(Square::B4, Square::A3, MoveKind::EnPassant));
         b.play(Move::new(Square::G1, Square::G2, MoveKind::Capture));
         for color in Color::ALL {
-            for (i, &s) in b.piece_list(color).iter().enumerate() {
-                assert_eq!(b.list_index[to_square(s).index()] as usize, i);
-                assert_ne!(b.code_at(s) & code::color_bit(color), 0);
+            for role in Role::ALL {
+                for (i, &s) in b.piece_list(color, role).iter().enumerate() {
+                    assert_eq!(b.list_index[to_square(s).index()] as usize, i);
+                    assert_eq!(b.code_at(s), code::of(color, role));
+                }
             }
         }
         assert_eq!(b.king(Color::White), Square::G2);

@@ -144,6 +144,10 @@ pub static KIND_BIT: [u8; 64] = {
     t
 };
 
+/// Most pieces of one kind a side can have (two knights and eight promoted
+/// pawns).
+pub const LIST_CAPACITY: usize = 10;
+
 /// A position on a 0x88 board with piece lists.
 ///
 /// ```
@@ -156,12 +160,13 @@ pub static KIND_BIT: [u8; 64] = {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board0x88 {
     /// Piece codes on the on-board squares; on the off-board square `s | 8`,
-    /// the index in its colour's list of the piece on `s`.
+    /// the index of the piece on `s` in its kind's list.
     squares: [u8; 128],
-    /// Each colour's piece squares (0x88), the king first.
-    lists: [[u8; 16]; 2],
+    /// The 0x88 squares of each colour's pieces of each role, so that the
+    /// generator loops per kind without dispatching per piece.
+    lists: [[[u8; LIST_CAPACITY]; 6]; 2],
     /// How many entries of each list are in use.
-    counts: [u8; 2],
+    counts: [[u8; 6]; 2],
     /// Squares of the pieces giving check (the first `checker_count`).
     checker_squares: [u8; 2],
     checker_count: u8,
@@ -189,17 +194,17 @@ impl Board0x88 {
         &self.squares
     }
 
-    /// The 0x88 squares of `color`'s pieces, the king first.
+    /// The 0x88 squares of `color`'s pieces of `role`.
     #[inline(always)]
-    pub fn piece_list(&self, color: Color) -> &[u8] {
-        let n = self.counts[color.index()] as usize;
-        &self.lists[color.index()][..n.min(16)]
+    pub fn piece_list(&self, color: Color, role: Role) -> &[u8] {
+        let n = self.counts[color.index()][role.index()] as usize;
+        &self.lists[color.index()][role.index()][..n.min(LIST_CAPACITY)]
     }
 
     /// The 0x88 square of `color`'s king.
     #[inline(always)]
     pub fn king88(&self, color: Color) -> u8 {
-        self.lists[color.index()][0]
+        self.lists[color.index()][Role::King.index()][0]
     }
 
     /// The 0x88 squares of the pieces giving check to the side to move.
@@ -214,29 +219,48 @@ impl Board0x88 {
         self.ep
     }
 
-    /// Whether a piece of the list `attackers` attacks `target`, reading piece
-    /// codes from `squares` (so a caller may pass a modified copy) and
-    /// treating the square `ignore` as empty (pass [`NO_SQUARE`] for none).
-    /// A list entry whose square no longer holds a piece is skipped.
+    /// Whether a piece of `by` attacks `target`, reading piece codes from
+    /// `squares` (this board's array, or a modified copy of it) and treating
+    /// the square `ignore` as empty (pass [`NO_SQUARE`] for none). Pawns are
+    /// looked up on the two squares they would attack from; every other
+    /// piece of `by`'s lists is tested with the attack table, and a slider's
+    /// path walked along [`ATTACK_STEP`].
     #[inline(always)]
-    pub fn list_attacks(squares: &[u8; 128], attackers: &[u8], target: u8, ignore: u8) -> bool {
-        for &from in attackers {
-            let kind = KIND_BIT[(squares[(from & 0x7f) as usize] & 63) as usize];
-            let idx = attack_index(from, target);
-            if ATTACK_KINDS[idx] & kind == 0 {
-                continue;
-            }
-            if kind & ATTACK_SLIDERS == 0
-                || Self::ray_clear(squares, from, target, ATTACK_STEP[idx] as u8, ignore)
-            {
+    pub fn attacked_on(&self, squares: &[u8; 128], target: u8, by: Color, ignore: u8) -> bool {
+        let pawn = code::of(by, Role::Pawn);
+        let behind = target.wrapping_sub(by.fold(16u8, 16u8.wrapping_neg()));
+        for from in [behind.wrapping_add(1), behind.wrapping_sub(1)] {
+            if from & 0x88 == 0 && squares[(from & 0x7f) as usize] == pawn {
                 return true;
+            }
+        }
+        for (role, bit) in [(Role::Knight, ATTACK_KNIGHT), (Role::King, ATTACK_KING)] {
+            for &from in self.piece_list(by, role) {
+                if ATTACK_KINDS[attack_index(from, target)] & bit != 0 {
+                    return true;
+                }
+            }
+        }
+        for (role, bit) in [
+            (Role::Bishop, ATTACK_BISHOP),
+            (Role::Rook, ATTACK_ROOK),
+            (Role::Queen, ATTACK_QUEEN),
+        ] {
+            for &from in self.piece_list(by, role) {
+                let idx = attack_index(from, target);
+                if ATTACK_KINDS[idx] & bit != 0
+                    && Self::ray_clear(squares, from, target, ATTACK_STEP[idx] as u8, ignore)
+                {
+                    return true;
+                }
             }
         }
         false
     }
 
     /// Whether every square strictly between `from` and `target` (along
-    /// `step`) is empty or is `ignore`.
+    /// `step`) is empty or is `ignore`. Callers take `step` from the attack
+    /// table for this pair, so the walk reaches `target` on the board.
     #[inline(always)]
     fn ray_clear(squares: &[u8; 128], from: u8, target: u8, step: u8, ignore: u8) -> bool {
         let mut s = from.wrapping_add(step);
@@ -253,15 +277,15 @@ impl Board0x88 {
     /// square `ignore` treated as empty.
     #[inline(always)]
     pub fn attacked88(&self, target: u8, by: Color, ignore: u8) -> bool {
-        Self::list_attacks(&self.squares, self.piece_list(by), target, ignore)
+        self.attacked_on(&self.squares, target, by, ignore)
     }
 
     #[inline(always)]
     fn put(&mut self, color: Color, code: u8, s: u8) {
-        let c = color.index();
-        let n = self.counts[c];
-        self.lists[c][(n & 15) as usize] = s;
-        self.counts[c] = n + 1;
+        let (c, r) = (color.index(), Self::role_index(code));
+        let n = self.counts[c][r];
+        self.lists[c][r][(n as usize).min(LIST_CAPACITY - 1)] = s;
+        self.counts[c][r] = (n + 1).min(LIST_CAPACITY as u8);
         self.squares[(s & 0x7f) as usize] = code;
         self.squares[((s | 8) & 0x7f) as usize] = n;
         self.hash ^= Self::key(code, s);
@@ -270,17 +294,17 @@ impl Board0x88 {
     /// Removes the piece on `s` (which must hold a piece of `color`).
     #[inline(always)]
     fn remove(&mut self, color: Color, s: u8) {
-        let c = color.index();
         let code = self.squares[(s & 0x7f) as usize];
+        let (c, r) = (color.index(), Self::role_index(code));
         self.hash ^= Self::key(code, s);
         self.squares[(s & 0x7f) as usize] = EMPTY;
-        // Swap the last entry into the hole.
-        let idx = self.squares[((s | 8) & 0x7f) as usize] & 15;
-        let last = self.counts[c].wrapping_sub(1) & 15;
-        let moved = self.lists[c][last as usize];
-        self.lists[c][idx as usize] = moved;
-        self.squares[((moved | 8) & 0x7f) as usize] = idx;
-        self.counts[c] = last;
+        // Swap the last entry of the kind's list into the hole.
+        let idx = (self.squares[((s | 8) & 0x7f) as usize] as usize).min(LIST_CAPACITY - 1);
+        let last = self.counts[c][r].saturating_sub(1);
+        let moved = self.lists[c][r][(last as usize).min(LIST_CAPACITY - 1)];
+        self.lists[c][r][idx] = moved;
+        self.squares[((moved | 8) & 0x7f) as usize] = idx as u8;
+        self.counts[c][r] = last;
     }
 
     /// Moves the piece on `from` to the empty square `to`.
@@ -292,7 +316,14 @@ impl Board0x88 {
         self.squares[(from & 0x7f) as usize] = EMPTY;
         self.squares[(to & 0x7f) as usize] = code;
         self.squares[((to | 8) & 0x7f) as usize] = idx;
-        self.lists[color.index()][(idx & 15) as usize] = to;
+        self.lists[color.index()][Self::role_index(code)][(idx as usize).min(LIST_CAPACITY - 1)] =
+            to;
+    }
+
+    /// The role index (0..6) of a piece code.
+    #[inline(always)]
+    fn role_index(code: u8) -> usize {
+        ((code & code::ROLE_MASK) as usize).wrapping_sub(1).min(5)
     }
 
     #[inline(always)]
@@ -315,42 +346,54 @@ impl Board0x88 {
     }
 
     /// Finds the pieces of the side not to move that attack the king of the
-    /// side to move.
+    /// side to move: pawns by lookup, the rest through the attack table.
     #[inline(always)]
     fn update_checkers(&mut self) {
         let us = self.turn;
+        let them = !us;
         let k = self.king88(us);
         let mut found = 0usize;
         let mut squares = [0u8; 2];
-        for &from in self.piece_list(!us) {
-            let kind = KIND_BIT[(self.squares[(from & 0x7f) as usize] & 63) as usize];
-            let idx = attack_index(from, k);
-            if ATTACK_KINDS[idx] & kind == 0 {
-                continue;
+        let mut record = |s: u8| {
+            if found < 2 {
+                squares[found] = s;
             }
-            if kind & ATTACK_SLIDERS == 0
-                || Self::ray_clear(&self.squares, from, k, ATTACK_STEP[idx] as u8, NO_SQUARE)
-            {
-                squares[found & 1] = from;
-                found += 1;
-                if found == 2 {
-                    break;
+            found += 1;
+        };
+        let pawn = code::of(them, Role::Pawn);
+        let ahead = k.wrapping_add(us.fold(16u8, 16u8.wrapping_neg()));
+        for from in [ahead.wrapping_add(1), ahead.wrapping_sub(1)] {
+            if from & 0x88 == 0 && self.code_at(from) == pawn {
+                record(from);
+            }
+        }
+        for &from in self.piece_list(them, Role::Knight) {
+            if ATTACK_KINDS[attack_index(from, k)] & ATTACK_KNIGHT != 0 {
+                record(from);
+            }
+        }
+        for (role, bit) in [
+            (Role::Bishop, ATTACK_BISHOP),
+            (Role::Rook, ATTACK_ROOK),
+            (Role::Queen, ATTACK_QUEEN),
+        ] {
+            for &from in self.piece_list(them, role) {
+                let idx = attack_index(from, k);
+                if ATTACK_KINDS[idx] & bit != 0
+                    && Self::ray_clear(&self.squares, from, k, ATTACK_STEP[idx] as u8, NO_SQUARE)
+                {
+                    record(from);
                 }
             }
         }
         self.checker_squares = squares;
-        self.checker_count = found as u8;
+        self.checker_count = found.min(2) as u8;
     }
 
-    fn list_bitboard(&self, color: Color, role: Option<Role>) -> Bitboard {
+    fn list_bitboard(&self, color: Color, roles: &[Role]) -> Bitboard {
         let mut bb = Bitboard::EMPTY;
-        for &s in self.piece_list(color) {
-            let code = self.code_at(s);
-            let wanted = match role {
-                Some(r) => code & code::ROLE_MASK == r as u8 + 1,
-                None => true,
-            };
-            if wanted {
+        for &role in roles {
+            for &s in self.piece_list(color, role) {
                 bb = bb.with(to_square(s));
             }
         }
@@ -365,8 +408,8 @@ impl Board for Board0x88 {
         let setup = validate(setup)?;
         let mut b = Board0x88 {
             squares: [EMPTY; 128],
-            lists: [[NO_SQUARE; 16]; 2],
-            counts: [0; 2],
+            lists: [[[NO_SQUARE; LIST_CAPACITY]; 6]; 2],
+            counts: [[0; 6]; 2],
             checker_squares: [0; 2],
             checker_count: 0,
             hash: 0,
@@ -376,14 +419,9 @@ impl Board for Board0x88 {
             halfmove: setup.halfmove_clock as u16,
             fullmove: setup.fullmove_number as u16,
         };
-        // Kings first, so that each list starts with its king.
-        for kings in [true, false] {
-            for sq in Square::all() {
-                if let Some(p) = setup.board[sq.index()] {
-                    if (p.role == Role::King) == kings {
-                        b.put(p.color, code::encode(p), from_square(sq));
-                    }
-                }
+        for sq in Square::all() {
+            if let Some(p) = setup.board[sq.index()] {
+                b.put(p.color, code::encode(p), from_square(sq));
             }
         }
         if setup.turn == Color::Black {
@@ -401,11 +439,11 @@ impl Board for Board0x88 {
     }
 
     fn pieces(&self, color: Color, role: Role) -> Bitboard {
-        self.list_bitboard(color, Some(role))
+        self.list_bitboard(color, &[role])
     }
 
     fn by_color(&self, color: Color) -> Bitboard {
-        self.list_bitboard(color, None)
+        self.list_bitboard(color, &Role::ALL)
     }
 
     #[inline(always)]
@@ -461,7 +499,11 @@ impl Board for Board0x88 {
     fn attackers(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
         let target = from_square(sq);
         let mut found = Bitboard::EMPTY;
-        for &from in self.piece_list(by) {
+        for from in Role::ALL
+            .iter()
+            .flat_map(|&role| self.piece_list(by, role))
+            .copied()
+        {
             let kind = KIND_BIT[(self.code_at(from) & 63) as usize];
             let idx = attack_index(from, target);
             if ATTACK_KINDS[idx] & kind == 0 {
@@ -512,9 +554,8 @@ impl Board for Board0x88 {
         }
         self.relocate(us, from, to);
         if let Some(role) = mv.promotion() {
-            let promoted = code::of(us, role);
-            self.hash ^= Self::key(moving, to) ^ Self::key(promoted, to);
-            self.squares[(to & 0x7f) as usize] = promoted;
+            self.remove(us, to);
+            self.put(us, code::of(us, role), to);
         }
         match mv.kind() {
             MoveKind::DoublePush => {
@@ -642,7 +683,13 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         )
         .unwrap();
-        assert_eq!(b.piece_list(Color::White).len(), 16);
+        assert_eq!(
+            Role::ALL
+                .iter()
+                .map(|&r| b.piece_list(Color::White, r).len())
+                .sum::<usize>(),
+            16
+        );
         b.play(Move::new(Square::E1, Square::G1, MoveKind::KingCastle));
         b.play(Move::new(Square::H3, Square::G2, MoveKind::Capture));
         b.play(Move::new(Square::A2, Square::A4, MoveKind::DoublePush));
@@ -650,12 +697,11 @@ mod tests {
         b.play(Move::new(Square::B4, Square::A3, MoveKind::EnPassant));
         b.play(Move::new(Square::G1, Square::G2, MoveKind::Capture));
         for color in Color::ALL {
-            for &s in b.piece_list(color) {
-                assert_eq!(
-                    b.squares[(s | 8) as usize] as usize,
-                    b.piece_list(color).iter().position(|&x| x == s).unwrap()
-                );
-                assert_ne!(b.code_at(s) & code::color_bit(color), 0);
+            for role in Role::ALL {
+                for (i, &s) in b.piece_list(color, role).iter().enumerate() {
+                    assert_eq!(b.squares[(s | 8) as usize] as usize, i);
+                    assert_eq!(b.code_at(s), code::of(color, role));
+                }
             }
         }
         assert_eq!(b.king(Color::White), Square::G2);

@@ -53,7 +53,7 @@ impl Pins {
     /// The pin step of the piece on `s` (0 when it is not pinned).
     #[inline(always)]
     fn step(&self, s: u8) -> u8 {
-        if self.mask >> (s & 127) & 1 == 0 {
+        if self.len == 0 || self.mask >> (s & 127) & 1 == 0 {
             return 0;
         }
         let n = self.len.min(8);
@@ -83,8 +83,10 @@ pub(crate) trait ArrayBoard: Board {
 
     /// The code on index `s`, or [`code::OFF`] when `s` is off the board.
     fn target(&self, s: u8) -> u8;
-    /// The indices of `color`'s pieces, the king first.
-    fn list(&self, color: Color) -> &[u8];
+    /// The indices of `color`'s pieces of `role`.
+    fn list(&self, color: Color, role: Role) -> &[u8];
+    /// The index of `color`'s king.
+    fn king_index(&self, color: Color) -> u8;
     /// The square of an on-board index.
     fn square(s: u8) -> Square;
     /// The rank (0..8) of an on-board index.
@@ -105,22 +107,24 @@ pub(crate) trait ArrayBoard: Board {
     fn ep_is_legal(&self, from: u8, ep: u8) -> bool;
 }
 
+/// Whether `s` answers the check (always, when `EVADE` is off: the
+/// generator is compiled twice so that the common no-check case tests nothing).
 #[inline(always)]
-fn in_mask(mask: u128, s: u8) -> bool {
-    mask >> (s & 127) & 1 != 0
+fn in_mask<const EVADE: bool>(mask: u128, s: u8) -> bool {
+    !EVADE || mask >> (s & 127) & 1 != 0
 }
 
 /// The piece (or four promotions) on `from` to `to`, if `to` is a square of
 /// the kind `KIND` wants and in `mask`. `target` is `to`'s code, not own, not off.
 #[inline(always)]
-fn emit<B: ArrayBoard, S: Sink, const KIND: u8>(
+fn emit<B: ArrayBoard, S: Sink, const KIND: u8, const EVADE: bool>(
     sink: &mut S,
     from: u8,
     to: u8,
     target: u8,
     mask: u128,
 ) {
-    if !in_mask(mask, to) {
+    if !in_mask::<EVADE>(mask, to) {
         return;
     }
     if target == EMPTY {
@@ -142,7 +146,7 @@ fn promotions<S: Sink>(sink: &mut S, from: Square, to: Square, capture: bool) {
 }
 
 #[inline(always)]
-fn slide<B: ArrayBoard, S: Sink, const KIND: u8, const N: usize>(
+fn slide<B: ArrayBoard, S: Sink, const KIND: u8, const EVADE: bool, const N: usize>(
     b: &B,
     sink: &mut S,
     from: u8,
@@ -160,14 +164,14 @@ fn slide<B: ArrayBoard, S: Sink, const KIND: u8, const N: usize>(
             t = t.wrapping_add(d);
             let p = b.target(t);
             if p == EMPTY {
-                if KIND != CAPTURES && in_mask(mask, t) {
+                if KIND != CAPTURES && in_mask::<EVADE>(mask, t) {
                     sink.single(Move::new(B::square(from), B::square(t), MoveKind::Quiet));
                 }
                 continue;
             }
             // An own piece or the edge (both carry our colour bit) stops the
             // ray; an enemy piece is captured and stops it.
-            if p & own == 0 && KIND != QUIETS && in_mask(mask, t) {
+            if p & own == 0 && KIND != QUIETS && in_mask::<EVADE>(mask, t) {
                 sink.single(Move::new(B::square(from), B::square(t), MoveKind::Capture));
             }
             break;
@@ -177,7 +181,7 @@ fn slide<B: ArrayBoard, S: Sink, const KIND: u8, const N: usize>(
 
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn pawn<B: ArrayBoard, S: Sink, const KIND: u8>(
+fn pawn<B: ArrayBoard, S: Sink, const KIND: u8, const EVADE: bool>(
     b: &B,
     sink: &mut S,
     us: Color,
@@ -195,7 +199,7 @@ fn pawn<B: ArrayBoard, S: Sink, const KIND: u8>(
     {
         let one = from.wrapping_add(forward);
         if b.target(one) == EMPTY {
-            if in_mask(mask, one) {
+            if in_mask::<EVADE>(mask, one) {
                 if promotes {
                     promotions(sink, fsq, B::square(one), false);
                 } else {
@@ -203,7 +207,7 @@ fn pawn<B: ArrayBoard, S: Sink, const KIND: u8>(
                 }
             }
             let two = one.wrapping_add(forward);
-            if rank == us.fold(1, 6) && b.target(two) == EMPTY && in_mask(mask, two) {
+            if rank == us.fold(1, 6) && b.target(two) == EMPTY && in_mask::<EVADE>(mask, two) {
                 sink.single(Move::new(fsq, B::square(two), MoveKind::DoublePush));
             }
         }
@@ -215,7 +219,7 @@ fn pawn<B: ArrayBoard, S: Sink, const KIND: u8>(
             }
             let t = from.wrapping_add(d);
             let p = b.target(t);
-            if p == EMPTY || p & own != 0 || !in_mask(mask, t) {
+            if p == EMPTY || p & own != 0 || !in_mask::<EVADE>(mask, t) {
                 continue;
             }
             if promotes {
@@ -233,10 +237,7 @@ pub(crate) fn generate<B: ArrayBoard, S: Sink, const KIND: u8>(b: &B, sink: &mut
     let us = b.turn();
     let them = !us;
     let own = code::color_bit(us);
-    let list = b.list(us);
-    let Some((&k, pieces)) = list.split_first() else {
-        return;
-    };
+    let k = b.king_index(us);
 
     // The king: each target is tested with the king lifted off the board, so
     // that it cannot hide behind itself from a slider.
@@ -256,36 +257,10 @@ pub(crate) fn generate<B: ArrayBoard, S: Sink, const KIND: u8>(b: &B, sink: &mut
         }
     }
 
-    let checkers = b.checker_count();
-    if checkers >= 2 {
-        return;
-    }
-    let mask = if checkers == 1 { b.evasion_mask() } else { !0 };
-    let pins = b.pins();
-
-    for &from in pieces {
-        let c = b.target(from);
-        let pin_step = pins.step(from);
-        match c & code::ROLE_MASK {
-            code::PAWN => pawn::<B, S, KIND>(b, sink, us, from, pin_step, own, mask),
-            // A pinned knight can never stay on its pin line.
-            code::KNIGHT if pin_step == 0 => {
-                for d in B::KNIGHT {
-                    let t = from.wrapping_add(d);
-                    let p = b.target(t);
-                    if p & own == 0 {
-                        emit::<B, S, KIND>(sink, from, t, p, mask);
-                    }
-                }
-            }
-            code::BISHOP => slide::<B, S, KIND, 4>(b, sink, from, B::BISHOP, pin_step, own, mask),
-            code::ROOK => slide::<B, S, KIND, 4>(b, sink, from, B::ROOK, pin_step, own, mask),
-            code::QUEEN => {
-                slide::<B, S, KIND, 4>(b, sink, from, B::BISHOP, pin_step, own, mask);
-                slide::<B, S, KIND, 4>(b, sink, from, B::ROOK, pin_step, own, mask);
-            }
-            _ => {}
-        }
+    match b.checker_count() {
+        0 => pieces::<B, S, KIND, false>(b, sink, us, !0),
+        1 => pieces::<B, S, KIND, true>(b, sink, us, b.evasion_mask()),
+        _ => return,
     }
 
     if KIND != QUIETS {
@@ -305,7 +280,7 @@ pub(crate) fn generate<B: ArrayBoard, S: Sink, const KIND: u8>(b: &B, sink: &mut
         }
     }
 
-    if KIND != CAPTURES && checkers == 0 {
+    if KIND != CAPTURES && b.checker_count() == 0 {
         let rights = b.castling();
         // The right implies king and rook on their home squares; the squares
         // between must be empty and those the king crosses unattacked.
@@ -330,5 +305,45 @@ pub(crate) fn generate<B: ArrayBoard, S: Sink, const KIND: u8>(b: &B, sink: &mut
                 sink.single(Move::new(B::square(k), B::square(c), MoveKind::QueenCastle));
             }
         }
+    }
+}
+
+/// Every piece but the king, kind by kind; with `EVADE`, only moves to the
+/// squares of `mask` (those that answer the single check).
+#[inline(always)]
+fn pieces<B: ArrayBoard, S: Sink, const KIND: u8, const EVADE: bool>(
+    b: &B,
+    sink: &mut S,
+    us: Color,
+    mask: u128,
+) {
+    let own = code::color_bit(us);
+    let pins = b.pins();
+    for &from in b.list(us, Role::Pawn) {
+        pawn::<B, S, KIND, EVADE>(b, sink, us, from, pins.step(from), own, mask);
+    }
+    for &from in b.list(us, Role::Knight) {
+        // A pinned knight can never stay on its pin line.
+        if pins.step(from) != 0 {
+            continue;
+        }
+        for d in B::KNIGHT {
+            let t = from.wrapping_add(d);
+            let p = b.target(t);
+            if p & own == 0 {
+                emit::<B, S, KIND, EVADE>(sink, from, t, p, mask);
+            }
+        }
+    }
+    for &from in b.list(us, Role::Bishop) {
+        slide::<B, S, KIND, EVADE, 4>(b, sink, from, B::BISHOP, pins.step(from), own, mask);
+    }
+    for &from in b.list(us, Role::Rook) {
+        slide::<B, S, KIND, EVADE, 4>(b, sink, from, B::ROOK, pins.step(from), own, mask);
+    }
+    for &from in b.list(us, Role::Queen) {
+        let pin_step = pins.step(from);
+        slide::<B, S, KIND, EVADE, 4>(b, sink, from, B::BISHOP, pin_step, own, mask);
+        slide::<B, S, KIND, EVADE, 4>(b, sink, from, B::ROOK, pin_step, own, mask);
     }
 }

@@ -27,8 +27,13 @@ impl ArrayBoard for Mailbox {
     }
 
     #[inline(always)]
-    fn list(&self, color: Color) -> &[u8] {
-        self.piece_list(color)
+    fn list(&self, color: Color, role: Role) -> &[u8] {
+        self.piece_list(color, role)
+    }
+
+    #[inline(always)]
+    fn king_index(&self, color: Color) -> u8 {
+        self.king120(color)
     }
 
     #[inline(always)]

@@ -9,8 +9,8 @@ use crate::sink::{CountSink, ListSink};
 use crate::{GenKind, MoveGen, MoveList};
 use fianchetto_board::code::{self, EMPTY};
 use fianchetto_board::x88::{
-    self, attack_index, ATTACK_KINDS, ATTACK_SLIDERS, ATTACK_STEP, BISHOP_STEPS, KIND_BIT,
-    KING_STEPS, KNIGHT_STEPS, ROOK_STEPS,
+    self, attack_index, ATTACK_BISHOP, ATTACK_KINDS, ATTACK_QUEEN, ATTACK_ROOK, ATTACK_SLIDERS,
+    ATTACK_STEP, BISHOP_STEPS, KIND_BIT, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS,
 };
 use fianchetto_board::{Board, Board0x88, Color, Role, Square};
 
@@ -32,8 +32,13 @@ impl ArrayBoard for Board0x88 {
     }
 
     #[inline(always)]
-    fn list(&self, color: Color) -> &[u8] {
-        self.piece_list(color)
+    fn list(&self, color: Color, role: Role) -> &[u8] {
+        self.piece_list(color, role)
+    }
+
+    #[inline(always)]
+    fn king_index(&self, color: Color) -> u8 {
+        self.king88(color)
     }
 
     #[inline(always)]
@@ -82,10 +87,17 @@ impl ArrayBoard for Board0x88 {
         let mut pins = Pins::NONE;
         // Only an enemy slider that the table says could reach the king
         // along its vector can pin; walk from it to the king.
-        for &s in self.piece_list(!us).iter().skip(1) {
-            let kind = KIND_BIT[(self.code_at(s) & 63) as usize];
+        let sliders = [
+            (Role::Bishop, ATTACK_BISHOP),
+            (Role::Rook, ATTACK_ROOK),
+            (Role::Queen, ATTACK_QUEEN),
+        ];
+        for (s, kind) in sliders
+            .into_iter()
+            .flat_map(|(role, bit)| self.piece_list(!us, role).iter().map(move |&s| (s, bit)))
+        {
             let idx = attack_index(s, k);
-            if kind & ATTACK_SLIDERS == 0 || ATTACK_KINDS[idx] & kind == 0 {
+            if ATTACK_KINDS[idx] & kind == 0 {
                 continue;
             }
             let step = ATTACK_STEP[idx] as u8;
@@ -124,14 +136,9 @@ impl ArrayBoard for Board0x88 {
         squares[(from & 0x7f) as usize] = EMPTY;
         squares[(victim & 0x7f) as usize] = EMPTY;
         squares[(ep & 0x7f) as usize] = code::of(us, Role::Pawn);
-        // The captured pawn is still in the enemy list, but its square now
-        // reads empty, so it is skipped.
-        !Board0x88::list_attacks(
-            &squares,
-            self.piece_list(!us),
-            self.king88(us),
-            x88::NO_SQUARE,
-        )
+        // Pawns are looked up on the copied array, where the captured one is
+        // gone; the other pieces' lists are unchanged.
+        !self.attacked_on(&squares, self.king88(us), !us, x88::NO_SQUARE)
     }
 }
 
