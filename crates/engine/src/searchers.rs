@@ -38,7 +38,13 @@ macro_rules! with_eval {
 /// A searcher with its backend hidden.
 pub trait Driver: Send {
     /// Searches the position `moves` after `start`.
-    fn go(&mut self, start: &Setup, moves: &[Move], limits: &Limits, report: &mut dyn FnMut(&Info)) -> SearchResult;
+    fn go(
+        &mut self,
+        start: &Setup,
+        moves: &[Move],
+        limits: &Limits,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult;
     /// Forgets the hash table and history (`ucinewgame`, `Clear Hash`).
     fn clear(&mut self);
 }
@@ -59,7 +65,13 @@ fn game<B: MoveGen>(start: &Setup, moves: &[Move]) -> Option<Game<B>> {
 }
 
 impl<B: MoveGen> Driver for Typed<B> {
-    fn go(&mut self, start: &Setup, moves: &[Move], limits: &Limits, report: &mut dyn FnMut(&Info)) -> SearchResult {
+    fn go(
+        &mut self,
+        start: &Setup,
+        moves: &[Move],
+        limits: &Limits,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
         match game::<B>(start, moves) {
             Some(g) => self.search.search(&g, limits, report),
             None => SearchResult::default(),
@@ -85,7 +97,11 @@ pub fn build_search<B: MoveGen, E: Evaluator<B> + Clone + Default + Send + 'stat
 
 /// The driver the options ask for.
 pub fn build_driver(o: &EngineOptions) -> Box<dyn Driver> {
-    let pvs = PvsConfig { threads: o.threads, hash_mb: o.hash_mb, ..PvsConfig::default() };
+    let pvs = PvsConfig {
+        threads: o.threads,
+        hash_mb: o.hash_mb,
+        ..PvsConfig::default()
+    };
     with_backend!(o.backend, B => with_eval!(o.evaluation.as_str(), E => {
         let d: Box<dyn Driver> = Box::new(Typed::<B> {
             search: build_search::<B, E>(&o.algorithm, pvs),

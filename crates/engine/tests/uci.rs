@@ -32,7 +32,11 @@ impl Engine {
                 }
             }
         });
-        Engine { child, stdin, lines }
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
     }
 
     fn send(&mut self, cmd: &str) {
@@ -62,7 +66,11 @@ impl Engine {
 
     fn bestmove(&mut self, timeout: Duration) -> (String, Vec<String>) {
         let lines = self.until(|l| l.starts_with("bestmove"), timeout);
-        let best = lines.last().and_then(|l| l.split_whitespace().nth(1)).unwrap_or_default().to_string();
+        let best = lines
+            .last()
+            .and_then(|l| l.split_whitespace().nth(1))
+            .unwrap_or_default()
+            .to_string();
         (best, lines)
     }
 
@@ -97,8 +105,25 @@ fn full_session() {
     e.send("uci");
     let lines = e.until(|l| l == "uciok", LONG);
     assert!(lines.iter().any(|l| l.starts_with("id name Fianchetto")));
-    for opt in ["Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "Clear Hash", "Algorithm", "Evaluation", "Backend", "UCI_LimitStrength", "UCI_Elo"] {
-        assert!(lines.iter().any(|l| l.starts_with(&format!("option name {opt} type"))), "option {opt}: {lines:#?}");
+    for opt in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Ponder",
+        "Move Overhead",
+        "Clear Hash",
+        "Algorithm",
+        "Evaluation",
+        "Backend",
+        "UCI_LimitStrength",
+        "UCI_Elo",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {opt} type"))),
+            "option {opt}: {lines:#?}"
+        );
     }
     e.send("setoption name Hash value 16");
     e.send("isready");
@@ -107,11 +132,20 @@ fn full_session() {
     e.send("position startpos moves e2e4 e7e5");
     e.send("go depth 4");
     let (best, lines) = e.bestmove(LONG);
-    assert!(lines.iter().any(|l| l.starts_with("info depth")), "{lines:#?}");
-    assert!(legal_in((fianchetto_board::START_FEN, &["e2e4", "e7e5"]), &best), "{best}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth")),
+        "{lines:#?}"
+    );
+    assert!(
+        legal_in((fianchetto_board::START_FEN, &["e2e4", "e7e5"]), &best),
+        "{best}"
+    );
     e.send("go wtime 1000 btime 1000 winc 10 binc 10");
     let (best, _) = e.bestmove(LONG);
-    assert!(legal_in((fianchetto_board::START_FEN, &["e2e4", "e7e5"]), &best), "{best}");
+    assert!(
+        legal_in((fianchetto_board::START_FEN, &["e2e4", "e7e5"]), &best),
+        "{best}"
+    );
     e.quit();
 }
 
@@ -120,7 +154,10 @@ fn every_algorithm_backend_and_evaluation_answers_legally() {
     let mut e = Engine::start();
     let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
     for (opt, values) in [
-        ("Algorithm", &["minimax", "alphabeta", "scout", "pvs", "mcts"][..]),
+        (
+            "Algorithm",
+            &["minimax", "alphabeta", "scout", "pvs", "mcts"][..],
+        ),
         ("Backend", &["bitboard", "0x88", "mailbox"][..]),
         ("Evaluation", &["material", "buhochess", "classical"][..]),
     ] {
@@ -128,13 +165,19 @@ fn every_algorithm_backend_and_evaluation_answers_legally() {
             e.send(&format!("setoption name {opt} value {v}"));
             e.send("isready");
             let lines = e.until(|l| l == "readyok", LONG);
-            assert!(!lines.iter().any(|l| l.contains("error")), "{opt}={v} refused: {lines:#?}");
+            assert!(
+                !lines.iter().any(|l| l.contains("error")),
+                "{opt}={v} refused: {lines:#?}"
+            );
             e.send(&format!("position fen {fen}"));
             e.send("go depth 2 nodes 20000");
             let (best, lines) = e.bestmove(LONG);
             assert!(legal_in((fen, &[]), &best), "{opt}={v}: {best} {lines:#?}");
         }
-        e.send(&format!("setoption name {opt} value {}", values[values.len() - 1]));
+        e.send(&format!(
+            "setoption name {opt} value {}",
+            values[values.len() - 1]
+        ));
     }
     e.quit();
 }
@@ -149,8 +192,15 @@ fn stop_during_infinite_answers_within_50ms() {
     let t = Instant::now();
     e.send("isready");
     let lines = e.until(|l| l == "readyok", LONG);
-    assert!(t.elapsed() < Duration::from_millis(50), "readyok after {:?}", t.elapsed());
-    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "infinite search must not end by itself");
+    assert!(
+        t.elapsed() < Duration::from_millis(50),
+        "readyok after {:?}",
+        t.elapsed()
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "infinite search must not end by itself"
+    );
     let t = Instant::now();
     e.send("stop");
     let (best, _) = e.bestmove(LONG);
@@ -196,7 +246,10 @@ fn malformed_input_is_reported_and_changes_nothing() {
     // The position is still 1.d4: only black's moves are legal.
     e.send("go depth 2");
     let (best, _) = e.bestmove(LONG);
-    assert!(legal_in((fianchetto_board::START_FEN, &["d2d4"]), &best), "{best}");
+    assert!(
+        legal_in((fianchetto_board::START_FEN, &["d2d4"]), &best),
+        "{best}"
+    );
     e.quit();
 }
 
@@ -223,7 +276,11 @@ fn long_move_lists_and_game_over_positions() {
     e.send(&format!("position startpos moves {}", moves.join(" ")));
     e.send("go depth 3");
     let (best, _) = e.bestmove(LONG);
-    assert!(parse_uci(game.board(), &best).is_ok(), "{best} in {}", game.board().fen());
+    assert!(
+        parse_uci(game.board(), &best).is_ok(),
+        "{best} in {}",
+        game.board().fen()
+    );
     // Checkmated: no move to give.
     e.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
     e.send("go depth 3");
@@ -243,7 +300,10 @@ fn end_of_input_ends_the_engine() {
         if let Ok(Some(_)) = e.child.try_wait() {
             break;
         }
-        assert!(Instant::now() < deadline, "engine kept running after its input closed");
+        assert!(
+            Instant::now() < deadline,
+            "engine kept running after its input closed"
+        );
         std::thread::sleep(Duration::from_millis(10));
     }
 }

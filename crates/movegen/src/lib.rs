@@ -16,12 +16,15 @@
 //! ```
 #![warn(missing_docs)]
 
+mod array_gen;
 mod bitboard_gen;
 mod game;
+mod mailbox_gen;
 pub mod perft;
 pub mod san;
 pub mod sink;
 pub mod uci;
+mod x88_gen;
 
 pub use game::{Game, IllegalMove, Outcome, Termination};
 pub use perft::{

@@ -5,7 +5,7 @@ use super::CommandError;
 use crate::backend::Backend;
 use crate::{say, with_backend};
 use fianchetto_board::START_FEN;
-use fianchetto_movegen::{divide, perft_parallel, perft_stats, MoveGen};
+use fianchetto_movegen::{divide, perft_parallel, perft_plain, perft_stats, MoveGen};
 use std::time::Instant;
 
 /// Arguments of `fianchetto perft`.
@@ -33,6 +33,11 @@ pub struct PerftArgs {
     /// Hash table size in MB (0 = none): counts each transposition once.
     #[arg(long, default_value_t = 0)]
     pub hash: usize,
+    /// Play every move, the last ply included, instead of counting the last
+    /// ply's moves without playing them (bulk counting, the default). Runs on
+    /// one thread.
+    #[arg(long, conflicts_with_all = ["divide", "stats", "hash", "threads"])]
+    pub plain: bool,
 }
 
 /// Runs `perft`; the last line printed is `Nodes searched: <N>`.
@@ -64,12 +69,15 @@ fn run_on<B: MoveGen>(args: &PerftArgs) -> Result<(), CommandError> {
         }
         say!("");
         total
+    } else if args.plain {
+        perft_plain(&board, args.depth)
     } else {
         perft_parallel(&board, args.depth, args.threads as usize, args.hash)
     };
     let secs = start.elapsed().as_secs_f64();
+    let mode = if args.plain { "plain" } else { "bulk" };
     say!(
-        "Time: {:.3} s ({:.1} Mnps, backend {})",
+        "Time: {:.3} s ({:.1} Mnps, backend {}, {mode})",
         secs,
         nodes as f64 / secs.max(1e-9) / 1e6,
         B::NAME

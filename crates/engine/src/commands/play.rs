@@ -78,7 +78,9 @@ impl<B: MoveGen> Opponent<B> for SearchOpponent<B> {
         self.description.clone()
     }
     fn choose(&mut self, game: &Game<B>) -> Option<Move> {
-        self.search.search(game, &self.limits, &mut |_| {}).best_move
+        self.search
+            .search(game, &self.limits, &mut |_| {})
+            .best_move
     }
     fn new_game(&mut self) {
         self.search.clear();
@@ -89,7 +91,10 @@ fn check_name(kind: &str, name: &str, allowed: &[&str]) -> Result<(), CommandErr
     if allowed.contains(&name) {
         Ok(())
     } else {
-        Err(CommandError::Usage(format!("unknown {kind} `{name}`; expected one of: {}", allowed.join(", "))))
+        Err(CommandError::Usage(format!(
+            "unknown {kind} `{name}`; expected one of: {}",
+            allowed.join(", ")
+        )))
     }
 }
 
@@ -104,7 +109,11 @@ pub fn run(args: &PlayArgs) -> Result<(), CommandError> {
         (None, None) => (depth, movetime),
         explicit => explicit,
     };
-    let limits = Limits { depth, movetime: movetime.map(Duration::from_millis), ..Limits::default() };
+    let limits = Limits {
+        depth,
+        movetime: movetime.map(Duration::from_millis),
+        ..Limits::default()
+    };
     let description = match (depth, movetime) {
         (Some(d), _) => format!("{algo} to depth {d} with the {eval} evaluation"),
         (_, Some(t)) => format!("{algo} for {t} ms a move with the {eval} evaluation"),

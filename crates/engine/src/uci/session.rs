@@ -8,8 +8,8 @@ use super::parse::{parse_command, GoParams, UciCommand};
 use crate::commands::eval::report;
 use crate::searchers::{build_driver, Driver};
 use crate::with_backend;
-use fianchetto_eval::Preset;
 use fianchetto_board::{diagram, Bitboards, Board, Move, Setup};
+use fianchetto_eval::Preset;
 use fianchetto_movegen::{divide, parse_uci, Game, MoveGen};
 use fianchetto_search::{time::TimeManager, Limits, SearchResult};
 use std::io::{BufRead, Write};
@@ -81,7 +81,15 @@ impl Session {
     pub fn new(out: Output) -> Session {
         let options = EngineOptions::default();
         let driver = Arc::new(Mutex::new(build_driver(&options)));
-        Session { out, options, start: Setup::start(), moves: Vec::new(), driver, running: None, debug: false }
+        Session {
+            out,
+            options,
+            start: Setup::start(),
+            moves: Vec::new(),
+            driver,
+            running: None,
+            debug: false,
+        }
     }
 
     /// Reads commands from `input` until `quit` or the end of input.
@@ -212,7 +220,9 @@ impl Session {
             None => Setup::start(),
             Some(fen) => match Bitboards::from_fen(fen) {
                 Ok(b) => b.to_setup(),
-                Err(e) => return self.error(format!("invalid FEN `{fen}`: {e}; position unchanged")),
+                Err(e) => {
+                    return self.error(format!("invalid FEN `{fen}`: {e}; position unchanged"))
+                }
             },
         };
         let mut game = match Game::<Bitboards>::from_setup(&setup) {
@@ -226,7 +236,12 @@ impl Session {
                     game.play_unchecked(mv);
                     played.push(mv);
                 }
-                Err(e) => return self.error(format!("move {} of the list: {e}; position unchanged", i + 1)),
+                Err(e) => {
+                    return self.error(format!(
+                        "move {} of the list: {e}; position unchanged",
+                        i + 1
+                    ))
+                }
             }
         }
         self.start = setup;
@@ -234,7 +249,8 @@ impl Session {
     }
 
     fn current(&self) -> Game<Bitboards> {
-        let mut game = Game::<Bitboards>::from_setup(&self.start).unwrap_or_else(|_| Game::new(Bitboards::startpos()));
+        let mut game = Game::<Bitboards>::from_setup(&self.start)
+            .unwrap_or_else(|_| Game::new(Bitboards::startpos()));
         for &mv in &self.moves {
             game.play_unchecked(mv);
         }
@@ -298,10 +314,18 @@ impl Session {
         let limits = self.limits(&params, game.board());
         let stop = limits.stop.clone();
         let ponder_hit = Arc::new(AtomicBool::new(false));
-        let ponder_limits = params.ponder.then(|| Limits { infinite: false, ..limits.clone() });
+        let ponder_limits = params.ponder.then(|| Limits {
+            infinite: false,
+            ..limits.clone()
+        });
         let wait_for_stop = limits.infinite;
         let multipv = self.options.multipv;
-        let (driver, out, start, moves) = (self.driver.clone(), self.out.clone(), self.start.clone(), self.moves.clone());
+        let (driver, out, start, moves) = (
+            self.driver.clone(),
+            self.out.clone(),
+            self.start.clone(),
+            self.moves.clone(),
+        );
         let (stop_t, hit_t) = (stop.clone(), ponder_hit.clone());
         let handle = std::thread::spawn(move || {
             let mut d = match driver.lock() {
@@ -311,20 +335,31 @@ impl Session {
             let result = search_multipv(&mut **d, &start, &moves, &limits, multipv, &out);
             // In infinite and ponder mode the move may only be sent after
             // `stop` (or `ponderhit` then the time running out).
-            while wait_for_stop && !stop_t.load(Ordering::Relaxed) && !hit_t.load(Ordering::Relaxed) {
+            while wait_for_stop && !stop_t.load(Ordering::Relaxed) && !hit_t.load(Ordering::Relaxed)
+            {
                 std::thread::sleep(Duration::from_millis(1));
             }
             out.line(&legal_bestmove(&game, &result));
         });
-        self.running = Some(Running { handle, stop, ponder_hit, ponder_limits, unbounded: wait_for_stop });
+        self.running = Some(Running {
+            handle,
+            stop,
+            ponder_hit,
+            ponder_limits,
+            unbounded: wait_for_stop,
+        });
     }
 
     /// `ponderhit`: the pondered move was played; the search now runs on our
     /// clock, so a timer stops it when the time it may use is spent.
     fn ponder_hit(&mut self) {
         let side = self.current().board().turn();
-        let Some(running) = &mut self.running else { return };
-        let Some(limits) = running.ponder_limits.take() else { return };
+        let Some(running) = &mut self.running else {
+            return;
+        };
+        let Some(limits) = running.ponder_limits.take() else {
+            return;
+        };
         let budget = TimeManager::new(&limits, side).soft();
         let stop = running.stop.clone();
         match budget {
@@ -363,14 +398,18 @@ fn search_multipv(
         return driver.go(start, moves, limits, &mut |info| out.line(&info.to_uci()));
     }
     let game = {
-        let mut g = Game::<Bitboards>::from_setup(start).unwrap_or_else(|_| Game::new(Bitboards::startpos()));
+        let mut g = Game::<Bitboards>::from_setup(start)
+            .unwrap_or_else(|_| Game::new(Bitboards::startpos()));
         for &m in moves {
             g.play_unchecked(m);
         }
         g
     };
-    let mut candidates: Vec<Move> =
-        if limits.searchmoves.is_empty() { game.board().legal_moves().to_vec() } else { limits.searchmoves.clone() };
+    let mut candidates: Vec<Move> = if limits.searchmoves.is_empty() {
+        game.board().legal_moves().to_vec()
+    } else {
+        limits.searchmoves.clone()
+    };
     let lines = multipv.min(candidates.len());
     let mut first = SearchResult::default();
     let mut limits = limits.clone();
@@ -381,7 +420,11 @@ fn search_multipv(
     for k in 1..=lines {
         limits.searchmoves = candidates.clone();
         let result = driver.go(start, moves, &limits, &mut |info| {
-            out.line(&info.to_uci().replacen("info ", &format!("info multipv {k} "), 1))
+            out.line(
+                &info
+                    .to_uci()
+                    .replacen("info ", &format!("info multipv {k} "), 1),
+            )
         });
         let Some(best) = result.best_move else { break };
         candidates.retain(|&m| m != best);
@@ -400,8 +443,13 @@ fn search_multipv(
 /// position without moves answers `0000`.
 fn legal_bestmove(game: &Game<Bitboards>, result: &SearchResult) -> String {
     let board = game.board();
-    let best = result.best_move.filter(|&m| board.is_legal(m)).or_else(|| board.legal_moves().first().copied());
-    let Some(best) = best else { return "bestmove 0000".to_string() };
+    let best = result
+        .best_move
+        .filter(|&m| board.is_legal(m))
+        .or_else(|| board.legal_moves().first().copied());
+    let Some(best) = best else {
+        return "bestmove 0000".to_string();
+    };
     let ponder = result.ponder.filter(|&p| {
         let mut after = board.clone();
         after.play(best);
