@@ -54,6 +54,9 @@ fn bench_backend<B: MoveGen>(c: &mut Criterion) {
     let mut g = c.benchmark_group(format!("movegen/{}", B::NAME));
     for (name, fen) in POSITIONS {
         let board = B::from_fen(fen).unwrap();
+        let moves = board.legal_moves();
+        // Throughput in moves: generated, counted, or played per second.
+        g.throughput(Throughput::Elements(moves.len() as u64));
         g.bench_with_input(BenchmarkId::new("legal_moves", name), &board, |b, board| {
             b.iter(|| black_box(board).legal_moves())
         });
@@ -61,8 +64,6 @@ fn bench_backend<B: MoveGen>(c: &mut Criterion) {
             b.iter(|| black_box(board).count_legal())
         });
         // Copy-make, as searches do it: every legal move played on a clone.
-        let moves = board.legal_moves();
-        g.throughput(Throughput::Elements(moves.len() as u64));
         g.bench_with_input(
             BenchmarkId::new("clone_play_all", name),
             &board,
@@ -78,7 +79,6 @@ fn bench_backend<B: MoveGen>(c: &mut Criterion) {
                 })
             },
         );
-        g.throughput(Throughput::Elements(1));
     }
     g.finish();
 }
