@@ -13,8 +13,11 @@ use fianchetto_board::{Bitboard, Board, Color, Role, Square};
 
 pub(crate) const FILE_A: u64 = 0x0101_0101_0101_0101;
 pub(crate) const FILE_H: u64 = 0x8080_8080_8080_8080;
-const LIGHT: u64 = 0x55aa_55aa_55aa_55aa;
-const DARK: u64 = !LIGHT;
+// a1 is dark: the dark squares are a1, c1, …, b2, d2, … (0x55 on odd ranks).
+// (fianchetto_board's `Bitboard::LIGHT` holds this same set under the other
+// name; its uses there are colour-blind, but the KBN corner here is not.)
+const DARK: u64 = 0x55aa_55aa_55aa_55aa;
+const LIGHT: u64 = !DARK;
 const CENTER: u64 = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36);
 
 /// Standard piece values used only to classify endings (who is a minor
@@ -487,7 +490,7 @@ fn manhattan(a: usize, b: usize) -> i32 {
     ((a & 7) as i32 - (b & 7) as i32).abs() + ((a >> 3) as i32 - (b >> 3) as i32).abs()
 }
 
-/// Scale (of 128) of the endgame part for drawish material.
+/// Scale (of 128) of the whole score for drawish material.
 fn endgame_scale(p: &Params, bb: &Bbs, eg: i32) -> i32 {
     let strong = if eg >= 0 { 0 } else { 1 };
     let weak = 1 - strong;
