@@ -3,9 +3,13 @@
 //! sides, from random balanced openings played with both colours.
 //!
 //! `cargo run --release -p fianchetto-eval --example eval_match -- [depth] [openings]`
+//!
+//! With weight overrides after the two numbers (`name=value`, names as
+//! `Params::name` gives them, e.g. `bishop_pair[0]=40`), it plays Classical
+//! with those weights against plain Classical instead: a quick A/B test.
 
 use fianchetto_board::{Bitboards, Board, Color, Role};
-use fianchetto_eval::{Evaluator, Preset, PresetEvaluator};
+use fianchetto_eval::{Classical, Evaluator, Params, Preset, PresetEvaluator};
 use fianchetto_movegen::{Game, MoveGen, MoveList, Outcome};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -103,9 +107,15 @@ fn best_move(
 }
 
 /// +1 if `white` wins, 0 draw, -1 loss (from white's side).
-fn play(opening: &Bitboards, white: Preset, black: Preset, depth: u32, nodes: &mut u64) -> i32 {
+fn play(
+    opening: &Bitboards,
+    white: PresetEvaluator,
+    black: PresetEvaluator,
+    depth: u32,
+    nodes: &mut u64,
+) -> i32 {
     let mut game = Game::new(opening.clone());
-    let mut evals = [white.evaluator(), black.evaluator()];
+    let mut evals = [white, black];
     for _ in 0..300 {
         if let Some(o) = game.outcome_with_claims() {
             return match o {
@@ -161,18 +171,47 @@ fn main() {
             openings.push(b);
         }
     }
-    let pairs = [
-        (Preset::Classical, Preset::Material),
-        (Preset::Classical, Preset::BuhoChess),
-        (Preset::BuhoChess, Preset::Material),
-    ];
-    for (a, b) in pairs {
+    let overrides: Vec<String> = args.collect();
+    let mut pairs: Vec<(String, PresetEvaluator, String, PresetEvaluator)> = Vec::new();
+    if overrides.is_empty() {
+        for (a, b) in [
+            (Preset::Classical, Preset::Material),
+            (Preset::Classical, Preset::BuhoChess),
+            (Preset::BuhoChess, Preset::Material),
+        ] {
+            pairs.push((a.to_string(), a.evaluator(), b.to_string(), b.evaluator()));
+        }
+    } else {
+        let mut p = Params::classical();
+        for o in &overrides {
+            let Some((name, value)) = o.split_once('=') else {
+                eprintln!("expected name=value, got {o}");
+                return;
+            };
+            let Ok(value) = value.parse() else {
+                eprintln!("not a number: {value}");
+                return;
+            };
+            if !p.set_by_name(name, value) {
+                eprintln!("no weight called {name}");
+                return;
+            }
+        }
+        let challenger = PresetEvaluator::Classical(Box::new(Classical::with_params(p)));
+        pairs.push((
+            overrides.join(" "),
+            challenger,
+            "classical".into(),
+            Preset::Classical.evaluator(),
+        ));
+    }
+    for (a, ea, b, eb) in pairs {
         let (mut w, mut d, mut l) = (0, 0, 0);
         let mut nodes = 0;
         let start = std::time::Instant::now();
         for o in &openings {
-            for (white, black, sign) in [(a, b, 1), (b, a, -1)] {
-                match play(o, white, black, depth, &mut nodes) * sign {
+            for (white, black, sign) in [(&ea, &eb, 1), (&eb, &ea, -1)] {
+                match play(o, white.clone(), black.clone(), depth, &mut nodes) * sign {
                     1 => w += 1,
                     -1 => l += 1,
                     _ => d += 1,

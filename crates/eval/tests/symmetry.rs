@@ -104,3 +104,36 @@ fn check_breakdown<B: MoveGen>() {
 fn breakdown_matches_bitboards() {
     check_breakdown::<Bitboards>();
 }
+
+mod properties {
+    use super::*;
+    use fianchetto_board::Board;
+    use proptest::prelude::{any, prop_assert_eq, proptest, ProptestConfig};
+
+    /// The position after `plies` random legal moves chosen by `seed`.
+    fn random_game<B: MoveGen>(seed: u64, plies: usize) -> B {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut b = B::startpos();
+        for _ in 0..plies {
+            let moves = b.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            b.play(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+        }
+        b
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        #[test]
+        fn every_preset_is_colour_symmetric(seed in any::<u64>(), plies in 0usize..160) {
+            let b: Bitboards = random_game(seed, plies);
+            let flipped = Bitboards::from_setup(&b.to_setup().color_flipped()).expect("legal");
+            for p in Preset::ALL {
+                let mut e = p.evaluator();
+                prop_assert_eq!(e.evaluate(&b), e.evaluate(&flipped), "{} on {}", p, b.fen());
+            }
+        }
+    }
+}
