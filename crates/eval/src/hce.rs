@@ -271,6 +271,7 @@ pub(crate) fn evaluate<B: Board>(
     ];
     let all_pawns = bb.p[0][0] | bb.p[1][0];
 
+    let mut attacked_by = [0u64; 2];
     for c in 0..2 {
         let white = c == 0;
         let o = 1 - c;
@@ -418,6 +419,7 @@ pub(crate) fn evaluate<B: Board>(
             popcnt(minor_att & (bb.p[o][3] | bb.p[o][4])),
         );
         out.add(Term::Control, c, control);
+        attacked_by[c] = attacked;
 
         // King safety of the opponent, from our attackers on its zone (we
         // score it as a penalty on their side of the table).
@@ -448,6 +450,14 @@ pub(crate) fn evaluate<B: Board>(
         }
         out.add(Term::PassedPawns, c, passed);
         let _ = opp_pawns;
+    }
+
+    // Hanging pieces: enemy pieces we attack that nothing defends.
+    for c in 0..2 {
+        let o = 1 - c;
+        let opp_pieces = bb.p[o][1] | bb.p[o][2] | bb.p[o][3] | bb.p[o][4];
+        let hanging = popcnt(opp_pieces & attacked_by[c] & !attacked_by[o]);
+        out.add(Term::Control, c, [p.threat_hanging[0] * hanging, p.threat_hanging[1] * hanging]);
     }
 
     // Endgame knowledge against a lone king.

@@ -207,6 +207,8 @@ params! {
     threat_by_pawn: Tapered,
     /// Per enemy rook or queen attacked by an own knight or bishop.
     threat_by_minor: Tapered,
+    /// Per enemy knight, bishop, rook or queen attacked and not defended.
+    threat_hanging: Tapered,
 
     /// King shield, per file next to the king (its own and the adjacent
     /// ones), by the relative rank of the own pawn nearest in front
@@ -355,6 +357,7 @@ impl Params {
             attacked_square: [0; 2],
             threat_by_pawn: [0; 2],
             threat_by_minor: [0; 2],
+            threat_hanging: [0; 2],
             king_shield: [[0; 2]; 8],
             king_storm: [[0; 2]; 8],
             king_open_file: [0; 2],
