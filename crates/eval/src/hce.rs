@@ -457,7 +457,11 @@ pub(crate) fn evaluate<B: Board>(
         let o = 1 - c;
         let opp_pieces = bb.p[o][1] | bb.p[o][2] | bb.p[o][3] | bb.p[o][4];
         let hanging = popcnt(opp_pieces & attacked_by[c] & !attacked_by[o]);
-        out.add(Term::Control, c, [p.threat_hanging[0] * hanging, p.threat_hanging[1] * hanging]);
+        out.add(
+            Term::Control,
+            c,
+            [p.threat_hanging[0] * hanging, p.threat_hanging[1] * hanging],
+        );
     }
 
     // Endgame knowledge against a lone king.

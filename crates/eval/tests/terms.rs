@@ -2,7 +2,7 @@
 //! hand against the thesis, and endgame knowledge. Every check is generic
 //! over the board backend: a new backend is one line per `#[test]`.
 
-use fianchetto_board::{Bitboards, Board};
+use fianchetto_board::{Bitboards, Board, Board0x88, Mailbox};
 use fianchetto_eval::{
     BuhoChess, Classical, Evaluator, Material, MaterialValues, Params, Preset, Score, Tapered, Term,
 };
@@ -392,4 +392,76 @@ fn endgames_bitboards() {
 #[test]
 fn presets_bitboards() {
     presets::<Bitboards>();
+}
+#[test]
+fn pawn_terms_0x88() {
+    pawn_terms::<Board0x88>();
+}
+#[test]
+fn pawn_terms_mailbox() {
+    pawn_terms::<Mailbox>();
+}
+#[test]
+fn passed_pawns_0x88() {
+    passed_pawns::<Board0x88>();
+}
+#[test]
+fn passed_pawns_mailbox() {
+    passed_pawns::<Mailbox>();
+}
+#[test]
+fn pieces_0x88() {
+    pieces::<Board0x88>();
+}
+#[test]
+fn pieces_mailbox() {
+    pieces::<Mailbox>();
+}
+#[test]
+fn mobility_0x88() {
+    mobility::<Board0x88>();
+}
+#[test]
+fn mobility_mailbox() {
+    mobility::<Mailbox>();
+}
+#[test]
+fn king_safety_0x88() {
+    king_safety::<Board0x88>();
+}
+#[test]
+fn king_safety_mailbox() {
+    king_safety::<Mailbox>();
+}
+#[test]
+fn buhochess_numbers_0x88() {
+    buhochess_numbers::<Board0x88>();
+}
+#[test]
+fn buhochess_numbers_mailbox() {
+    buhochess_numbers::<Mailbox>();
+}
+#[test]
+fn material_0x88() {
+    material::<Board0x88>();
+}
+#[test]
+fn material_mailbox() {
+    material::<Mailbox>();
+}
+#[test]
+fn endgames_0x88() {
+    endgames::<Board0x88>();
+}
+#[test]
+fn endgames_mailbox() {
+    endgames::<Mailbox>();
+}
+#[test]
+fn presets_0x88() {
+    presets::<Board0x88>();
+}
+#[test]
+fn presets_mailbox() {
+    presets::<Mailbox>();
 }

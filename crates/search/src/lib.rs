@@ -1,1 +1,101 @@
-//! Fianchetto search (coming in a later issue).
+//! # fianchetto-search
+//!
+//! Which move to play: every classic full-width search behind one
+//! interface, [`Search`], so that they can be swapped and measured against
+//! each other.
+//!
+//! - [`minimax`]: plain negamax, the reference.
+//! - [`alphabeta`]: fail-soft alpha-beta with selectable move ordering and
+//!   horizon treatment (the Rookie experiment).
+//! - [`scout`]: Pearl's test-and-search.
+//! - [`pvs`]: the strong one: principal variation search with iterative
+//!   deepening, aspiration windows, a lock-free shared [`tt`], quiescence,
+//!   pruning, reductions, extensions and Lazy SMP — each feature a switch in
+//!   [`pvs::PvsConfig`].
+//! - [`time`]: turning clock limits into deadlines.
+//!
+//! ```
+//! use fianchetto_board::{Bitboards, Board, Role, Color};
+//! use fianchetto_eval::{Evaluator, Score};
+//! use fianchetto_movegen::Game;
+//! use fianchetto_search::{pvs::Pvs, Limits, Search};
+//!
+//! /// Material only, for the side to move.
+//! #[derive(Clone, Default)]
+//! struct Material;
+//! impl<B: Board> Evaluator<B> for Material {
+//!     fn evaluate(&mut self, b: &B) -> Score {
+//!         let v = [100, 300, 300, 500, 900, 0];
+//!         let side = |c| Role::ALL.iter().map(|&r| v[r.index()] * b.pieces(c, r).count() as i32).sum::<i32>();
+//!         Score(side(b.turn()) - side(!b.turn()))
+//!     }
+//! }
+//!
+//! // A back-rank mate: 1.Rd8#.
+//! let game = Game::new(Bitboards::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")?);
+//! let mut pvs = Pvs::new(Material);
+//! let result = pvs.search(&game, &Limits::depth(5), &mut |info| println!("{}", info.to_uci()));
+//! assert_eq!(result.best_move.unwrap().to_string(), "d1d8");
+//! assert_eq!(result.score, Score::mate_in(1));
+//! # Ok::<(), fianchetto_board::FenError>(())
+//! ```
+#![warn(missing_docs)]
+
+pub mod alphabeta;
+mod common;
+mod limits;
+pub mod minimax;
+pub mod pvs;
+pub mod scout;
+pub mod see;
+pub mod time;
+pub mod tt;
+
+pub use limits::{Bound, Info, Limits, SearchResult};
+
+use fianchetto_movegen::{Game, MoveGen};
+
+/// The deepest ply any search goes (extensions and quiescence included).
+pub const MAX_PLY: usize = 128;
+
+/// A search algorithm: given a game (the position and its history, for
+/// repetitions) and limits, find the best move.
+///
+/// Implemented by every algorithm of this crate, for every board backend
+/// `B`; the evaluator is a parameter of the implementing type, so an engine
+/// can hold a `Box<dyn Search<B>>` and swap algorithms at run time.
+pub trait Search<B: MoveGen> {
+    /// Searches the current position of `game` until a limit is reached,
+    /// calling `report` after each completed iteration, and returns the
+    /// best move found.
+    fn search(
+        &mut self,
+        game: &Game<B>,
+        limits: &Limits,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult;
+
+    /// Forgets everything learned so far (hash table, history): the next
+    /// search starts as if new (UCI `ucinewgame`).
+    fn clear(&mut self);
+
+    /// The algorithm's short name (`minimax`, `alphabeta`, `scout`, `pvs`).
+    fn name(&self) -> &'static str;
+}
+
+impl<B: MoveGen, S: Search<B> + ?Sized> Search<B> for Box<S> {
+    fn search(
+        &mut self,
+        game: &Game<B>,
+        limits: &Limits,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        (**self).search(game, limits, report)
+    }
+    fn clear(&mut self) {
+        (**self).clear()
+    }
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+}

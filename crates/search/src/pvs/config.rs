@@ -1,0 +1,264 @@
+//! [`PvsConfig`]: every feature of the PVS search as a named switch.
+
+use crate::tt::Replacement;
+use std::fmt;
+
+/// The configuration of [`super::Pvs`]: threads, hash size and policy, and
+/// one boolean per search feature, so that an ablation is one call.
+///
+/// [`PvsConfig::default`] turns everything on; [`PvsConfig::all_off`]
+/// leaves exact alpha-beta (no table, no ordering, no pruning, reductions
+/// or extensions, static evaluation at the horizon). Features are also
+/// reachable by name ([`PvsConfig::set`]), for command lines:
+///
+/// ```
+/// use fianchetto_search::pvs::PvsConfig;
+///
+/// let mut cfg = PvsConfig::default();
+/// cfg.disable("null,lmr")?;
+/// assert!(!cfg.null_move && !cfg.lmr && cfg.futility);
+/// cfg.disable("all")?;
+/// assert_eq!(cfg, PvsConfig { threads: cfg.threads, hash_mb: cfg.hash_mb, ..PvsConfig::all_off() });
+/// assert!(cfg.disable("nonsense").is_err());
+/// # Ok::<(), fianchetto_search::pvs::UnknownFeature>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PvsConfig {
+    /// Search threads (Lazy SMP); 1 = single-threaded.
+    pub threads: usize,
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+    /// Transposition table replacement policy.
+    pub replacement: Replacement,
+
+    /// Iterative deepening: search depth 1, 2, … (off: only the limit depth).
+    pub iterative_deepening: bool,
+    /// Principal variation search: null windows for all but the first move.
+    pub pvs: bool,
+    /// Aspiration windows around the previous iteration's score.
+    pub aspiration: bool,
+    /// Transposition table: store results, search the hash move first.
+    pub tt: bool,
+    /// Cut off on transposition table scores (needs `tt`).
+    pub tt_cutoffs: bool,
+
+    /// Captures first, MVV-LVA.
+    pub mvv_lva: bool,
+    /// Captures losing material (SEE) after the quiet moves.
+    pub see_ordering: bool,
+    /// Two killer moves per ply.
+    pub killers: bool,
+    /// History heuristic for quiet moves.
+    pub history: bool,
+    /// Counter-move heuristic (the refutation of the previous move).
+    pub counter_moves: bool,
+
+    /// Quiescence search at the horizon (off: static evaluation).
+    pub quiescence: bool,
+    /// Skip losing captures (SEE < 0) in quiescence.
+    pub qs_see_pruning: bool,
+    /// Delta pruning: skip captures that cannot raise alpha in quiescence.
+    pub delta_pruning: bool,
+
+    /// Search checking moves one ply deeper.
+    pub check_extension: bool,
+
+    /// Mate-distance pruning.
+    pub mate_distance: bool,
+    /// Null-move pruning (adaptive R, verified in late endgames).
+    pub null_move: bool,
+    /// Reverse futility pruning (static null move).
+    pub reverse_futility: bool,
+    /// Futility pruning of quiet moves near the horizon.
+    pub futility: bool,
+    /// Razoring: drop into quiescence far below alpha near the horizon.
+    pub razoring: bool,
+    /// Late-move reductions.
+    pub lmr: bool,
+    /// Late-move pruning (move-count pruning of quiet moves).
+    pub lmp: bool,
+    /// SEE pruning of losing moves near the horizon.
+    pub see_pruning: bool,
+    /// ProbCut: a shallow search predicts a fail-high of the deep one.
+    pub probcut: bool,
+    /// Internal iterative reduction: search one ply shallower without a
+    /// hash move.
+    pub iir: bool,
+}
+
+/// A feature name that [`PvsConfig::set`] does not know.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown search feature `{0}`; expected `all` or some of: {names}", names = PvsConfig::FEATURES.iter().map(|f| f.0).collect::<Vec<_>>().join(", "))]
+pub struct UnknownFeature(pub String);
+
+impl Default for PvsConfig {
+    fn default() -> PvsConfig {
+        PvsConfig {
+            threads: 1,
+            hash_mb: 16,
+            replacement: Replacement::DepthAlways,
+            iterative_deepening: true,
+            pvs: true,
+            aspiration: true,
+            tt: true,
+            tt_cutoffs: true,
+            mvv_lva: true,
+            see_ordering: true,
+            killers: true,
+            history: true,
+            counter_moves: true,
+            quiescence: true,
+            qs_see_pruning: true,
+            delta_pruning: true,
+            check_extension: true,
+            mate_distance: true,
+            null_move: true,
+            reverse_futility: true,
+            futility: true,
+            razoring: true,
+            lmr: true,
+            lmp: true,
+            see_pruning: true,
+            probcut: true,
+            iir: true,
+        }
+    }
+}
+
+type Field = fn(&mut PvsConfig) -> &mut bool;
+
+impl PvsConfig {
+    /// Every switch: its name on command lines, and a one-line description.
+    pub const FEATURES: &'static [(&'static str, &'static str)] = &[
+        ("id", "iterative deepening"),
+        ("pvs", "null-window search of later moves"),
+        ("aspiration", "aspiration windows"),
+        ("tt", "transposition table"),
+        ("tt-cutoffs", "cutoffs on table scores"),
+        ("mvv-lva", "captures first, MVV-LVA"),
+        ("see-ordering", "losing captures last"),
+        ("killers", "killer moves"),
+        ("history", "history heuristic"),
+        ("countermove", "counter-move heuristic"),
+        ("qsearch", "quiescence search"),
+        ("qs-see", "SEE pruning in quiescence"),
+        ("delta", "delta pruning in quiescence"),
+        ("check-ext", "check extension"),
+        ("mdp", "mate-distance pruning"),
+        ("null", "null-move pruning"),
+        ("rfp", "reverse futility pruning"),
+        ("futility", "futility pruning"),
+        ("razoring", "razoring"),
+        ("lmr", "late-move reductions"),
+        ("lmp", "late-move pruning"),
+        ("see-pruning", "SEE pruning in the main search"),
+        ("probcut", "ProbCut"),
+        ("iir", "internal iterative reduction"),
+    ];
+
+    fn field(name: &str) -> Option<Field> {
+        Some(match name {
+            "id" => |c| &mut c.iterative_deepening,
+            "pvs" => |c| &mut c.pvs,
+            "aspiration" => |c| &mut c.aspiration,
+            "tt" => |c| &mut c.tt,
+            "tt-cutoffs" => |c| &mut c.tt_cutoffs,
+            "mvv-lva" => |c| &mut c.mvv_lva,
+            "see-ordering" => |c| &mut c.see_ordering,
+            "killers" => |c| &mut c.killers,
+            "history" => |c| &mut c.history,
+            "countermove" => |c| &mut c.counter_moves,
+            "qsearch" => |c| &mut c.quiescence,
+            "qs-see" => |c| &mut c.qs_see_pruning,
+            "delta" => |c| &mut c.delta_pruning,
+            "check-ext" => |c| &mut c.check_extension,
+            "mdp" => |c| &mut c.mate_distance,
+            "null" => |c| &mut c.null_move,
+            "rfp" => |c| &mut c.reverse_futility,
+            "futility" => |c| &mut c.futility,
+            "razoring" => |c| &mut c.razoring,
+            "lmr" => |c| &mut c.lmr,
+            "lmp" => |c| &mut c.lmp,
+            "see-pruning" => |c| &mut c.see_pruning,
+            "probcut" => |c| &mut c.probcut,
+            "iir" => |c| &mut c.iir,
+            _ => return None,
+        })
+    }
+
+    /// Exact alpha-beta: every feature off, static evaluation at the
+    /// horizon. (Threads and hash size keep their defaults.)
+    pub fn all_off() -> PvsConfig {
+        let mut c = PvsConfig::default();
+        for (name, _) in Self::FEATURES {
+            if let Some(f) = Self::field(name) {
+                *f(&mut c) = false;
+            }
+        }
+        c
+    }
+
+    /// Switches the feature `name` (see [`PvsConfig::FEATURES`]) on or off;
+    /// `all` switches every feature.
+    pub fn set(&mut self, name: &str, on: bool) -> Result<(), UnknownFeature> {
+        let name = name.trim().to_ascii_lowercase();
+        if name == "all" {
+            let keep = (self.threads, self.hash_mb, self.replacement);
+            *self = if on {
+                PvsConfig::default()
+            } else {
+                PvsConfig::all_off()
+            };
+            (self.threads, self.hash_mb, self.replacement) = keep;
+            return Ok(());
+        }
+        let f = Self::field(&name).ok_or(UnknownFeature(name))?;
+        *f(self) = on;
+        Ok(())
+    }
+
+    /// Switches off each feature of a comma-separated list (`null,lmr`,
+    /// `all`); nothing changes if a name is unknown.
+    pub fn disable(&mut self, list: &str) -> Result<(), UnknownFeature> {
+        let mut next = self.clone();
+        for name in list.split(',').filter(|s| !s.trim().is_empty()) {
+            next.set(name, false)?;
+        }
+        *self = next;
+        Ok(())
+    }
+
+    /// The names of the features switched off.
+    pub fn disabled(&self) -> Vec<&'static str> {
+        let mut c = self.clone();
+        Self::FEATURES
+            .iter()
+            .filter(|(n, _)| Self::field(n).is_some_and(|f| !*f(&mut c)))
+            .map(|(n, _)| *n)
+            .collect()
+    }
+
+    /// Whether any move-ordering heuristic is on.
+    pub(crate) fn ordering(&self) -> bool {
+        self.tt || self.mvv_lva || self.killers || self.history || self.counter_moves
+    }
+}
+
+impl fmt::Display for PvsConfig {
+    /// `threads 1 hash 16 MB depth-always, off: null, lmr` (or `all on`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "threads {} hash {} MB {}",
+            self.threads,
+            self.hash_mb,
+            self.replacement.name()
+        )?;
+        let off = self.disabled();
+        if off.is_empty() {
+            write!(f, ", all on")
+        } else {
+            write!(f, ", off: {}", off.join(", "))
+        }
+    }
+}

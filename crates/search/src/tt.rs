@@ -1,0 +1,411 @@
+//! The transposition table: a lock-free hash table of search results shared
+//! by every search thread.
+//!
+//! Each entry is two `AtomicU64`s: the data (move, score, static eval,
+//! depth, bound, generation) and the key XOR the data (Hyatt's lockless
+//! hashing). Writers store both words with relaxed atomic stores; a reader
+//! that loads a key word from one write and a data word from another sees
+//! `key ^ data` fail to match its key and treats the entry as a miss. So
+//! there is no lock, no data race (only atomics are touched) and no torn
+//! entry is ever returned.
+//!
+//! ```
+//! use fianchetto_board::Move;
+//! use fianchetto_eval::Score;
+//! use fianchetto_search::tt::{Bound, Replacement, TranspositionTable};
+//!
+//! let tt = TranspositionTable::new(1, Replacement::DepthAlways);
+//! tt.store(0xdead_beef, Move::NULL, Score::cp(42), Score::cp(10), 5, Bound::Exact);
+//! let e = tt.probe(0xdead_beef).unwrap();
+//! assert_eq!((e.score, e.depth, e.bound), (Score::cp(42), 5, Bound::Exact));
+//! assert!(tt.probe(0xbeef_dead).is_none());
+//! ```
+
+use fianchetto_board::Move;
+use fianchetto_eval::Score;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+/// What a stored score says about the true score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Bound {
+    /// The true score is at most the stored one (no move beat alpha).
+    Upper = 1,
+    /// The true score is at least the stored one (a move beat beta).
+    Lower = 2,
+    /// The stored score is exact.
+    Exact = 3,
+}
+
+/// Which entry a store overwrites.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Replacement {
+    /// One slot per index; every store overwrites it.
+    Always,
+    /// One slot per index; a store overwrites only a shallower (or equal)
+    /// entry, an entry of the same position, or an entry from an older
+    /// search (aging).
+    Depth,
+    /// Two slots per index (BuhoChess's best): a depth-preferred one and an
+    /// always-replace one that catches what the first refuses.
+    #[default]
+    DepthAlways,
+}
+
+impl Replacement {
+    /// Every policy.
+    pub const ALL: [Replacement; 3] = [
+        Replacement::Always,
+        Replacement::Depth,
+        Replacement::DepthAlways,
+    ];
+
+    /// The name users type.
+    pub fn name(self) -> &'static str {
+        match self {
+            Replacement::Always => "always",
+            Replacement::Depth => "depth",
+            Replacement::DepthAlways => "depth-always",
+        }
+    }
+}
+
+impl std::str::FromStr for Replacement {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Replacement, String> {
+        Replacement::ALL
+            .into_iter()
+            .find(|r| r.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| {
+                format!("unknown replacement policy `{s}`; expected always, depth or depth-always")
+            })
+    }
+}
+
+/// A decoded table entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The best (or refuting) move found, `Move::NULL` if none.
+    pub mv: Move,
+    /// The score, with mate scores relative to the stored node (see
+    /// [`score_to_tt`]).
+    pub score: Score,
+    /// The static evaluation of the position (saves calling the evaluator).
+    pub eval: Score,
+    /// The depth the score was searched to.
+    pub depth: i32,
+    /// What kind of bound `score` is.
+    pub bound: Bound,
+    /// The search generation that stored it.
+    pub generation: u8,
+}
+
+// Data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 | generation 6.
+const GEN_BITS: u32 = 6;
+const GEN_MASK: u8 = (1 << GEN_BITS) - 1;
+
+impl Entry {
+    fn pack(self) -> u64 {
+        (self.mv.bits() as u64)
+            | ((self.score.0 as i16 as u16 as u64) << 16)
+            | ((self.eval.0 as i16 as u16 as u64) << 32)
+            | ((self.depth.clamp(-128, 127) as i8 as u8 as u64) << 48)
+            | ((self.bound as u64) << 56)
+            | (((self.generation & GEN_MASK) as u64) << 58)
+    }
+
+    fn unpack(data: u64) -> Option<Entry> {
+        let bound = match (data >> 56) & 3 {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            3 => Bound::Exact,
+            _ => return None,
+        };
+        Some(Entry {
+            mv: Move::from_bits(data as u16).unwrap_or(Move::NULL),
+            score: Score((data >> 16) as u16 as i16 as i32),
+            eval: Score((data >> 32) as u16 as i16 as i32),
+            depth: (data >> 48) as u8 as i8 as i32,
+            bound,
+            generation: (data >> 58) as u8 & GEN_MASK,
+        })
+    }
+}
+
+#[derive(Default)]
+struct Slot {
+    key: AtomicU64,
+    data: AtomicU64,
+}
+
+/// A lock-free transposition table; share it by reference (`&self`
+/// methods) between threads.
+pub struct TranspositionTable {
+    slots: Box<[Slot]>,
+    policy: Replacement,
+    generation: AtomicU8,
+}
+
+impl std::fmt::Debug for TranspositionTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TranspositionTable")
+            .field("entries", &self.slots.len())
+            .field("policy", &self.policy)
+            .finish()
+    }
+}
+
+impl TranspositionTable {
+    /// Bytes per entry.
+    pub const ENTRY_BYTES: usize = 16;
+
+    /// A table of `mb` megabytes (at least two entries) with `policy`.
+    pub fn new(mb: usize, policy: Replacement) -> TranspositionTable {
+        let entries = (mb.saturating_mul(1 << 20) / Self::ENTRY_BYTES).max(2) & !1;
+        let slots = (0..entries)
+            .map(|_| Slot::default())
+            .collect::<Vec<_>>()
+            .into_boxed_slice();
+        TranspositionTable {
+            slots,
+            policy,
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether the table has no entries (never: at least two).
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// The replacement policy.
+    pub fn policy(&self) -> Replacement {
+        self.policy
+    }
+
+    /// Empties the table (not while a search uses it).
+    pub fn clear(&self) {
+        for s in self.slots.iter() {
+            s.key.store(0, Relaxed);
+            s.data.store(0, Relaxed);
+        }
+        self.generation.store(0, Relaxed);
+    }
+
+    /// Starts a new search: entries stored before become "old" and the
+    /// depth-preferred slots give them up first.
+    pub fn new_search(&self) {
+        let g = self.generation.load(Relaxed);
+        self.generation.store(g.wrapping_add(1) & GEN_MASK, Relaxed);
+    }
+
+    /// The current generation.
+    pub fn generation(&self) -> u8 {
+        self.generation.load(Relaxed)
+    }
+
+    /// The first slot of `key`'s bucket (two slots for two-tier, one
+    /// otherwise); the high bits of the key pick it (multiply-shift, no
+    /// modulo), the low bits are left to the verification.
+    #[inline]
+    fn index(&self, key: u64) -> usize {
+        match self.policy {
+            Replacement::DepthAlways => {
+                let buckets = (self.slots.len() / 2) as u128;
+                ((key as u128 * buckets) >> 64) as usize * 2
+            }
+            _ => ((key as u128 * self.slots.len() as u128) >> 64) as usize,
+        }
+    }
+
+    #[inline]
+    fn read(&self, i: usize, key: u64) -> Option<Entry> {
+        let slot = &self.slots[i];
+        let data = slot.data.load(Relaxed);
+        let check = slot.key.load(Relaxed);
+        if check ^ data == key && data != 0 {
+            Entry::unpack(data)
+        } else {
+            None
+        }
+    }
+
+    /// Tells the CPU to start loading `key`'s bucket (call early, probe later).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        // A plain read warms the cache line; nothing unsafe needed.
+        let _ = self.slots[self.index(key)].data.load(Relaxed);
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let i = self.index(key);
+        if self.policy == Replacement::DepthAlways {
+            self.read(i, key).or_else(|| self.read(i + 1, key))
+        } else {
+            self.read(i, key)
+        }
+    }
+
+    /// Stores a result for `key` (following the replacement policy). A
+    /// store without a move keeps the move already stored for the same
+    /// position.
+    #[inline]
+    pub fn store(&self, key: u64, mv: Move, score: Score, eval: Score, depth: i32, bound: Bound) {
+        let generation = self.generation.load(Relaxed);
+        let i = self.index(key);
+        let mut entry = Entry {
+            mv,
+            score,
+            eval,
+            depth,
+            bound,
+            generation,
+        };
+        let write = |j: usize, mut e: Entry| {
+            if e.mv.is_null() {
+                if let Some(old) = self.read(j, key) {
+                    e.mv = old.mv;
+                }
+            }
+            let data = e.pack();
+            self.slots[j].key.store(key ^ data, Relaxed);
+            self.slots[j].data.store(data, Relaxed);
+        };
+        match self.policy {
+            Replacement::Always => write(i, entry),
+            Replacement::Depth => {
+                if self.depth_slot_accepts(i, key, depth, bound, generation) {
+                    write(i, entry)
+                }
+            }
+            Replacement::DepthAlways => {
+                if self.depth_slot_accepts(i, key, depth, bound, generation) {
+                    write(i, entry);
+                } else {
+                    // Keep the move if the always slot already held this position.
+                    if entry.mv.is_null() {
+                        if let Some(old) = self.read(i + 1, key) {
+                            entry.mv = old.mv;
+                        }
+                    }
+                    write(i + 1, entry);
+                }
+            }
+        }
+    }
+
+    /// Whether the depth-preferred slot `i` may take a `depth`-deep result:
+    /// empty, the same position, from an older search, or not deeper.
+    #[inline]
+    fn depth_slot_accepts(
+        &self,
+        i: usize,
+        key: u64,
+        depth: i32,
+        bound: Bound,
+        generation: u8,
+    ) -> bool {
+        let slot = &self.slots[i];
+        let data = slot.data.load(Relaxed);
+        if data == 0 {
+            return true;
+        }
+        let same = slot.key.load(Relaxed) ^ data == key;
+        match Entry::unpack(data) {
+            None => true,
+            Some(old) => {
+                old.generation != generation
+                    || depth >= old.depth
+                    || (same && (bound == Bound::Exact || depth + 2 >= old.depth))
+            }
+        }
+    }
+
+    /// How full the table is, per mille: the share of the first thousand
+    /// entries that this search wrote (the UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let g = self.generation.load(Relaxed);
+        let n = self.slots.len().min(1000);
+        let used = self.slots[..n]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Relaxed);
+                d != 0 && Entry::unpack(d).is_some_and(|e| e.generation == g)
+            })
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+/// Converts a score found `ply` plies from the root into one relative to
+/// the node (mate distances counted from there), for storing.
+#[inline]
+pub fn score_to_tt(score: Score, ply: usize) -> Score {
+    if score.0 >= Score::MATE_BOUND.0 {
+        Score(score.0 + ply as i32)
+    } else if score.0 <= -Score::MATE_BOUND.0 {
+        Score(score.0 - ply as i32)
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`score_to_tt`] when probing at `ply`.
+#[inline]
+pub fn score_from_tt(score: Score, ply: usize) -> Score {
+    if score.0 >= Score::MATE_BOUND.0 {
+        Score(score.0 - ply as i32)
+    } else if score.0 <= -Score::MATE_BOUND.0 {
+        Score(score.0 + ply as i32)
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fianchetto_board::{MoveKind, Square};
+
+    #[test]
+    fn pack_roundtrip() {
+        let e = Entry {
+            mv: Move::new(Square::E7, Square::E8, MoveKind::PromoteQueen),
+            score: Score(-31_990),
+            eval: Score(-5),
+            depth: -1,
+            bound: Bound::Lower,
+            generation: 63,
+        };
+        assert_eq!(Entry::unpack(e.pack()), Some(e));
+    }
+
+    #[test]
+    fn policies() {
+        for policy in Replacement::ALL {
+            let tt = TranspositionTable::new(0, policy);
+            assert_eq!(tt.len(), 2);
+            tt.store(1, Move::NULL, Score(1), Score(0), 9, Bound::Exact);
+            tt.store(2, Move::NULL, Score(2), Score(0), 1, Bound::Exact);
+            let deep = tt.probe(1).is_some();
+            let shallow = tt.probe(2).is_some();
+            match policy {
+                Replacement::Always => assert!(!deep && shallow),
+                Replacement::Depth => assert!(deep && !shallow),
+                Replacement::DepthAlways => assert!(deep && shallow),
+            }
+            tt.new_search();
+            tt.store(2, Move::NULL, Score(2), Score(0), 1, Bound::Exact);
+            assert!(
+                tt.probe(2).is_some(),
+                "{policy:?}: aging lets a new entry in"
+            );
+        }
+    }
+}

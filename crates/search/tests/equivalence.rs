@@ -1,0 +1,77 @@
+//! At equal depth with the same leaf evaluation, minimax, alpha-beta (every
+//! ordering), Scout and PVS with every feature off return the same score.
+
+mod common;
+
+use common::{random_game, Rng, TestEval};
+use fianchetto_board::Board;
+use fianchetto_movegen::MoveGen;
+use fianchetto_search::alphabeta::{AlphaBeta, MoveOrdering};
+use fianchetto_search::minimax::Minimax;
+use fianchetto_search::pvs::{Pvs, PvsConfig};
+use fianchetto_search::scout::Scout;
+use fianchetto_search::{Limits, Search};
+
+#[test]
+fn all_algorithms_agree_on_random_positions() {
+    let mut rng = Rng(0x5eed_f1a7);
+    let mut checked = 0;
+    for i in 0..60 {
+        let plies = 6 + rng.below(60);
+        let game = random_game(&mut rng, plies);
+        if game.board().legal_moves().is_empty() {
+            continue;
+        }
+        let depth = 2 + (i % 2) as u32;
+        let limits = Limits::depth(depth);
+        let reference = Minimax::new(TestEval).search(&game, &limits, &mut |_| {});
+        let fen = game.board().fen();
+        for ordering in [
+            MoveOrdering::None,
+            MoveOrdering::MvvLva,
+            MoveOrdering::Killers,
+        ] {
+            let r = AlphaBeta::new(TestEval)
+                .ordering(ordering)
+                .search(&game, &limits, &mut |_| {});
+            assert_eq!(
+                r.score, reference.score,
+                "alpha-beta {ordering:?} vs minimax at depth {depth} on {fen}"
+            );
+            assert!(
+                r.nodes <= reference.nodes * 2,
+                "alpha-beta visits fewer nodes"
+            );
+        }
+        let r = Scout::new(TestEval).search(&game, &limits, &mut |_| {});
+        assert_eq!(
+            r.score, reference.score,
+            "Scout vs minimax at depth {depth} on {fen}"
+        );
+        let r =
+            Pvs::with_config(TestEval, PvsConfig::all_off()).search(&game, &limits, &mut |_| {});
+        assert_eq!(
+            r.score, reference.score,
+            "PVS all_off vs minimax at depth {depth} on {fen}"
+        );
+        // PVS search structure (null windows, ordering, ID) without anything
+        // that changes the tree's value must agree too.
+        let exact = PvsConfig {
+            pvs: true,
+            iterative_deepening: true,
+            mvv_lva: true,
+            killers: true,
+            history: true,
+            counter_moves: true,
+            see_ordering: true,
+            ..PvsConfig::all_off()
+        };
+        let r = Pvs::with_config(TestEval, exact).search(&game, &limits, &mut |_| {});
+        assert_eq!(
+            r.score, reference.score,
+            "PVS with ordering vs minimax at depth {depth} on {fen}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 50);
+}

@@ -1,0 +1,110 @@
+//! PVS finds forced mates with the exact `mate N` score, with every
+//! feature on, with every feature off, and on two threads.
+
+mod common;
+
+use common::{game, TestEval};
+use fianchetto_eval::Score;
+use fianchetto_search::pvs::{Pvs, PvsConfig};
+use fianchetto_search::{Limits, Search};
+
+/// (FEN, moves to mate, the mating first move).
+const MATES: &[(&str, u32, &str)] = &[
+    // Back-rank mate: 1.Rd8#.
+    ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1, "d1d8"),
+    // Fool's mate: 1...Qh4#.
+    (
+        "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",
+        1,
+        "d8h4",
+    ),
+    // Two rooks: 1.Rb7 Kg8 2.Ra8#.
+    ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2, "b1b7"),
+    // 1.Ra6 f6 2.Bxf6+ Rg7 3.Rxa8#.
+    ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3, "f6a6"),
+    // Black: 1...Qg6+ 2.Kg4 Qf5+ 3.Kh5 Qh3#.
+    (
+        "2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1",
+        3,
+        "b1g6",
+    ),
+];
+
+fn check(config: PvsConfig, depth: u32) {
+    for &(fen, n, first) in MATES {
+        let g = game(fen);
+        let r = Pvs::with_config(TestEval, config.clone()).search(
+            &g,
+            &Limits::depth(depth),
+            &mut |_| {},
+        );
+        assert_eq!(r.score, Score::mate_in(2 * n - 1), "{fen} with {config}");
+        assert_eq!(r.score.to_string(), format!("mate {n}"));
+        assert_eq!(
+            r.best_move.map(|m| m.to_string()).as_deref(),
+            Some(first),
+            "{fen}"
+        );
+        assert_eq!(
+            r.pv.len() as u32,
+            2 * n - 1,
+            "the PV is the whole mating line: {:?}",
+            r.pv
+        );
+    }
+}
+
+#[test]
+fn mates_with_every_feature() {
+    check(PvsConfig::default(), 8);
+}
+
+#[test]
+fn mates_with_nothing() {
+    check(
+        PvsConfig {
+            quiescence: true,
+            ..PvsConfig::all_off()
+        },
+        5,
+    );
+}
+
+#[test]
+fn mates_on_two_threads() {
+    check(
+        PvsConfig {
+            threads: 2,
+            ..PvsConfig::default()
+        },
+        8,
+    );
+}
+
+#[test]
+fn mate_limit_stops_early() {
+    let g = game(MATES[2].0);
+    let limits = Limits {
+        mate: Some(2),
+        ..Limits::default()
+    };
+    let r = Pvs::new(TestEval).search(&g, &limits, &mut |_| {});
+    assert_eq!(r.score, Score::mate_in(3));
+    assert!(
+        r.depth <= 5,
+        "stopped once the mate was proven, at depth {}",
+        r.depth
+    );
+}
+
+#[test]
+fn mated_and_stalemated_roots() {
+    // Black is mated: no move, score "mated now".
+    let g = game("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+    let r = Pvs::new(TestEval).search(&g, &Limits::depth(3), &mut |_| {});
+    assert_eq!((r.best_move, r.score), (None, Score::mated_in(0)));
+    assert_eq!(r.to_uci(), "bestmove 0000");
+    let g = game("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    let r = Pvs::new(TestEval).search(&g, &Limits::depth(3), &mut |_| {});
+    assert_eq!((r.best_move, r.score), (None, Score::DRAW));
+}
