@@ -344,9 +344,9 @@ const IMPOSSIBLE: &[Case<PositionError>] = &[
         "check from 3 pieces",
     ),
     (
-        "4k3/8/8/8/8/8/8/4K3 w - - 151 1",
-        || PositionError::HalfmoveClock(151),
-        "halfmove clock 151 is above 150",
+        "4k3/8/8/8/8/8/8/4K3 w - - 65536 1",
+        || PositionError::HalfmoveClock(65536),
+        "halfmove clock 65536 is above 65535",
     ),
     (
         "4k3/8/8/8/8/8/8/4K3 w - - 0 0",

@@ -13,7 +13,7 @@
 //! - `san`, `uci_move`: a FEN, a newline, then the move text. Without a
 //!   newline the whole input is the move text, read in the start position.
 
-use fianchetto_board::{Bitboards, Board, FenError, PositionError, Setup, MAX_HALFMOVE_CLOCK};
+use fianchetto_board::{Bitboards, Board, Setup};
 use fianchetto_movegen::{parse_san, parse_uci, to_san, Game, MoveGen, SanError};
 use std::path::Path;
 
@@ -75,12 +75,6 @@ fn check_moves(board: &Bitboards) {
                 after.hash(),
                 "{uci} in {fen}: incremental hash differs from {after_fen}'s"
             ),
-            // Known board-crate inconsistency (reported, not ours to fix):
-            // `play` counts the halfmove clock past MAX_HALFMOVE_CLOCK, which
-            // `validate` then rejects. Tolerated only in exactly that case so
-            // that fuzzing can look for other problems.
-            Err(FenError::Position(PositionError::HalfmoveClock(_)))
-                if board.halfmove_clock() >= MAX_HALFMOVE_CLOCK => {}
             Err(e) => panic!("{uci} in {fen} gives {after_fen}, which does not load: {e}"),
         }
     }
