@@ -1,4 +1,4 @@
-//! Replays the fuzzing seed corpus (`tests/corpus/{fen,san,uci_move}/`)
+//! Replays the fuzzing seed corpus (`tests/corpus/{fen,san,uci_move,game}/`)
 //! through the same checks the cargo-fuzz targets in `fuzz/` run, so that
 //! every input the fuzzers ever found interesting stays a regression test
 //! in a plain `cargo test`.
@@ -12,9 +12,11 @@
 //! - `fen`: the whole input is FEN text.
 //! - `san`, `uci_move`: a FEN, a newline, then the move text. Without a
 //!   newline the whole input is the move text, read in the start position.
+//! - `game`: a FEN, a newline, then bytes that each pick a legal move.
+//!   Without a newline every byte picks a move from the start position.
 
 use fianchetto_board::{Bitboards, Board, FenError, PositionError, Setup, MAX_HALFMOVE_CLOCK};
-use fianchetto_movegen::{parse_san, parse_uci, to_san, Game, MoveGen, SanError};
+use fianchetto_movegen::{parse_san, parse_uci, san_line, to_san, Game, MoveGen, SanError};
 use std::path::Path;
 
 /// Inputs that are not UTF-8 are skipped: every API under test takes `&str`.
@@ -149,6 +151,44 @@ pub fn fuzz_uci_move(data: &[u8]) {
     }
 }
 
+/// Random play: a FEN line (or none: the start position), then every byte
+/// picks one of the legal moves. Each position on the way gets the
+/// [`fuzz_fen`] move checks, so the fuzzer explores positions that only
+/// play reaches (castling rights lost, en passant, promotions), and SAN
+/// lines of the game read back move by move.
+pub fn fuzz_game(data: &[u8]) {
+    let (mut board, choices) = match data.iter().position(|&b| b == b'\n') {
+        None => (Bitboards::startpos(), data),
+        Some(i) => {
+            let Some(fen) = text(&data[..i]) else { return };
+            let Ok(board) = Bitboards::from_fen(fen) else {
+                return;
+            };
+            (board, &data[i + 1..])
+        }
+    };
+    let start = board.clone();
+    let mut played = Vec::new();
+    for &choice in choices {
+        check_moves(&board);
+        let legal = board.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let mv = legal[usize::from(choice) % legal.len()];
+        board.play(mv);
+        played.push(mv);
+    }
+    check_moves(&board);
+    let line = san_line(&start, &played).unwrap_or_else(|e| panic!("{e}"));
+    let mut game = Game::new(start.clone());
+    for token in line.split_whitespace().filter(|t| !t.ends_with('.')) {
+        game.play_san(token)
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+    assert_eq!(game.moves(), &played[..], "{line}");
+}
+
 /// Runs `check` on every file of `tests/corpus/<name>/`; returns how many.
 fn replay(name: &str, check: fn(&[u8])) -> usize {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -216,6 +256,11 @@ fn fen_corpus_names_tell_the_truth() {
 #[test]
 fn san_corpus() {
     assert!(replay("san", fuzz_san) >= 20);
+}
+
+#[test]
+fn game_corpus() {
+    assert!(replay("game", fuzz_game) >= 5);
 }
 
 #[test]
