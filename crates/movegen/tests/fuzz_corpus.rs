@@ -58,33 +58,37 @@ pub fn fuzz_fen(data: &[u8]) {
     }
 }
 
-/// Every legal move of `board` round-trips through SAN and UCI, and the
-/// position after it writes a FEN that loads again.
+/// Every legal move of `board` passes [`check_move`].
 fn check_moves(board: &Bitboards) {
+    for &mv in &board.legal_moves() {
+        check_move(board, mv);
+    }
+}
+
+/// The legal move `mv` round-trips through SAN and UCI, and the position
+/// after it writes a FEN that loads again with the same hash.
+fn check_move(board: &Bitboards, mv: fianchetto_board::Move) {
     let fen = board.fen();
-    let legal = board.legal_moves();
-    for &mv in &legal {
-        let san = to_san(board, mv);
-        assert_eq!(parse_san(board, &san), Ok(mv), "SAN {san} in {fen}");
-        let uci = mv.to_string();
-        assert_eq!(parse_uci(board, &uci), Ok(mv), "UCI {uci} in {fen}");
-        let mut after = board.clone();
-        after.play(mv);
-        let after_fen = after.fen();
-        match Bitboards::from_fen(&after_fen) {
-            Ok(reloaded) => assert_eq!(
-                reloaded.hash(),
-                after.hash(),
-                "{uci} in {fen}: incremental hash differs from {after_fen}'s"
-            ),
-            // Known board-crate inconsistency (reported, not ours to fix):
-            // `play` counts the halfmove clock past MAX_HALFMOVE_CLOCK, which
-            // `validate` then rejects. Tolerated only in exactly that case so
-            // that fuzzing can look for other problems.
-            Err(FenError::Position(PositionError::HalfmoveClock(_)))
-                if board.halfmove_clock() >= MAX_HALFMOVE_CLOCK => {}
-            Err(e) => panic!("{uci} in {fen} gives {after_fen}, which does not load: {e}"),
-        }
+    let san = to_san(board, mv);
+    assert_eq!(parse_san(board, &san), Ok(mv), "SAN {san} in {fen}");
+    let uci = mv.to_string();
+    assert_eq!(parse_uci(board, &uci), Ok(mv), "UCI {uci} in {fen}");
+    let mut after = board.clone();
+    after.play(mv);
+    let after_fen = after.fen();
+    match Bitboards::from_fen(&after_fen) {
+        Ok(reloaded) => assert_eq!(
+            reloaded.hash(),
+            after.hash(),
+            "{uci} in {fen}: incremental hash differs from {after_fen}'s"
+        ),
+        // Known board-crate inconsistency (reported, not ours to fix):
+        // `play` counts the halfmove clock past MAX_HALFMOVE_CLOCK, which
+        // `validate` then rejects. Tolerated only in exactly that case so
+        // that fuzzing can look for other problems.
+        Err(FenError::Position(PositionError::HalfmoveClock(_)))
+            if board.halfmove_clock() >= MAX_HALFMOVE_CLOCK => {}
+        Err(e) => panic!("{uci} in {fen} gives {after_fen}, which does not load: {e}"),
     }
 }
 
@@ -152,10 +156,11 @@ pub fn fuzz_uci_move(data: &[u8]) {
 }
 
 /// Random play: a FEN line (or none: the start position), then every byte
-/// picks one of the legal moves. Each position on the way gets the
-/// [`fuzz_fen`] move checks, so the fuzzer explores positions that only
-/// play reaches (castling rights lost, en passant, promotions), and SAN
-/// lines of the game read back move by move.
+/// picks one of the legal moves. Each move played round-trips through SAN
+/// and UCI and gives a position whose FEN loads with the same hash, so the
+/// fuzzer explores positions that only play reaches (castling rights lost,
+/// en passant, promotions, clocks); the final position gets [`fuzz_fen`]'s
+/// checks on every legal move, and the game's SAN line reads back.
 pub fn fuzz_game(data: &[u8]) {
     let (mut board, choices) = match data.iter().position(|&b| b == b'\n') {
         None => (Bitboards::startpos(), data),
@@ -170,12 +175,12 @@ pub fn fuzz_game(data: &[u8]) {
     let start = board.clone();
     let mut played = Vec::new();
     for &choice in choices {
-        check_moves(&board);
         let legal = board.legal_moves();
         if legal.is_empty() {
             break;
         }
         let mv = legal[usize::from(choice) % legal.len()];
+        check_move(&board, mv);
         board.play(mv);
         played.push(mv);
     }
