@@ -11,7 +11,8 @@
 //!
 //! - trailing `+`, `#`, `!`, `?` in any number and order (they are not
 //!   checked against the position: `e4#` is read as `e4`), and a trailing
-//!   `e.p.` after an en-passant capture;
+//!   `e.p.` (with or without a space) after an en-passant capture, where it
+//!   is checked: `exd6 e.p.` must be an en-passant capture;
 //! - castling as `O-O`/`O-O-O`, `0-0`/`0-0-0` (zeros) or `o-o`/`o-o-o`;
 //! - promotions with or without `=` and with either case of letter
 //!   (`e8=Q`, `e8Q`, `e8=q`, `e8q`);
@@ -218,6 +219,8 @@ enum Parsed {
         from_rank: Option<Rank>,
         /// Whether the text says `x`.
         capture: bool,
+        /// Whether the text says `e.p.`.
+        en_passant: bool,
         to: Square,
         promotion: Option<Role>,
     },
@@ -236,13 +239,18 @@ fn parse_syntax(text: &str) -> Result<Parsed, &'static str> {
     }
     // Annotations and check marks, then an `e.p.` note, may trail the move.
     s = s.trim_end_matches(['+', '#', '!', '?']).trim_end();
+    let mut en_passant = false;
     if let Some(rest) = s.strip_suffix("e.p.") {
         s = rest.trim_end();
+        en_passant = true;
     }
     if s.is_empty() {
         return Err("it has only annotation marks");
     }
     match s {
+        "O-O" | "0-0" | "o-o" | "O-O-O" | "0-0-0" | "o-o-o" if en_passant => {
+            return Err("castling is not an en-passant capture (remove `e.p.`)")
+        }
         "O-O" | "0-0" | "o-o" => return Ok(Parsed::Castle { king_side: true }),
         "O-O-O" | "0-0-0" | "o-o-o" => return Ok(Parsed::Castle { king_side: false }),
         _ => {}
@@ -276,6 +284,9 @@ fn parse_syntax(text: &str) -> Result<Parsed, &'static str> {
     }
     if promotion.is_some() && role != Role::Pawn {
         return Err("only a pawn can promote");
+    }
+    if en_passant && (role != Role::Pawn || promotion.is_some()) {
+        return Err("only a pawn capture can be en passant (remove `e.p.`)");
     }
     if end < start + 2 {
         return Err("it has no destination square");
@@ -328,6 +339,7 @@ fn parse_syntax(text: &str) -> Result<Parsed, &'static str> {
         from_file,
         from_rank,
         capture,
+        en_passant,
         to,
         promotion,
     })
@@ -403,6 +415,7 @@ fn matches<B: Board>(board: &B, m: Move, parsed: Parsed) -> bool {
             from_file,
             from_rank,
             capture,
+            en_passant,
             to,
             promotion,
         } => {
@@ -412,6 +425,7 @@ fn matches<B: Board>(board: &B, m: Move, parsed: Parsed) -> bool {
                 && from_file.map_or(true, |f| m.from().file() == f)
                 && from_rank.map_or(true, |r| m.from().rank() == r)
                 && (!capture || m.is_capture())
+                && (!en_passant || m.is_en_passant())
                 // No promotion letter matches every promotion, so that `e8`
                 // comes back as ambiguous and the user picks the piece.
                 && (promotion.is_none() || m.promotion() == promotion)
@@ -428,12 +442,18 @@ fn why_illegal<B: MoveGen>(board: &B, parsed: Parsed) -> String {
             format!("{side} cannot castle on the {wing} side here")
         }
         Parsed::Normal {
-            role, capture, to, ..
+            role,
+            capture,
+            en_passant,
+            to,
+            ..
         } => {
             let name = role_name(role);
             if board.in_check() {
                 format!("{side} is in check and no {name} move to {to} answers it")
-            } else if capture && board.piece_at(to).is_none() {
+            } else if en_passant && board.ep_square() != Some(to) {
+                format!("no en-passant capture on {to} is possible")
+            } else if capture && board.piece_at(to).is_none() && board.ep_square() != Some(to) {
                 format!("there is nothing to capture on {to}")
             } else {
                 format!("no {side} {name} matching the text can move to {to}")
@@ -610,6 +630,8 @@ mod tests {
             (CASTLE, "Kg1"),
             (CASTLE, "Ke1g1"),
             (EP, "d6"),
+            (EP, "d6 e.p."),
+            (EP, "exd5 e.p."),
         ];
         for &(fen, text) in illegal {
             let got = parse_san(&board(fen), text);
@@ -619,8 +641,28 @@ mod tests {
             );
         }
         let syntax = [
-            "", "  ", "+", "!!", "e", "e9", "i4", "Nf", "Xe4", "Ke8=K", "Nf3=Q", "é4", "N g1f3",
-            "exd5x", "O-O-O-O", "e4 e5", "Ng1ff3", "1. e4", "c8=Q=Q",
+            "",
+            "  ",
+            "+",
+            "!!",
+            "e",
+            "e9",
+            "i4",
+            "Nf",
+            "Xe4",
+            "Ke8=K",
+            "Nf3=Q",
+            "é4",
+            "N g1f3",
+            "exd5x",
+            "O-O-O-O",
+            "e4 e5",
+            "Ng1ff3",
+            "1. e4",
+            "c8=Q=Q",
+            "Nf3 e.p.",
+            "O-O e.p.",
+            "e8=Q e.p.",
         ];
         for text in syntax {
             let err = parse_san(&board(START), text);

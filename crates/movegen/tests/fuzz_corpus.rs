@@ -1,4 +1,4 @@
-//! Replays the fuzzing seed corpus (`tests/corpus/{fen,san,uci_move}/`)
+//! Replays the fuzzing seed corpus (`tests/corpus/{fen,san,uci_move,game}/`)
 //! through the same checks the cargo-fuzz targets in `fuzz/` run, so that
 //! every input the fuzzers ever found interesting stays a regression test
 //! in a plain `cargo test`.
@@ -12,9 +12,11 @@
 //! - `fen`: the whole input is FEN text.
 //! - `san`, `uci_move`: a FEN, a newline, then the move text. Without a
 //!   newline the whole input is the move text, read in the start position.
+//! - `game`: a FEN, a newline, then bytes that each pick a legal move.
+//!   Without a newline every byte picks a move from the start position.
 
 use fianchetto_board::{Bitboards, Board, Setup};
-use fianchetto_movegen::{parse_san, parse_uci, to_san, Game, MoveGen, SanError};
+use fianchetto_movegen::{parse_san, parse_uci, san_line, to_san, Game, MoveGen, SanError};
 use std::path::Path;
 
 /// Inputs that are not UTF-8 are skipped: every API under test takes `&str`.
@@ -56,27 +58,31 @@ pub fn fuzz_fen(data: &[u8]) {
     }
 }
 
-/// Every legal move of `board` round-trips through SAN and UCI, and the
-/// position after it writes a FEN that loads again.
+/// Every legal move of `board` passes [`check_move`].
 fn check_moves(board: &Bitboards) {
+    for &mv in &board.legal_moves() {
+        check_move(board, mv);
+    }
+}
+
+/// The legal move `mv` round-trips through SAN and UCI, and the position
+/// after it writes a FEN that loads again with the same hash.
+fn check_move(board: &Bitboards, mv: fianchetto_board::Move) {
     let fen = board.fen();
-    let legal = board.legal_moves();
-    for &mv in &legal {
-        let san = to_san(board, mv);
-        assert_eq!(parse_san(board, &san), Ok(mv), "SAN {san} in {fen}");
-        let uci = mv.to_string();
-        assert_eq!(parse_uci(board, &uci), Ok(mv), "UCI {uci} in {fen}");
-        let mut after = board.clone();
-        after.play(mv);
-        let after_fen = after.fen();
-        match Bitboards::from_fen(&after_fen) {
-            Ok(reloaded) => assert_eq!(
-                reloaded.hash(),
-                after.hash(),
-                "{uci} in {fen}: incremental hash differs from {after_fen}'s"
-            ),
-            Err(e) => panic!("{uci} in {fen} gives {after_fen}, which does not load: {e}"),
-        }
+    let san = to_san(board, mv);
+    assert_eq!(parse_san(board, &san), Ok(mv), "SAN {san} in {fen}");
+    let uci = mv.to_string();
+    assert_eq!(parse_uci(board, &uci), Ok(mv), "UCI {uci} in {fen}");
+    let mut after = board.clone();
+    after.play(mv);
+    let after_fen = after.fen();
+    match Bitboards::from_fen(&after_fen) {
+        Ok(reloaded) => assert_eq!(
+            reloaded.hash(),
+            after.hash(),
+            "{uci} in {fen}: incremental hash differs from {after_fen}'s"
+        ),
+        Err(e) => panic!("{uci} in {fen} gives {after_fen}, which does not load: {e}"),
     }
 }
 
@@ -141,6 +147,45 @@ pub fn fuzz_uci_move(data: &[u8]) {
         }
         Err(e) => assert!(!e.to_string().is_empty()),
     }
+}
+
+/// Random play: a FEN line (or none: the start position), then every byte
+/// picks one of the legal moves. Each move played round-trips through SAN
+/// and UCI and gives a position whose FEN loads with the same hash, so the
+/// fuzzer explores positions that only play reaches (castling rights lost,
+/// en passant, promotions, clocks); the final position gets [`fuzz_fen`]'s
+/// checks on every legal move, and the game's SAN line reads back.
+pub fn fuzz_game(data: &[u8]) {
+    let (mut board, choices) = match data.iter().position(|&b| b == b'\n') {
+        None => (Bitboards::startpos(), data),
+        Some(i) => {
+            let Some(fen) = text(&data[..i]) else { return };
+            let Ok(board) = Bitboards::from_fen(fen) else {
+                return;
+            };
+            (board, &data[i + 1..])
+        }
+    };
+    let start = board.clone();
+    let mut played = Vec::new();
+    for &choice in choices {
+        let legal = board.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let mv = legal[usize::from(choice) % legal.len()];
+        check_move(&board, mv);
+        board.play(mv);
+        played.push(mv);
+    }
+    check_moves(&board);
+    let line = san_line(&start, &played).unwrap_or_else(|e| panic!("{e}"));
+    let mut game = Game::new(start.clone());
+    for token in line.split_whitespace().filter(|t| !t.ends_with('.')) {
+        game.play_san(token)
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+    assert_eq!(game.moves(), &played[..], "{line}");
 }
 
 /// Runs `check` on every file of `tests/corpus/<name>/`; returns how many.
@@ -210,6 +255,11 @@ fn fen_corpus_names_tell_the_truth() {
 #[test]
 fn san_corpus() {
     assert!(replay("san", fuzz_san) >= 20);
+}
+
+#[test]
+fn game_corpus() {
+    assert!(replay("game", fuzz_game) >= 5);
 }
 
 #[test]
