@@ -1,10 +1,10 @@
 //! One module per subcommand of the `fianchetto` binary. Each has a clap
 //! `Args` struct and a `run` function returning the process exit code.
 
-pub mod eval;
 pub mod ablate;
 pub mod analyse;
 pub mod bench;
+pub mod eval;
 pub mod perft;
 pub mod play;
 
