@@ -122,7 +122,8 @@ pub const LIST_CAPACITY: usize = 10;
 pub struct Mailbox {
     /// Piece codes, [`code::OFF`] on the border (and the padding).
     board: [u8; ARRAY],
-    /// Each piece's index in its kind's list, by square (0..64).
+    /// Each piece's index in its kind's list, by square (0..64: half the
+    /// size of a parallel array, which copy-make pays for on every move).
     list_index: [u8; 64],
     /// The mailbox indices of each colour's pieces of each role, so that
     /// the generator loops per kind without dispatching per piece.
@@ -189,25 +190,29 @@ impl Mailbox {
     }
 
     /// Whether a piece of `by` attacks mailbox square `target` on the array
-    /// `board` (so a caller may pass a modified copy), treating `ignore` as
-    /// empty. Scans outwards from the target.
+    /// `board` (this board's, or a modified copy of it), treating `ignore`
+    /// as empty. Scans outwards from the target, skipping the scans for
+    /// kinds `by` has none of.
     #[inline(always)]
-    pub fn array_attacked(board: &[u8; 128], target: u8, by: Color, ignore: u8) -> bool {
+    pub fn attacked_on(&self, board: &[u8; 128], target: u8, by: Color, ignore: u8) -> bool {
         let at = |s: u8| board[(s & 0x7f) as usize];
-        let pawn = code::of(by, Role::Pawn);
-        // A pawn of `by` attacks from one rank behind (from its side).
-        let behind = by.fold(10u8.wrapping_neg(), 10);
-        if at(target.wrapping_add(behind).wrapping_add(1)) == pawn
-            || at(target.wrapping_add(behind).wrapping_sub(1)) == pawn
-        {
-            return true;
+        let counts = &self.counts[by.index()];
+        if counts[Role::Pawn.index()] != 0 {
+            let pawn = code::of(by, Role::Pawn);
+            // A pawn of `by` attacks from one rank behind (from its side).
+            let behind = target.wrapping_sub(by.fold(10u8, 10u8.wrapping_neg()));
+            if at(behind.wrapping_add(1)) == pawn || at(behind.wrapping_sub(1)) == pawn {
+                return true;
+            }
         }
-        let knight = code::of(by, Role::Knight);
-        if KNIGHT_STEPS
-            .iter()
-            .any(|&d| at(target.wrapping_add(d)) == knight)
-        {
-            return true;
+        if counts[Role::Knight.index()] != 0 {
+            let knight = code::of(by, Role::Knight);
+            if KNIGHT_STEPS
+                .iter()
+                .any(|&d| at(target.wrapping_add(d)) == knight)
+            {
+                return true;
+            }
         }
         let king = code::of(by, Role::King);
         if KING_STEPS
@@ -217,12 +222,19 @@ impl Mailbox {
             return true;
         }
         let queen = code::of(by, Role::Queen);
-        let rook = code::of(by, Role::Rook);
-        let bishop = code::of(by, Role::Bishop);
-        for (dirs, slider) in [(ROOK_STEPS, rook), (BISHOP_STEPS, bishop)] {
+        let queens = counts[Role::Queen.index()] != 0;
+        for (dirs, slider, role) in [
+            (ROOK_STEPS, code::of(by, Role::Rook), Role::Rook),
+            (BISHOP_STEPS, code::of(by, Role::Bishop), Role::Bishop),
+        ] {
+            if !queens && counts[role.index()] == 0 {
+                continue;
+            }
             for d in dirs {
                 let mut s = target.wrapping_add(d);
                 let mut p = at(s);
+                // `ignore` is a playing square, so the walk still ends at
+                // the first piece or sentinel beyond it.
                 while p == EMPTY || s == ignore {
                     s = s.wrapping_add(d);
                     p = at(s);
@@ -239,7 +251,7 @@ impl Mailbox {
     /// square `ignore` treated as empty.
     #[inline(always)]
     pub fn attacked120(&self, target: u8, by: Color, ignore: u8) -> bool {
-        Self::array_attacked(&self.board, target, by, ignore)
+        self.attacked_on(&self.board, target, by, ignore)
     }
 
     #[inline(always)]
@@ -324,28 +336,35 @@ impl Mailbox {
             }
             found += 1;
         };
-        let pawn = code::of(them, Role::Pawn);
-        let ahead = us.fold(10u8, 10u8.wrapping_neg());
-        for s in [
-            k.wrapping_add(ahead).wrapping_add(1),
-            k.wrapping_add(ahead).wrapping_sub(1),
-        ] {
-            if self.code_at(s) == pawn {
-                record(s, 0);
+        // Kinds the checking side has none of are not scanned for.
+        let counts = self.counts[them.index()];
+        if counts[Role::Pawn.index()] != 0 {
+            let pawn = code::of(them, Role::Pawn);
+            let ahead = k.wrapping_add(us.fold(10u8, 10u8.wrapping_neg()));
+            for s in [ahead.wrapping_add(1), ahead.wrapping_sub(1)] {
+                if self.code_at(s) == pawn {
+                    record(s, 0);
+                }
             }
         }
-        let knight = code::of(them, Role::Knight);
-        for d in KNIGHT_STEPS {
-            let s = k.wrapping_add(d);
-            if self.code_at(s) == knight {
-                record(s, 0);
+        if counts[Role::Knight.index()] != 0 {
+            let knight = code::of(them, Role::Knight);
+            for d in KNIGHT_STEPS {
+                let s = k.wrapping_add(d);
+                if self.code_at(s) == knight {
+                    record(s, 0);
+                }
             }
         }
         let queen = code::of(them, Role::Queen);
-        for (dirs, slider) in [
-            (ROOK_STEPS, code::of(them, Role::Rook)),
-            (BISHOP_STEPS, code::of(them, Role::Bishop)),
+        let queens = counts[Role::Queen.index()] != 0;
+        for (dirs, slider, role) in [
+            (ROOK_STEPS, code::of(them, Role::Rook), Role::Rook),
+            (BISHOP_STEPS, code::of(them, Role::Bishop), Role::Bishop),
         ] {
+            if !queens && counts[role.index()] == 0 {
+                continue;
+            }
             for d in dirs {
                 let mut s = k.wrapping_add(d);
                 while self.code_at(s) == EMPTY {
