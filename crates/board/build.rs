@@ -63,11 +63,7 @@ struct Entry {
     offset: usize,
 }
 
-fn find_magics(
-    dirs: &[(i32, i32)],
-    rng: &mut Xoshiro256PlusPlus,
-    table: &mut Vec<u64>,
-) -> Vec<Entry> {
+fn find_magics(dirs: &[(i32, i32)], rng: &mut Xoshiro256PlusPlus, table: &mut Vec<u64>) -> Vec<Entry> {
     let mut entries = Vec::new();
     for sq in 0..64 {
         let m = mask(sq, dirs);
@@ -112,12 +108,7 @@ fn find_magics(
         for &(occ, att) in &occs {
             table[offset + pext(occ, m) as usize] = att;
         }
-        entries.push(Entry {
-            mask: m,
-            magic,
-            shift: 64 - bits,
-            offset,
-        });
+        entries.push(Entry { mask: m, magic, shift: 64 - bits, offset });
     }
     entries
 }
@@ -145,11 +136,7 @@ fn main() {
     }
     let mut out = String::new();
     for (name, entries) in [("ROOK_MAGICS", &rook), ("BISHOP_MAGICS", &bishop)] {
-        writeln!(
-            out,
-            "/// Magic entries (mask, magic, shift, offset) for each square."
-        )
-        .unwrap();
+        writeln!(out, "/// Magic entries (mask, magic, shift, offset) for each square.").unwrap();
         writeln!(out, "pub(crate) static {name}: [Magic; 64] = [").unwrap();
         for e in entries.iter() {
             writeln!(
@@ -161,10 +148,7 @@ fn main() {
         }
         writeln!(out, "];").unwrap();
     }
-    for (name, table) in [
-        ("MAGIC_ATTACKS", &magic_table),
-        ("PEXT_ATTACKS", &pext_table),
-    ] {
+    for (name, table) in [("MAGIC_ATTACKS", &magic_table), ("PEXT_ATTACKS", &pext_table)] {
         writeln!(out, "/// Slider attack sets, {} entries.", table.len()).unwrap();
         writeln!(out, "#[allow(dead_code)]").unwrap();
         writeln!(out, "pub(crate) static {name}: [u64; {}] = [", table.len()).unwrap();

@@ -42,30 +42,9 @@ const fn leaper_table(steps: &[(i8, i8)]) -> [Bitboard; 64] {
     t
 }
 
-static KNIGHT: [Bitboard; 64] = leaper_table(&[
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
-static KING: [Bitboard; 64] = leaper_table(&[
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-]);
-static PAWN: [[Bitboard; 64]; 2] = [
-    leaper_table(&[(-1, 1), (1, 1)]),
-    leaper_table(&[(-1, -1), (1, -1)]),
-];
+static KNIGHT: [Bitboard; 64] = leaper_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
+static KING: [Bitboard; 64] = leaper_table(&[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]);
+static PAWN: [[Bitboard; 64]; 2] = [leaper_table(&[(-1, 1), (1, 1)]), leaper_table(&[(-1, -1), (1, -1)])];
 
 const fn ray_walk(from: usize, df: i8, dr: i8, stop: usize) -> (u64, bool) {
     // Squares strictly after `from` along (df, dr) up to `stop` (exclusive);
@@ -85,16 +64,7 @@ const fn ray_walk(from: usize, df: i8, dr: i8, stop: usize) -> (u64, bool) {
     (b, false)
 }
 
-const DIRS: [(i8, i8); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
+const DIRS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 const fn between_table() -> [[Bitboard; 64]; 64] {
     let mut t = [[Bitboard::EMPTY; 64]; 64];
@@ -256,21 +226,13 @@ mod tests {
     fn sliders_match_ray_walking_for_every_relevant_occupancy() {
         for sq in Square::all() {
             for (magic, dirs, f) in [
-                (
-                    &ROOK_MAGICS[sq.index()],
-                    &DIRS[..4],
-                    rook_attacks as fn(Square, Bitboard) -> Bitboard,
-                ),
+                (&ROOK_MAGICS[sq.index()], &DIRS[..4], rook_attacks as fn(Square, Bitboard) -> Bitboard),
                 (&BISHOP_MAGICS[sq.index()], &DIRS[4..], bishop_attacks),
             ] {
                 for occ in subsets(magic.mask) {
                     // Noise outside the mask must not matter.
                     let noisy = Bitboard(occ | !magic.mask & 0x1234_5678_9abc_def0);
-                    assert_eq!(
-                        f(sq, noisy),
-                        slow_slider(sq, Bitboard(occ), dirs),
-                        "{sq} {occ:#x}"
-                    );
+                    assert_eq!(f(sq, noisy), slow_slider(sq, Bitboard(occ), dirs), "{sq} {occ:#x}");
                 }
             }
         }
@@ -281,22 +243,13 @@ mod tests {
         assert_eq!(knight_attacks(Square::A1).count(), 2);
         assert_eq!(knight_attacks(Square::E4).count(), 8);
         assert_eq!(king_attacks(Square::H8).count(), 3);
-        assert_eq!(
-            pawn_attacks(Color::White, Square::E4),
-            Bitboard::from_square(Square::D5).with(Square::F5)
-        );
-        assert_eq!(
-            pawn_attacks(Color::Black, Square::A5),
-            Bitboard::from_square(Square::B4)
-        );
+        assert_eq!(pawn_attacks(Color::White, Square::E4), Bitboard::from_square(Square::D5).with(Square::F5));
+        assert_eq!(pawn_attacks(Color::Black, Square::A5), Bitboard::from_square(Square::B4));
     }
 
     #[test]
     fn between_and_line() {
-        assert_eq!(
-            between(Square::A1, Square::D4),
-            Bitboard::from_square(Square::B2).with(Square::C3)
-        );
+        assert_eq!(between(Square::A1, Square::D4), Bitboard::from_square(Square::B2).with(Square::C3));
         assert_eq!(between(Square::A1, Square::B3), Bitboard::EMPTY);
         assert_eq!(between(Square::E1, Square::E2), Bitboard::EMPTY);
         assert_eq!(line(Square::A1, Square::C3).count(), 8);

@@ -262,11 +262,7 @@ impl Board for Bitboards {
                 }
             }
             MoveKind::KingCastle | MoveKind::QueenCastle => {
-                let side = if mv.kind() == MoveKind::KingCastle {
-                    CastlingSide::King
-                } else {
-                    CastlingSide::Queen
-                };
+                let side = if mv.kind() == MoveKind::KingCastle { CastlingSide::King } else { CastlingSide::Queen };
                 let rook = Piece::new(us, Role::Rook);
                 self.remove(rook, side.rook_from(us));
                 self.put(rook, side.rook_to(us));

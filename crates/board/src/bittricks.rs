@@ -72,11 +72,7 @@ pub const fn lsb_popcount(b: u64) -> u32 {
 /// `n' = (n - mask) & mask`. Used to enumerate the occupancies of a slider's
 /// relevant squares when building magic tables.
 pub fn subsets(mask: u64) -> Subsets {
-    Subsets {
-        mask,
-        next: 0,
-        done: false,
-    }
+    Subsets { mask, next: 0, done: false }
 }
 
 /// Iterator returned by [`subsets`].
@@ -105,16 +101,7 @@ impl Iterator for Subsets {
 mod tests {
     use super::*;
 
-    const SAMPLES: [u64; 8] = [
-        0,
-        1,
-        1 << 63,
-        0xff,
-        0x8000_0000_0000_0001,
-        0x5555_5555_5555_5555,
-        !0,
-        0x0123_4567_89ab_cdef,
-    ];
+    const SAMPLES: [u64; 8] = [0, 1, 1 << 63, 0xff, 0x8000_0000_0000_0001, 0x5555_5555_5555_5555, !0, 0x0123_4567_89ab_cdef];
 
     #[test]
     fn popcounts_agree() {

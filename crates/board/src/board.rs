@@ -156,7 +156,6 @@ pub trait Board: Clone + Debug + Send + Sync + 'static {
         if minors <= 1 {
             return true;
         }
-        knights.is_empty()
-            && ((bishops & Bitboard::LIGHT).is_empty() || (bishops & Bitboard::DARK).is_empty())
+        knights.is_empty() && ((bishops & Bitboard::LIGHT).is_empty() || (bishops & Bitboard::DARK).is_empty())
     }
 }

@@ -186,10 +186,7 @@ mod tests {
         assert!(!r.has(Color::White, CastlingSide::King));
         assert!(r.has(Color::White, CastlingSide::Queen));
         assert_eq!(r.to_string(), "Qkq");
-        assert_eq!(
-            CastlingRights::ALL.after_touching(Square::E8).to_string(),
-            "KQ"
-        );
+        assert_eq!(CastlingRights::ALL.after_touching(Square::E8).to_string(), "KQ");
         assert_eq!(CastlingRights::NONE.to_string(), "-");
         assert_eq!(CastlingRights::from_bits(1).swap_colors().to_string(), "k");
         assert_eq!(CastlingSide::Queen.king_to(Color::Black), Square::C8);

@@ -217,10 +217,7 @@ mod tests {
         let c = Move::new(Square::E1, Square::G1, MoveKind::KingCastle);
         assert!(c.is_castle() && c.is_quiet());
         assert!(Move::new(Square::E5, Square::D6, MoveKind::EnPassant).is_en_passant());
-        assert_eq!(
-            MoveKind::promotion(Role::Knight, true),
-            Some(MoveKind::CapturePromoteKnight)
-        );
+        assert_eq!(MoveKind::promotion(Role::Knight, true), Some(MoveKind::CapturePromoteKnight));
         assert_eq!(MoveKind::promotion(Role::King, false), None);
     }
 }

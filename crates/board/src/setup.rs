@@ -119,10 +119,7 @@ impl Setup {
                 }
             }
             if file != 8 {
-                return Err(FenError::RankLength {
-                    rank: rank + 1,
-                    squares: file,
-                });
+                return Err(FenError::RankLength { rank: rank + 1, squares: file });
             }
         }
         setup.turn = match fields[1] {
@@ -284,10 +281,7 @@ mod tests {
     fn start_round_trips() {
         let s = Setup::from_fen(START_FEN).unwrap();
         assert_eq!(s.to_fen(), START_FEN);
-        assert_eq!(
-            s.piece_at(Square::E1),
-            Some(Piece::new(Color::White, crate::Role::King))
-        );
+        assert_eq!(s.piece_at(Square::E1), Some(Piece::new(Color::White, crate::Role::King)));
     }
 
     #[test]
@@ -303,20 +297,8 @@ mod tests {
             ("", FieldCount(0)),
             ("8/8/8/8/8/8/8 w - - 0 1", RankCount(7)),
             ("9/8/8/8/8/8/8/8 w - - 0 1", PlacementChar('9')),
-            (
-                "8/8/8/8/8/8/8/7 w - - 0 1",
-                RankLength {
-                    rank: 1,
-                    squares: 7,
-                },
-            ),
-            (
-                "8/8/8/8/8/8/8/ppppppppp w - - 0 1",
-                RankLength {
-                    rank: 1,
-                    squares: 9,
-                },
-            ),
+            ("8/8/8/8/8/8/8/7 w - - 0 1", RankLength { rank: 1, squares: 7 }),
+            ("8/8/8/8/8/8/8/ppppppppp w - - 0 1", RankLength { rank: 1, squares: 9 }),
             ("8/8/8/8/8/8/8/8 x - - 0 1", Turn("x".into())),
             ("8/8/8/8/8/8/8/8 w KK - 0 1", Castling("KK".into())),
             ("8/8/8/8/8/8/8/8 w - e4 0 1", EnPassant("e4".into())),

@@ -102,14 +102,7 @@ pub enum Role {
 
 impl Role {
     /// Every role, pawn first.
-    pub const ALL: [Role; 6] = [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-    ];
+    pub const ALL: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
 
     /// 0 (pawn) to 5 (king): an index into per-role arrays.
     #[inline]
@@ -204,11 +197,7 @@ impl Piece {
     pub const fn from_char(c: char) -> Option<Piece> {
         match Role::from_char(c) {
             Some(role) => Some(Piece {
-                color: if c.is_ascii_uppercase() {
-                    Color::White
-                } else {
-                    Color::Black
-                },
+                color: if c.is_ascii_uppercase() { Color::White } else { Color::Black },
                 role,
             }),
             None => None,
@@ -472,11 +461,7 @@ impl std::str::FromStr for Square {
     type Err = ParseSquareError;
     fn from_str(s: &str) -> Result<Square, ParseSquareError> {
         let mut chars = s.chars();
-        match (
-            chars.next().and_then(File::from_char),
-            chars.next().and_then(Rank::from_char),
-            chars.next(),
-        ) {
+        match (chars.next().and_then(File::from_char), chars.next().and_then(Rank::from_char), chars.next()) {
             (Some(f), Some(r), None) => Ok(Square::from_coords(f, r)),
             _ => Err(ParseSquareError(s.to_string())),
         }

@@ -54,9 +54,7 @@ pub enum PositionError {
         missing_pawns: u32,
     },
     /// A castling right without the king and rook on their starting squares.
-    #[error(
-        "{color} may castle {side:?}-side, but the king is not on {king} or the rook not on {rook}"
-    )]
+    #[error("{color} may castle {side:?}-side, but the king is not on {king} or the rook not on {rook}")]
     CastlingRight {
         /// The side.
         color: Color,
@@ -77,9 +75,7 @@ pub enum PositionError {
     #[error("the side to move is in check from {0} pieces; at most 2 is possible")]
     TooManyCheckers(u32),
     /// The halfmove clock is beyond what the 75-move rule allows.
-    #[error(
-        "halfmove clock {0} is above {MAX_HALFMOVE_CLOCK}, where the 75-move rule ends every game"
-    )]
+    #[error("halfmove clock {0} is above {MAX_HALFMOVE_CLOCK}, where the 75-move rule ends every game")]
     HalfmoveClock(u32),
     /// The fullmove number is 0 or too large.
     #[error("fullmove number {0} is out of range; expected 1 to {MAX_FULLMOVE_NUMBER}")]
@@ -94,10 +90,7 @@ pub(crate) struct SetupBoards {
 
 impl SetupBoards {
     pub(crate) fn new(setup: &Setup) -> SetupBoards {
-        let mut b = SetupBoards {
-            by_color: [Bitboard::EMPTY; 2],
-            by_role: [Bitboard::EMPTY; 6],
-        };
+        let mut b = SetupBoards { by_color: [Bitboard::EMPTY; 2], by_role: [Bitboard::EMPTY; 6] };
         for sq in Square::all() {
             if let Some(p) = setup.board[sq.index()] {
                 b.by_color[p.color.index()] = b.by_color[p.color.index()].with(sq);
@@ -143,9 +136,7 @@ pub fn validate(setup: &Setup) -> Result<Setup, PositionError> {
             return Err(PositionError::TooManyKings(color, kings));
         }
     }
-    if let Some(sq) =
-        (b.by_role[Role::Pawn.index()] & (Bitboard::RANK_1 | Bitboard::RANK_8)).first()
-    {
+    if let Some(sq) = (b.by_role[Role::Pawn.index()] & (Bitboard::RANK_1 | Bitboard::RANK_8)).first() {
         return Err(PositionError::PawnOnBackRank(sq));
     }
     for color in Color::ALL {
@@ -155,23 +146,12 @@ pub fn validate(setup: &Setup) -> Result<Setup, PositionError> {
         }
         let pawns = b.pieces(color, Role::Pawn).count();
         if pawns > 8 {
-            return Err(PositionError::TooManyPawns {
-                color,
-                count: pawns,
-            });
+            return Err(PositionError::TooManyPawns { color, count: pawns });
         }
-        let extra =
-            |role: Role, initial: u32| b.pieces(color, role).count().saturating_sub(initial);
-        let promoted = extra(Role::Queen, 1)
-            + extra(Role::Rook, 2)
-            + extra(Role::Bishop, 2)
-            + extra(Role::Knight, 2);
+        let extra = |role: Role, initial: u32| b.pieces(color, role).count().saturating_sub(initial);
+        let promoted = extra(Role::Queen, 1) + extra(Role::Rook, 2) + extra(Role::Bishop, 2) + extra(Role::Knight, 2);
         if promoted > 8 - pawns {
-            return Err(PositionError::TooManyPromoted {
-                color,
-                promoted,
-                missing_pawns: 8 - pawns,
-            });
+            return Err(PositionError::TooManyPromoted { color, promoted, missing_pawns: 8 - pawns });
         }
     }
     for color in Color::ALL {
@@ -183,12 +163,7 @@ pub fn validate(setup: &Setup) -> Result<Setup, PositionError> {
             if setup.piece_at(king) != Some(Piece::new(color, Role::King))
                 || setup.piece_at(rook) != Some(Piece::new(color, Role::Rook))
             {
-                return Err(PositionError::CastlingRight {
-                    color,
-                    side,
-                    king,
-                    rook,
-                });
+                return Err(PositionError::CastlingRight { color, side, king, rook });
             }
         }
     }

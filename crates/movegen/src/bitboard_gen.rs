@@ -6,12 +6,9 @@
 
 use crate::sink::Sink;
 use fianchetto_board::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
-    rook_attacks,
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks, rook_attacks,
 };
-use fianchetto_board::{
-    Bitboard, Bitboards, Board, CastlingSide, Color, Move, MoveKind, Role, Square,
-};
+use fianchetto_board::{Bitboard, Bitboards, Board, CastlingSide, Color, Move, MoveKind, Role, Square};
 
 /// Which moves to generate, as a const parameter so each variant compiles to
 /// its own loop without run-time tests.
@@ -103,10 +100,7 @@ pub(crate) fn generate<S: Sink, const KIND: u8>(b: &Bitboards, sink: &mut S) {
         for side in CastlingSide::ALL {
             if b.castling().has(us, side)
                 && (side.empty_squares(us) & occ).is_empty()
-                && side
-                    .king_path(us)
-                    .iter()
-                    .all(|sq| !attacked(b, sq, them, occ))
+                && side.king_path(us).iter().all(|sq| !attacked(b, sq, them, occ))
             {
                 let kind = match side {
                     CastlingSide::King => MoveKind::KingCastle,
@@ -182,11 +176,7 @@ fn pawn_moves<S: Sink, const KIND: u8>(
             for to in quiet | caps {
                 let capture = caps.contains(to);
                 if last_rank.contains(to) {
-                    sink.pawn_promotions(
-                        Bitboard::from_square(to),
-                        to.index() as i8 - from.index() as i8,
-                        capture,
-                    );
+                    sink.pawn_promotions(Bitboard::from_square(to), to.index() as i8 - from.index() as i8, capture);
                 } else {
                     let kind = if capture {
                         MoveKind::Capture

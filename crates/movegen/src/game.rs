@@ -42,14 +42,8 @@ impl Outcome {
     /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
     pub fn result(self) -> &'static str {
         match self {
-            Outcome::Decisive {
-                winner: Color::White,
-                ..
-            } => "1-0",
-            Outcome::Decisive {
-                winner: Color::Black,
-                ..
-            } => "0-1",
+            Outcome::Decisive { winner: Color::White, .. } => "1-0",
+            Outcome::Decisive { winner: Color::Black, .. } => "0-1",
             Outcome::Draw(_) => "1/2-1/2",
         }
     }
@@ -58,9 +52,7 @@ impl Outcome {
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Outcome::Decisive { winner, how } => {
-                write!(f, "{} ({winner} wins by {how:?})", self.result())
-            }
+            Outcome::Decisive { winner, how } => write!(f, "{} ({winner} wins by {how:?})", self.result()),
             Outcome::Draw(how) => write!(f, "{} (draw by {how:?})", self.result()),
         }
     }
@@ -101,10 +93,7 @@ pub struct Game<B: Board> {
 impl<B: MoveGen> Game<B> {
     /// A game starting at `start`.
     pub fn new(start: B) -> Game<B> {
-        Game {
-            positions: vec![start],
-            moves: Vec::new(),
-        }
+        Game { positions: vec![start], moves: Vec::new() }
     }
 
     /// A game from a setup (validated).
@@ -143,10 +132,7 @@ impl<B: MoveGen> Game<B> {
     /// nothing.
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
         if !self.board().is_legal(mv) {
-            return Err(IllegalMove {
-                mv,
-                fen: self.board().fen(),
-            });
+            return Err(IllegalMove { mv, fen: self.board().fen() });
         }
         self.play_unchecked(mv);
         Ok(())
@@ -182,13 +168,7 @@ impl<B: MoveGen> Game<B> {
         let current = self.board();
         let window = current.halfmove_clock() as usize + 1;
         let hash = current.hash();
-        self.positions
-            .iter()
-            .rev()
-            .take(window)
-            .step_by(2)
-            .filter(|p| p.hash() == hash)
-            .count()
+        self.positions.iter().rev().take(window).step_by(2).filter(|p| p.hash() == hash).count()
     }
 
     /// Why the game is over, if it is: checkmate, stalemate, insufficient
@@ -199,10 +179,7 @@ impl<B: MoveGen> Game<B> {
         let b = self.board();
         if b.has_no_moves() {
             return Some(if b.in_check() {
-                Outcome::Decisive {
-                    winner: !b.turn(),
-                    how: Termination::Checkmate,
-                }
+                Outcome::Decisive { winner: !b.turn(), how: Termination::Checkmate }
             } else {
                 Outcome::Draw(Termination::Stalemate)
             });
@@ -234,8 +211,7 @@ impl<B: MoveGen> Game<B> {
     /// [`Game::outcome`], or a claimable draw counted as a draw: what engines
     /// and GUIs use to adjudicate.
     pub fn outcome_with_claims(&self) -> Option<Outcome> {
-        self.outcome()
-            .or_else(|| self.claimable_draw().map(Outcome::Draw))
+        self.outcome().or_else(|| self.claimable_draw().map(Outcome::Draw))
     }
 }
 
@@ -260,10 +236,7 @@ mod tests {
                 g.play_uci(m).unwrap();
             }
         }
-        assert_eq!(
-            g.outcome(),
-            Some(Outcome::Draw(Termination::FivefoldRepetition))
-        );
+        assert_eq!(g.outcome(), Some(Outcome::Draw(Termination::FivefoldRepetition)));
         assert!(g.undo().is_some());
         assert_eq!(g.moves().len(), 15);
         assert!(g.play_uci("e2e5").is_err());
@@ -275,19 +248,13 @@ mod tests {
         let g = Game::new(Bitboards::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap());
         assert_eq!(g.outcome(), Some(Outcome::Draw(Termination::Stalemate)));
         let g = Game::new(Bitboards::from_fen("8/8/4k3/8/8/2B5/4K3/8 w - - 0 1").unwrap());
-        assert_eq!(
-            g.outcome(),
-            Some(Outcome::Draw(Termination::InsufficientMaterial))
-        );
+        assert_eq!(g.outcome(), Some(Outcome::Draw(Termination::InsufficientMaterial)));
         let g = Game::new(Bitboards::from_fen("8/8/4k3/8/8/2B5/4K1N1/8 w - - 0 1").unwrap());
         assert_eq!(g.outcome(), None);
         let g = Game::new(Bitboards::from_fen("8/8/4k3/8/8/2R5/4K3/8 w - - 100 80").unwrap());
         assert_eq!(g.outcome(), None);
         assert_eq!(g.claimable_draw(), Some(Termination::FiftyMoves));
         let g = Game::new(Bitboards::from_fen("8/8/4k3/8/8/2R5/4K3/8 w - - 150 80").unwrap());
-        assert_eq!(
-            g.outcome(),
-            Some(Outcome::Draw(Termination::SeventyFiveMoves))
-        );
+        assert_eq!(g.outcome(), Some(Outcome::Draw(Termination::SeventyFiveMoves)));
     }
 }

@@ -26,10 +26,8 @@ pub mod uci;
 mod x88_gen;
 
 pub use game::{Game, IllegalMove, Outcome, Termination};
-pub use perft::{
-    divide, perft, perft_hashed, perft_parallel, perft_plain, perft_stats, PerftStats,
-};
 pub use uci::{parse_uci, UciMoveError};
+pub use perft::{divide, perft, perft_hashed, perft_parallel, perft_plain, perft_stats, PerftStats};
 
 use arrayvec::ArrayVec;
 use fianchetto_board::{Bitboards, Board, Move};
@@ -111,12 +109,8 @@ impl MoveGen for Bitboards {
         let mut sink = sink::ListSink(list);
         match kind {
             GenKind::All => bitboard_gen::generate::<_, { bitboard_gen::ALL }>(self, &mut sink),
-            GenKind::Captures => {
-                bitboard_gen::generate::<_, { bitboard_gen::CAPTURES }>(self, &mut sink)
-            }
-            GenKind::Quiets => {
-                bitboard_gen::generate::<_, { bitboard_gen::QUIETS }>(self, &mut sink)
-            }
+            GenKind::Captures => bitboard_gen::generate::<_, { bitboard_gen::CAPTURES }>(self, &mut sink),
+            GenKind::Quiets => bitboard_gen::generate::<_, { bitboard_gen::QUIETS }>(self, &mut sink),
         }
     }
 

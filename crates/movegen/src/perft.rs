@@ -115,11 +115,7 @@ pub fn perft_stats<B: MoveGen>(board: &B, depth: u32) -> PerftStats {
             let mut moved = Bitboard::from_square(mv.to());
             if mv.is_castle() {
                 // The rook lands next to the king's destination, towards the centre.
-                let rook_to = if mv.to().index() > mv.from().index() {
-                    mv.to().index() - 1
-                } else {
-                    mv.to().index() + 1
-                };
+                let rook_to = if mv.to().index() > mv.from().index() { mv.to().index() - 1 } else { mv.to().index() + 1 };
                 moved = moved.with(fianchetto_board::Square::from_index_wrapping(rook_to));
             }
             stats.discovered_checks += (checkers & !moved).any() as u64;
@@ -139,11 +135,7 @@ struct PerftTable {
 impl PerftTable {
     fn new(megabytes: usize) -> PerftTable {
         let n = (megabytes.max(1) * 1024 * 1024 / 16).next_power_of_two() / 2;
-        PerftTable {
-            slots: (0..n.max(1))
-                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
-                .collect(),
-        }
+        PerftTable { slots: (0..n.max(1)).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect() }
     }
 
     fn index(&self, hash: u64) -> usize {
@@ -193,11 +185,7 @@ pub fn perft_hashed<B: MoveGen>(board: &B, depth: u32, megabytes: usize) -> u64 
 /// With `megabytes` > 0 the threads share one hash table.
 pub fn perft_parallel<B: MoveGen>(board: &B, depth: u32, threads: usize, megabytes: usize) -> u64 {
     if depth <= 1 || threads <= 1 {
-        return if megabytes > 0 {
-            perft_hashed(board, depth, megabytes)
-        } else {
-            perft(board, depth)
-        };
+        return if megabytes > 0 { perft_hashed(board, depth, megabytes) } else { perft(board, depth) };
     }
     let moves = board.legal_moves();
     let table = (megabytes > 0).then(|| PerftTable::new(megabytes));
@@ -243,25 +231,10 @@ mod tests {
     fn start_position_statistics() {
         let b = Bitboards::startpos();
         let s3 = perft_stats(&b, 3);
-        assert_eq!(
-            (s3.nodes, s3.captures, s3.checks, s3.checkmates),
-            (8_902, 34, 12, 0)
-        );
+        assert_eq!((s3.nodes, s3.captures, s3.checks, s3.checkmates), (8_902, 34, 12, 0));
         let s4 = perft_stats(&b, 4);
-        assert_eq!(
-            (s4.nodes, s4.captures, s4.checks, s4.checkmates),
-            (197_281, 1_576, 469, 8)
-        );
-        assert_eq!(
-            (
-                s4.en_passant,
-                s4.castles,
-                s4.promotions,
-                s4.discovered_checks,
-                s4.double_checks
-            ),
-            (0, 0, 0, 0, 0)
-        );
+        assert_eq!((s4.nodes, s4.captures, s4.checks, s4.checkmates), (197_281, 1_576, 469, 8));
+        assert_eq!((s4.en_passant, s4.castles, s4.promotions, s4.discovered_checks, s4.double_checks), (0, 0, 0, 0, 0));
     }
 
     #[test]

@@ -52,11 +52,7 @@ impl Sink for ListSink<'_> {
     #[inline(always)]
     fn piece_moves(&mut self, from: Square, to: Bitboard, theirs: Bitboard) {
         for sq in to {
-            let kind = if theirs.contains(sq) {
-                MoveKind::Capture
-            } else {
-                MoveKind::Quiet
-            };
+            let kind = if theirs.contains(sq) { MoveKind::Capture } else { MoveKind::Quiet };
             // A position has at most 218 legal moves, below the list's 256.
             let _ = self.0.try_push(Move::new(from, sq, kind));
         }

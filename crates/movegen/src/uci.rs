@@ -32,11 +32,7 @@ pub fn parse_uci<B: MoveGen>(board: &B, text: &str) -> Result<Move, UciMoveError
     let promotion = match text[4..].chars().next() {
         None => None,
         Some(c) => match Role::from_char(c) {
-            Some(r @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen))
-                if c.is_ascii_lowercase() =>
-            {
-                Some(r)
-            }
+            Some(r @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen)) if c.is_ascii_lowercase() => Some(r),
             _ => return Err(syntax()),
         },
     };
@@ -48,20 +44,13 @@ pub fn parse_uci<B: MoveGen>(board: &B, text: &str) -> Result<Move, UciMoveError
                 && m.promotion() == promotion
                 && (m.to() == to || (m.is_castle() && castle_rook_square(*m) == Some(to)))
         })
-        .ok_or_else(|| UciMoveError::Illegal {
-            text: text.to_string(),
-            fen: board.fen(),
-        })
+        .ok_or_else(|| UciMoveError::Illegal { text: text.to_string(), fen: board.fen() })
 }
 
 /// Where the rook of a castling move starts (for the king-takes-rook form).
 fn castle_rook_square(mv: Move) -> Option<Square> {
     let rank = mv.from().index() & !7;
-    let file = if mv.to().index() > mv.from().index() {
-        7
-    } else {
-        0
-    };
+    let file = if mv.to().index() > mv.from().index() { 7 } else { 0 };
     Square::new((rank + file) as u8)
 }
 
@@ -75,23 +64,14 @@ mod tests {
         let b = Bitboards::startpos();
         assert_eq!(parse_uci(&b, "e2e4").unwrap().to_string(), "e2e4");
         for bad in ["", "e2", "e2e9", "e2e4qq", "e7e8k", "é2e4", "e2e4Q"] {
-            assert!(
-                matches!(parse_uci(&b, bad), Err(UciMoveError::Syntax(_))),
-                "{bad}"
-            );
+            assert!(matches!(parse_uci(&b, bad), Err(UciMoveError::Syntax(_))), "{bad}");
         }
-        assert!(matches!(
-            parse_uci(&b, "e2e5"),
-            Err(UciMoveError::Illegal { .. })
-        ));
+        assert!(matches!(parse_uci(&b, "e2e5"), Err(UciMoveError::Illegal { .. })));
         let c = Bitboards::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
         assert!(parse_uci(&c, "e1g1").unwrap().is_castle());
         assert!(parse_uci(&c, "e1a1").unwrap().is_castle());
         let p = Bitboards::from_fen("8/4P3/8/8/8/8/8/k3K3 w - - 0 1").unwrap();
-        assert_eq!(
-            parse_uci(&p, "e7e8n").unwrap().promotion(),
-            Some(Role::Knight)
-        );
+        assert_eq!(parse_uci(&p, "e7e8n").unwrap().promotion(), Some(Role::Knight));
         assert!(parse_uci(&p, "e7e8").is_err());
     }
 }
