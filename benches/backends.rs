@@ -3,7 +3,7 @@
 //! `cargo bench --bench backends`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use fianchetto_board::{Bitboards, Board0x88, Mailbox, START_FEN};
+use fianchetto_board::{Bitboards, Board0x88, Color, Mailbox, Role, START_FEN};
 use fianchetto_movegen::{perft, perft_plain, MoveGen};
 use std::hint::black_box;
 
@@ -36,6 +36,17 @@ fn bench_backend<B: MoveGen>(c: &mut Criterion) {
         });
         group.bench_function(BenchmarkId::new("captures", B::NAME), |b| {
             b.iter(|| black_box(&board).captures())
+        });
+        group.finish();
+
+        // The array backends compute their bitboards from the piece lists
+        // rather than keeping them up to date on every move: what that costs.
+        let mut group = c.benchmark_group(format!("bitboards/{name}"));
+        group.bench_function(BenchmarkId::new("occupied", B::NAME), |b| {
+            b.iter(|| black_box(&board).occupied())
+        });
+        group.bench_function(BenchmarkId::new("pieces", B::NAME), |b| {
+            b.iter(|| black_box(&board).pieces(Color::White, Role::Pawn))
         });
         group.finish();
     }

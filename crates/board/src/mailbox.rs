@@ -36,9 +36,10 @@ pub static TO_120: [u8; 64] = {
     t
 };
 
-/// The square index (0..64) of each mailbox index, or 64 on the border.
-pub static TO_64: [u8; 120] = {
-    let mut t = [64u8; 120];
+/// The square index (0..64) of each mailbox index, or 64 on the border
+/// (padded to 128 entries so that an index masked with `0x7f` is in bounds).
+pub static TO_64: [u8; 128] = {
+    let mut t = [64u8; 128];
     let mut i = 0;
     while i < 64 {
         t[21 + (i % 8) + 10 * (i / 8)] = i as u8;
@@ -68,7 +69,7 @@ pub fn from_square(sq: Square) -> u8 {
 /// meaningless square).
 #[inline(always)]
 pub fn to_square(s: u8) -> Square {
-    Square::from_index_wrapping(TO_64[s as usize % 120] as usize)
+    Square::from_index_wrapping(TO_64[(s & 0x7f) as usize] as usize)
 }
 
 /// Knight steps.
@@ -122,13 +123,17 @@ pub const LIST_CAPACITY: usize = 10;
 pub struct Mailbox {
     /// Piece codes, [`code::OFF`] on the border (and the padding).
     board: [u8; ARRAY],
-    /// Each piece's index in its kind's list, by square (0..64).
+    /// Each piece's index in its kind's list, by square (0..64: half the
+    /// size of a parallel array, which copy-make pays for on every move).
     list_index: [u8; 64],
     /// The mailbox indices of each colour's pieces of each role, so that
     /// the generator loops per kind without dispatching per piece.
     lists: [[[u8; LIST_CAPACITY]; 6]; 2],
     /// How many entries of each list are in use.
     counts: [[u8; 6]; 2],
+    /// Each colour's squares, kept up to date move by move: `occupied()`
+    /// from the lists costs 50-80 ns, too much for an evaluator to call.
+    colors: [Bitboard; 2],
     /// Squares of the pieces giving check (the first `checker_count`) and
     /// for a slider the step from the king towards it (0 otherwise).
     checker_squares: [u8; 2],
@@ -189,25 +194,29 @@ impl Mailbox {
     }
 
     /// Whether a piece of `by` attacks mailbox square `target` on the array
-    /// `board` (so a caller may pass a modified copy), treating `ignore` as
-    /// empty. Scans outwards from the target.
+    /// `board` (this board's, or a modified copy of it), treating `ignore`
+    /// as empty. Scans outwards from the target, skipping the scans for
+    /// kinds `by` has none of.
     #[inline(always)]
-    pub fn array_attacked(board: &[u8; 128], target: u8, by: Color, ignore: u8) -> bool {
+    pub fn attacked_on(&self, board: &[u8; 128], target: u8, by: Color, ignore: u8) -> bool {
         let at = |s: u8| board[(s & 0x7f) as usize];
-        let pawn = code::of(by, Role::Pawn);
-        // A pawn of `by` attacks from one rank behind (from its side).
-        let behind = by.fold(10u8.wrapping_neg(), 10);
-        if at(target.wrapping_add(behind).wrapping_add(1)) == pawn
-            || at(target.wrapping_add(behind).wrapping_sub(1)) == pawn
-        {
-            return true;
+        let counts = &self.counts[by.index()];
+        if counts[Role::Pawn.index()] != 0 {
+            let pawn = code::of(by, Role::Pawn);
+            // A pawn of `by` attacks from one rank behind (from its side).
+            let behind = target.wrapping_sub(by.fold(10u8, 10u8.wrapping_neg()));
+            if at(behind.wrapping_add(1)) == pawn || at(behind.wrapping_sub(1)) == pawn {
+                return true;
+            }
         }
-        let knight = code::of(by, Role::Knight);
-        if KNIGHT_STEPS
-            .iter()
-            .any(|&d| at(target.wrapping_add(d)) == knight)
-        {
-            return true;
+        if counts[Role::Knight.index()] != 0 {
+            let knight = code::of(by, Role::Knight);
+            if KNIGHT_STEPS
+                .iter()
+                .any(|&d| at(target.wrapping_add(d)) == knight)
+            {
+                return true;
+            }
         }
         let king = code::of(by, Role::King);
         if KING_STEPS
@@ -217,12 +226,19 @@ impl Mailbox {
             return true;
         }
         let queen = code::of(by, Role::Queen);
-        let rook = code::of(by, Role::Rook);
-        let bishop = code::of(by, Role::Bishop);
-        for (dirs, slider) in [(ROOK_STEPS, rook), (BISHOP_STEPS, bishop)] {
+        let queens = counts[Role::Queen.index()] != 0;
+        for (dirs, slider, role) in [
+            (ROOK_STEPS, code::of(by, Role::Rook), Role::Rook),
+            (BISHOP_STEPS, code::of(by, Role::Bishop), Role::Bishop),
+        ] {
+            if !queens && counts[role.index()] == 0 {
+                continue;
+            }
             for d in dirs {
                 let mut s = target.wrapping_add(d);
                 let mut p = at(s);
+                // `ignore` is a playing square, so the walk still ends at
+                // the first piece or sentinel beyond it.
                 while p == EMPTY || s == ignore {
                     s = s.wrapping_add(d);
                     p = at(s);
@@ -239,12 +255,13 @@ impl Mailbox {
     /// square `ignore` treated as empty.
     #[inline(always)]
     pub fn attacked120(&self, target: u8, by: Color, ignore: u8) -> bool {
-        Self::array_attacked(&self.board, target, by, ignore)
+        self.attacked_on(&self.board, target, by, ignore)
     }
 
     #[inline(always)]
     fn put(&mut self, color: Color, code: u8, s: u8) {
         let (c, r) = (color.index(), Self::role_index(code));
+        self.colors[c] = self.colors[c].with(to_square(s));
         let n = self.counts[c][r];
         self.lists[c][r][(n as usize).min(LIST_CAPACITY - 1)] = s;
         self.counts[c][r] = (n + 1).min(LIST_CAPACITY as u8);
@@ -258,6 +275,7 @@ impl Mailbox {
     fn remove(&mut self, color: Color, s: u8) {
         let code = self.board[(s & 0x7f) as usize];
         let (c, r) = (color.index(), Self::role_index(code));
+        self.colors[c] = self.colors[c].without(to_square(s));
         self.hash ^= Self::key(code, s);
         self.board[(s & 0x7f) as usize] = EMPTY;
         // Swap the last entry of the kind's list into the hole.
@@ -275,6 +293,8 @@ impl Mailbox {
         let code = self.board[(from & 0x7f) as usize];
         let idx = self.list_index[to_square(from).index()];
         self.hash ^= Self::key(code, from) ^ Self::key(code, to);
+        let c = color.index();
+        self.colors[c] = self.colors[c].without(to_square(from)).with(to_square(to));
         self.board[(from & 0x7f) as usize] = EMPTY;
         self.board[(to & 0x7f) as usize] = code;
         self.list_index[to_square(to).index()] = idx;
@@ -324,28 +344,35 @@ impl Mailbox {
             }
             found += 1;
         };
-        let pawn = code::of(them, Role::Pawn);
-        let ahead = us.fold(10u8, 10u8.wrapping_neg());
-        for s in [
-            k.wrapping_add(ahead).wrapping_add(1),
-            k.wrapping_add(ahead).wrapping_sub(1),
-        ] {
-            if self.code_at(s) == pawn {
-                record(s, 0);
+        // Kinds the checking side has none of are not scanned for.
+        let counts = self.counts[them.index()];
+        if counts[Role::Pawn.index()] != 0 {
+            let pawn = code::of(them, Role::Pawn);
+            let ahead = k.wrapping_add(us.fold(10u8, 10u8.wrapping_neg()));
+            for s in [ahead.wrapping_add(1), ahead.wrapping_sub(1)] {
+                if self.code_at(s) == pawn {
+                    record(s, 0);
+                }
             }
         }
-        let knight = code::of(them, Role::Knight);
-        for d in KNIGHT_STEPS {
-            let s = k.wrapping_add(d);
-            if self.code_at(s) == knight {
-                record(s, 0);
+        if counts[Role::Knight.index()] != 0 {
+            let knight = code::of(them, Role::Knight);
+            for d in KNIGHT_STEPS {
+                let s = k.wrapping_add(d);
+                if self.code_at(s) == knight {
+                    record(s, 0);
+                }
             }
         }
         let queen = code::of(them, Role::Queen);
-        for (dirs, slider) in [
-            (ROOK_STEPS, code::of(them, Role::Rook)),
-            (BISHOP_STEPS, code::of(them, Role::Bishop)),
+        let queens = counts[Role::Queen.index()] != 0;
+        for (dirs, slider, role) in [
+            (ROOK_STEPS, code::of(them, Role::Rook), Role::Rook),
+            (BISHOP_STEPS, code::of(them, Role::Bishop), Role::Bishop),
         ] {
+            if !queens && counts[role.index()] == 0 {
+                continue;
+            }
             for d in dirs {
                 let mut s = k.wrapping_add(d);
                 while self.code_at(s) == EMPTY {
@@ -383,6 +410,7 @@ impl Board for Mailbox {
             list_index: [0; 64],
             lists: [[[NO_SQUARE; LIST_CAPACITY]; 6]; 2],
             counts: [[0; 6]; 2],
+            colors: [Bitboard::EMPTY; 2],
             checker_squares: [0; 2],
             checker_steps: [0; 2],
             checker_count: 0,
@@ -416,8 +444,9 @@ impl Board for Mailbox {
         self.list_bitboard(color, &[role])
     }
 
+    #[inline(always)]
     fn by_color(&self, color: Color) -> Bitboard {
-        self.list_bitboard(color, &Role::ALL)
+        self.colors[color.index()]
     }
 
     #[inline(always)]
@@ -570,7 +599,7 @@ mod tests {
             assert_eq!(EMPTY_BOARD[s as usize], EMPTY);
         }
         // Exactly the 64 playing squares map back; the rest is border.
-        let playing = (0..120).filter(|&s| TO_64[s] < 64).count();
+        let playing = TO_64.iter().filter(|&&s| s < 64).count();
         assert_eq!(playing, 64);
         for s in 0..120usize {
             let border = !(21..=98).contains(&s) || s % 10 == 0 || s % 10 == 9;

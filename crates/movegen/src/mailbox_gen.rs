@@ -121,7 +121,7 @@ impl ArrayBoard for Mailbox {
         board[(from & 0x7f) as usize] = EMPTY;
         board[(victim & 0x7f) as usize] = EMPTY;
         board[(ep & 0x7f) as usize] = code::of(us, Role::Pawn);
-        !Mailbox::array_attacked(&board, self.king120(us), !us, mailbox::NO_SQUARE)
+        !self.attacked_on(&board, self.king120(us), !us, mailbox::NO_SQUARE)
     }
 }
 

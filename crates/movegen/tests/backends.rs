@@ -253,6 +253,27 @@ fn random_game(fen: &str, seed: u64, plies: usize) {
         for sq in fianchetto_board::Square::all() {
             for by in fianchetto_board::Color::ALL {
                 let attacked = bb.board().is_attacked(sq, by);
+                let occ = bb.board().occupied();
+                let attackers = bb.board().attackers(sq, by, occ);
+                assert_eq!(
+                    x88.board().attackers(sq, by, occ),
+                    attackers,
+                    "0x88 attackers of {sq} in {}",
+                    want.1
+                );
+                assert_eq!(
+                    mb.board().attackers(sq, by, occ),
+                    attackers,
+                    "mailbox attackers of {sq} in {}",
+                    want.1
+                );
+                // With a square emptied, the rays through it open.
+                if let Some(hole) = occ.first() {
+                    let thinner = occ.without(hole);
+                    let want_thin = bb.board().attackers(sq, by, thinner);
+                    assert_eq!(x88.board().attackers(sq, by, thinner), want_thin);
+                    assert_eq!(mb.board().attackers(sq, by, thinner), want_thin);
+                }
                 assert_eq!(
                     x88.board().is_attacked(sq, by),
                     attacked,
