@@ -18,6 +18,12 @@ enum Command {
     Perft(PerftArgs),
     /// Print the static evaluation of a position, term by term.
     Eval(EvalArgs),
+    /// Search a position and print UCI info lines and the best move.
+    Analyse(commands::analyse::AnalyseArgs),
+    /// Search fixed positions to a fixed depth: node signature and speed.
+    Bench(commands::bench::BenchArgs),
+    /// The search ablation (BuhoChess) and move-ordering (Rookie) experiments.
+    Ablate(commands::ablate::AblateArgs),
 }
 
 fn main() -> ExitCode {
@@ -25,6 +31,9 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Some(Command::Perft(args)) => commands::perft::run(args),
         Some(Command::Eval(args)) => commands::eval::run(args),
+        Some(Command::Analyse(args)) => commands::analyse::run(args),
+        Some(Command::Bench(args)) => commands::bench::run(args),
+        Some(Command::Ablate(args)) => commands::ablate::run(args),
         None => {
             eprintln!("UCI mode is not implemented yet; try `fianchetto --help`");
             return ExitCode::from(2);

@@ -2,6 +2,9 @@
 //! `Args` struct and a `run` function returning the process exit code.
 
 pub mod eval;
+pub mod ablate;
+pub mod analyse;
+pub mod bench;
 pub mod perft;
 
 /// A user-facing failure of a subcommand: printed as one line, exit code 2.

@@ -1,0 +1,176 @@
+//! `fianchetto analyse`: search one position with any algorithm and print
+//! UCI `info` lines and the `bestmove`.
+
+use super::CommandError;
+use crate::backend::Backend;
+use crate::with_backend;
+use fianchetto_board::START_FEN;
+use fianchetto_eval::{Evaluator, Preset};
+use fianchetto_movegen::{Game, MoveGen};
+use fianchetto_search::alphabeta::{AlphaBeta, Horizon, MoveOrdering};
+use fianchetto_search::minimax::Minimax;
+use fianchetto_search::pvs::{Pvs, PvsConfig};
+use fianchetto_search::scout::Scout;
+use fianchetto_search::tt::Replacement;
+use fianchetto_search::{Limits, Search};
+use std::time::Duration;
+
+/// Runs `$body` with `$e` bound to a fresh evaluator of `$preset`'s
+/// concrete type (static dispatch: no enum match per evaluation).
+#[macro_export]
+macro_rules! with_eval {
+    ($preset:expr, $e:ident => $body:expr) => {
+        match $preset {
+            fianchetto_eval::Preset::Material => {
+                let $e = fianchetto_eval::Material::default();
+                $body
+            }
+            fianchetto_eval::Preset::BuhoChess => {
+                let $e = fianchetto_eval::BuhoChess::default();
+                $body
+            }
+            fianchetto_eval::Preset::Classical => {
+                let $e = fianchetto_eval::Classical::default();
+                $body
+            }
+        }
+    };
+}
+
+/// A search algorithm a user can pick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Algo {
+    /// Plain negamax.
+    Minimax,
+    /// Alpha-beta (MVV-LVA and killer ordering, quiescence).
+    Alphabeta,
+    /// Pearl's Scout.
+    Scout,
+    /// Principal variation search with every feature (see `--disable`).
+    #[default]
+    Pvs,
+}
+
+/// Arguments of `fianchetto analyse`.
+#[derive(Debug, clap::Args)]
+pub struct AnalyseArgs {
+    /// Position (default: the start position).
+    #[arg(long, default_value = START_FEN)]
+    pub fen: String,
+    /// Moves (UCI notation) played from the position first; the search
+    /// knows them (repetitions).
+    #[arg(long, num_args = 1..)]
+    pub moves: Vec<String>,
+    /// Search algorithm.
+    #[arg(long, value_enum, default_value_t = Algo::Pvs)]
+    pub algo: Algo,
+    /// Depth limit in plies.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub depth: Option<u32>,
+    /// Node limit.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Time limit in milliseconds (default when no limit is given: 3000).
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Search threads (PVS only).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Transposition table size in MB (PVS only).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=65_536))]
+    pub hash: u32,
+    /// Transposition table replacement policy: always, depth, depth-always.
+    #[arg(long, default_value = "depth-always")]
+    pub replacement: Replacement,
+    /// Evaluation: material, buhochess or classical.
+    #[arg(long = "eval", default_value = "classical", value_parser = parse_preset)]
+    pub eval: Preset,
+    /// Board backend.
+    #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
+    pub backend: Backend,
+    /// PVS features to switch off, comma-separated (`null,lmr`), or `all`
+    /// for plain alpha-beta: no table, pruning, reductions, extensions or
+    /// quiescence. Names: id, pvs, aspiration, tt, tt-cutoffs, mvv-lva,
+    /// see-ordering, killers, history, countermove, qsearch, qs-see, delta,
+    /// check-ext, mdp, null, rfp, futility, razoring, lmr, lmp, see-pruning,
+    /// probcut, iir.
+    #[arg(long, default_value = "")]
+    pub disable: String,
+}
+
+/// Parses an evaluation preset name (for clap).
+pub fn parse_preset(s: &str) -> Result<Preset, String> {
+    s.parse()
+        .map_err(|e: fianchetto_eval::UnknownPreset| e.to_string())
+}
+
+/// Builds the game: the position, then the moves.
+pub fn build_game<B: MoveGen>(fen: &str, moves: &[String]) -> Result<Game<B>, CommandError> {
+    let mut game = Game::new(B::from_fen(fen)?);
+    for m in moves {
+        game.play_uci(m)
+            .map_err(|e| CommandError::Move(format!("move `{m}`: {e}")))?;
+    }
+    Ok(game)
+}
+
+/// Runs `analyse`: `info` lines as the search goes, then `bestmove`.
+pub fn run(args: &AnalyseArgs) -> Result<(), CommandError> {
+    let mut config = PvsConfig {
+        threads: args.threads as usize,
+        hash_mb: args.hash as usize,
+        replacement: args.replacement,
+        ..PvsConfig::default()
+    };
+    config
+        .disable(&args.disable)
+        .map_err(|e| CommandError::Usage(e.to_string()))?;
+    with_backend!(args.backend, B => with_eval!(args.eval, e => run_on::<B, _>(args, e, config)))
+}
+
+fn run_on<B: MoveGen, E: Evaluator<B> + Clone + 'static>(
+    args: &AnalyseArgs,
+    eval: E,
+    config: PvsConfig,
+) -> Result<(), CommandError> {
+    let game = build_game::<B>(&args.fen, &args.moves)?;
+    let mut limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime: args.movetime.map(Duration::from_millis),
+        ..Limits::default()
+    };
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
+        limits.movetime = Some(Duration::from_millis(3000));
+    }
+    let mut search: Box<dyn Search<B>> = match args.algo {
+        Algo::Minimax => Box::new(Minimax::new(eval)),
+        Algo::Alphabeta => Box::new(
+            AlphaBeta::new(eval)
+                .ordering(MoveOrdering::Killers)
+                .horizon(Horizon::Quiescence),
+        ),
+        Algo::Scout => Box::new(Scout::new(eval)),
+        Algo::Pvs => {
+            println!("info string pvs: {config}");
+            Box::new(Pvs::with_config(eval, config))
+        }
+    };
+    println!(
+        "info string {} on {} with {} evaluation, backend {}",
+        search.name(),
+        game.board().fen(),
+        args.eval,
+        B::NAME
+    );
+    let result = search.search(&game, &limits, &mut |info| println!("{}", info.to_uci()));
+    println!(
+        "info string {} nodes {} evals {} nps in {:.3} s",
+        result.nodes,
+        result.evals,
+        result.nps(),
+        result.time.as_secs_f64()
+    );
+    println!("{}", result.to_uci());
+    Ok(())
+}

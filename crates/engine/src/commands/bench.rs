@@ -1,0 +1,102 @@
+//! `fianchetto bench`: a fixed set of positions searched by PVS to a fixed
+//! depth. The total node count is a signature of the search (it changes
+//! only when the search or the evaluation changes); the nps measures speed.
+
+use super::analyse::parse_preset;
+use super::CommandError;
+use crate::backend::Backend;
+use crate::{with_backend, with_eval};
+use fianchetto_eval::{Evaluator, Preset};
+use fianchetto_movegen::{Game, MoveGen};
+use fianchetto_search::pvs::{Pvs, PvsConfig};
+use fianchetto_search::{Limits, Search};
+use std::time::Duration;
+
+/// The bench positions: openings, middlegames (tactical and quiet) and
+/// endgames, most from the standard perft and test suites.
+pub const POSITIONS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    "r2q1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "2r3k1/pp3ppp/2n1b3/3p4/3P4/2N1B3/PP3PPP/2R3K1 w - - 0 20",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "8/8/4k3/3p4/3P4/4K3/8/8 w - - 0 1",
+    "6k1/5p2/6p1/8/7p/8/6PP/6K1 b - - 0 1",
+    "8/5pk1/6p1/3R4/8/6P1/r4PK1/8 w - - 0 40",
+];
+
+/// Arguments of `fianchetto bench`.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Search depth in plies.
+    #[arg(long, default_value_t = 11, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: u32,
+    /// Search threads (more than one makes the node count vary run to run).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Transposition table size in MB (cleared before each position).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    pub hash: u32,
+    /// Evaluation: material, buhochess or classical.
+    #[arg(long = "eval", default_value = "classical", value_parser = parse_preset)]
+    pub eval: Preset,
+    /// Board backend.
+    #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
+    pub backend: Backend,
+    /// PVS features to switch off (as in `analyse --disable`).
+    #[arg(long, default_value = "")]
+    pub disable: String,
+}
+
+/// Runs `bench`: one line per position, then `<nodes> nodes <nps> nps`.
+pub fn run(args: &BenchArgs) -> Result<(), CommandError> {
+    let mut config = PvsConfig {
+        threads: args.threads as usize,
+        hash_mb: args.hash as usize,
+        ..PvsConfig::default()
+    };
+    config
+        .disable(&args.disable)
+        .map_err(|e| CommandError::Usage(e.to_string()))?;
+    with_backend!(args.backend, B => with_eval!(args.eval, e => run_on::<B, _>(args, e, config)))
+}
+
+fn run_on<B: MoveGen, E: Evaluator<B> + Clone>(
+    args: &BenchArgs,
+    eval: E,
+    config: PvsConfig,
+) -> Result<(), CommandError> {
+    let mut pvs = Pvs::with_config(eval, config);
+    let (mut nodes, mut time) = (0u64, Duration::ZERO);
+    for (i, fen) in POSITIONS.iter().enumerate() {
+        let game = Game::new(B::from_fen(fen)?);
+        pvs.clear();
+        let r = pvs.search(&game, &Limits::depth(args.depth), &mut |_| {});
+        println!(
+            "{:>2} {:>10} nodes {:>8.3} s  {:<10} {:<14} {}",
+            i + 1,
+            r.nodes,
+            r.time.as_secs_f64(),
+            r.score.to_string(),
+            r.best_move.map_or("0000".to_string(), |m| m.to_string()),
+            fen
+        );
+        nodes += r.nodes;
+        time += r.time;
+    }
+    let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
+    println!(
+        "depth {} threads {} hash {} MB eval {} backend {}: {:.3} s",
+        args.depth,
+        args.threads,
+        args.hash,
+        args.eval,
+        B::NAME,
+        time.as_secs_f64()
+    );
+    println!("{nodes} nodes {nps} nps");
+    Ok(())
+}
