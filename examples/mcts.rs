@@ -51,7 +51,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
         // The most visited root moves.
         let mut children = mcts.root_children().to_vec();
-        children.sort_by(|a, b| b.visits.cmp(&a.visits));
+        children.sort_by_key(|c| std::cmp::Reverse(c.visits));
         let top: Vec<String> = children
             .iter()
             .take(4)

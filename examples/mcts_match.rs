@@ -19,8 +19,8 @@
 //! least a rook (5) ahead wins; otherwise it is drawn. Checkmate,
 //! stalemate and the draws a player can claim end it as usual.
 //!
-//! `--suite` runs the table of the README: every hybrid against UCT, then the
-//! best variant (by its score against UCT) against PVS and against `ab3`.
+//! `--suite` runs the table of the README: every hybrid against UCT, a round
+//! robin of the hybrids, then the best of them against PVS and `ab3`.
 
 use fianchetto_board::{Bitboards, Board, Color, Role};
 use fianchetto_eval::Classical;
@@ -208,16 +208,28 @@ fn main() -> Result<(), String> {
         "{ms} ms per move, {openings} openings x 2 colours, max {max_plies} plies, Classical eval"
     );
     if suite {
-        let mut best = ("ic", f64::MIN);
-        for v in ["ic", "ir", "ip", "puct"] {
-            let (w, d, l) = pairing(v, "uct", ms, openings, max_plies)?;
-            let score = w as f64 + 0.5 * d as f64 - l as f64;
-            if score > best.1 {
-                best = (v, score);
+        let hybrids = ["ic", "ir", "ip", "puct"];
+        for v in hybrids {
+            pairing(v, "uct", ms, openings, max_plies)?;
+        }
+        // A round robin of the hybrids picks the best one.
+        let mut points = [0.0; 4];
+        for i in 0..hybrids.len() {
+            for j in i + 1..hybrids.len() {
+                let (w, d, l) = pairing(hybrids[i], hybrids[j], ms, openings, max_plies)?;
+                points[i] += w as f64 + 0.5 * d as f64;
+                points[j] += l as f64 + 0.5 * d as f64;
             }
         }
-        pairing(best.0, "pvs", ms, openings, max_plies)?;
-        pairing(best.0, "ab3", ms, openings, max_plies)?;
+        let best = (0..hybrids.len())
+            .max_by(|&a, &b| points[a].total_cmp(&points[b]))
+            .map_or("puct", |i| hybrids[i]);
+        println!(
+            "round robin points: {:?} -> {best}",
+            hybrids.iter().zip(points).collect::<Vec<_>>()
+        );
+        pairing(best, "pvs", ms, openings, max_plies)?;
+        pairing(best, "ab3", ms, openings, max_plies)?;
         return Ok(());
     }
     match names.as_slice() {

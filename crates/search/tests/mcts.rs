@@ -214,3 +214,32 @@ fn limits_and_reports() {
     let r = m.search(&g, &l, &mut |_| {});
     assert_eq!(r.best_move, Some(only));
 }
+
+#[test]
+fn odd_configs_do_not_panic() {
+    let g = game("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    for v in Variant::ALL {
+        let cfg = MctsConfig {
+            eval_scale: 0.0,
+            exploration: -1.0,
+            threads: 0,
+            node_budget: 0,
+            cutoff: u32::MAX,
+            max_rollout: u32::MAX,
+            policy_temperature: 0.0,
+            prior_weight: 0,
+            iterations: Some(300),
+            ..MctsConfig::new(v)
+        };
+        let mut m = Mcts::with_config(TestEval, cfg);
+        let r = m.search(&g, &Limits::default(), &mut |_| {});
+        assert!(r.best_move.is_some(), "{v}");
+    }
+    // Without the solver the mate is still found, by statistics alone.
+    let g = game("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    let cfg = MctsConfig::new(Variant::Puct)
+        .solver(false)
+        .iterations(3_000);
+    let r = Mcts::with_config(TestEval, cfg).search(&g, &Limits::default(), &mut |_| {});
+    assert_eq!(r.best_move.map(|m| m.to_string()).as_deref(), Some("d1d8"));
+}

@@ -267,7 +267,7 @@ fn child_score(child: &RootChild, scale: f64) -> Score {
         return s;
     }
     let q = child.value.clamp(1e-4, 1.0 - 1e-4);
-    let cp = scale * (q / (1.0 - q)).ln();
+    let cp = scale.max(1.0) * (q / (1.0 - q)).ln();
     Score((cp.round() as i32).clamp(-Score::MATE_BOUND.0 + 1, Score::MATE_BOUND.0 - 1))
 }
 

@@ -170,9 +170,15 @@ pub(crate) struct Tree {
 
 impl Tree {
     /// An arena of `budget` nodes (at least 2), holding an empty root.
+    /// Indices are `u32`, and a budget the allocator refuses is halved
+    /// until it is granted (a config is user input: no abort on it).
     pub fn new(budget: usize) -> Tree {
-        let mut nodes = Vec::with_capacity(budget.max(2));
-        nodes.resize_with(budget.max(2), Node::default);
+        let mut size = budget.clamp(2, u32::MAX as usize / 2);
+        let mut nodes = Vec::new();
+        while nodes.try_reserve_exact(size).is_err() && size > 2 {
+            size /= 2;
+        }
+        nodes.resize_with(size, Node::default);
         let tree = Tree {
             nodes,
             next: AtomicUsize::new(1),

@@ -16,6 +16,9 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 /// The deepest tree path; below it a node is simulated, never expanded.
 pub(crate) const MAX_TREE_DEPTH: usize = 192;
 
+/// The longest rollout whatever the config says.
+const MAX_ROLLOUT: u32 = 4096;
+
 /// Quiescence plies (captures; evasions when in check).
 const MAX_QPLY: u32 = 8;
 
@@ -65,7 +68,7 @@ impl Shared<'_> {
 /// `1 / (1 + e^(-cp / scale))`: a score as a win probability.
 #[inline]
 pub(crate) fn sigmoid(cp: i32, scale: f64) -> f64 {
-    1.0 / (1.0 + (-(cp as f64) / scale).exp())
+    1.0 / (1.0 + (-(cp as f64) / scale.max(1.0)).exp())
 }
 
 /// The result an exact score stands for: 1, ½ or 0.
@@ -121,9 +124,10 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         vloss: u32,
     ) -> Self {
         let cfg = shared.config;
-        let mut hashes = Vec::with_capacity(
-            history.len() + MAX_TREE_DEPTH + cfg.max_rollout.max(cfg.cutoff) as usize + 16,
-        );
+        // Rollouts end when this fills up, so an absurd length in the config
+        // costs no absurd allocation.
+        let rollout = cfg.max_rollout.max(cfg.cutoff).min(MAX_ROLLOUT) as usize;
+        let mut hashes = Vec::with_capacity(history.len() + MAX_TREE_DEPTH + rollout + 16);
         hashes.extend_from_slice(history);
         Worker {
             tree,
@@ -146,7 +150,10 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         let shared = self.shared;
         let mut local = 0u64;
         loop {
-            if shared.should_stop(local) {
+            // The first iteration expands the root and always runs (unless
+            // stopped from outside), so that every report has a move.
+            let root_ready = self.tree.children(0).is_some();
+            if (root_ready || shared.stop.load(Relaxed)) && shared.should_stop(local) {
                 break;
             }
             if shared.iteration_limit != u64::MAX
