@@ -9,6 +9,8 @@
 //!
 //! Players: `uct`, `ic`, `ir`, `ip`, `puct` (MCTS variants, one thread),
 //! `pvs` (the full PVS), `ab3` (alpha-beta with quiescence, at most depth 3).
+//! A variant may carry parameters: `puct,c=1.2,temp=0.8`, `ic,cutoff=2`
+//! (keys `c`, `cutoff`, `prior`, `eps`, `scale`, `temp`).
 //! Options: `--ms N` time per move (default 100), `--openings N` openings
 //! used (default 10, so 20 games), `--max-plies N` (default 160). All use
 //! the `Classical` evaluation.
@@ -53,8 +55,29 @@ fn player(name: &str) -> Result<Player, String> {
             Some(3),
         ),
         _ => {
-            let v = Variant::parse(name).ok_or_else(|| format!("unknown player {name}"))?;
-            (Box::new(Mcts::with_config(eval, MctsConfig::new(v))), None)
+            // `variant[,key=value…]`: c, cutoff, prior, eps, scale, temp.
+            let mut parts = name.split(',');
+            let v = parts
+                .next()
+                .and_then(Variant::parse)
+                .ok_or_else(|| format!("unknown player {name}"))?;
+            let mut config = MctsConfig::new(v);
+            for kv in parts {
+                let (k, value) = kv
+                    .split_once('=')
+                    .ok_or_else(|| format!("{kv}: key=value expected"))?;
+                let x: f64 = value.parse().map_err(|_| format!("{kv}: not a number"))?;
+                match k {
+                    "c" => config.exploration = x,
+                    "cutoff" => config.cutoff = x as u32,
+                    "prior" => config.prior_weight = x as u32,
+                    "eps" => config.ir_epsilon = x,
+                    "scale" => config.eval_scale = x,
+                    "temp" => config.policy_temperature = x,
+                    _ => return Err(format!("unknown parameter {k}")),
+                }
+            }
+            (Box::new(Mcts::with_config(eval, config)), None)
         }
     };
     Ok(Player {
@@ -175,7 +198,7 @@ fn pairing(
     let n = (w + d + l) as f64;
     let score = (w as f64 + 0.5 * d as f64) / n.max(1.0);
     println!(
-        "{a:>5} vs {b:<5} +{w:<3} ={d:<3} -{l:<3} score {:>5.1}%  Elo {:>+5.0}   ({:.0} s)",
+        "{a:>12} vs {b:<12} +{w:<3} ={d:<3} -{l:<3} score {:>5.1}%  Elo {:>+5.0}   ({:.0} s)",
         100.0 * score,
         elo(score),
         start.elapsed().as_secs_f64()

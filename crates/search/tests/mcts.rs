@@ -243,3 +243,28 @@ fn odd_configs_do_not_panic() {
     let r = Mcts::with_config(TestEval, cfg).search(&g, &Limits::default(), &mut |_| {});
     assert_eq!(r.best_move.map(|m| m.to_string()).as_deref(), Some("d1d8"));
 }
+
+#[test]
+fn reuse_into_a_repetition_searches_it() {
+    // After 1.Nf3 Nf6 2.Ng1 Ng8 3.Nf3 Nf6 4.Ng1, the tree proves 4...Ng8 a
+    // draw (a repetition on the old path); once played it is the root and
+    // must be searched, not taken for a finished game.
+    let mut g = game("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
+        g.play_uci(m).unwrap();
+    }
+    let mut m = Mcts::with_config(TestEval, MctsConfig::new(Variant::Ic).iterations(500));
+    m.search(&g, &Limits::default(), &mut |_| {});
+    let back = fianchetto_movegen::parse_uci(g.board(), "f6g8").unwrap();
+    let child = m.root_children().iter().find(|c| c.mv == back).copied();
+    assert_eq!(child.and_then(|c| c.proven), Some(Score::DRAW));
+    g.play(back).unwrap();
+    let r = m.search(
+        &g,
+        &Limits::movetime(Duration::from_millis(100)),
+        &mut |_| {},
+    );
+    assert!(r.best_move.is_some());
+    assert!(m.last_iterations() > 1);
+    assert_eq!(m.root_visits(), m.last_iterations());
+}

@@ -204,6 +204,11 @@ impl<E> Mcts<E> {
                 Some(n) => tree.reroot(n),
                 None => tree.reset(),
             }
+            // A leaf proven drawn by repetition was a draw on the old path
+            // only; as the root it must be searched.
+            if tree.node(0).proven().is_some() && tree.children(0).is_none() {
+                tree.reset();
+            }
         }
         self.last = if restricted {
             None

@@ -152,7 +152,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         loop {
             // The first iteration expands the root and always runs (unless
             // stopped from outside), so that every report has a move.
-            let root_ready = self.tree.children(0).is_some();
+            let root_ready =
+                self.tree.children(0).is_some() || self.tree.node(0).proven().is_some();
             if (root_ready || shared.stop.load(Relaxed)) && shared.should_stop(local) {
                 break;
             }
