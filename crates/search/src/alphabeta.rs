@@ -57,7 +57,8 @@ pub enum Horizon {
     Static,
     /// Rookie's extension: a position in check or reached by a capture is
     /// searched one ply deeper (at most [`MAX_EXTENSIONS`] times on a path),
-    /// so that the last capture is answered and a check is not a leaf.
+    /// so that a check is not a leaf (all replies) and the last capture is
+    /// answered (recaptures, or standing pat on the static score).
     Extension,
     /// A quiescence search: stand pat, or try captures (all moves when in
     /// check) until the position is quiet.
@@ -65,7 +66,7 @@ pub enum Horizon {
 }
 
 /// The most plies [`Horizon::Extension`] adds to one path.
-pub const MAX_EXTENSIONS: i32 = 2;
+pub const MAX_EXTENSIONS: i32 = 1;
 
 /// Fail-soft alpha-beta.
 #[derive(Clone, Debug)]
@@ -283,12 +284,25 @@ impl<E> State<'_, E> {
                 }
             };
         }
-        let mut moves = board.legal_moves();
-        if moves.is_empty() {
+        // The extended ply answers the capture that triggered it: captures
+        // only, or standing pat (every move when in check).
+        let tactical = extended > 0 && depth == 1 && !board.in_check();
+        let mut best = -Score::INFINITE;
+        let mut moves = if tactical {
+            ctx.evals += 1;
+            best = self.eval.evaluate(board);
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+            board.captures()
+        } else {
+            board.legal_moves()
+        };
+        if moves.is_empty() && !tactical {
             return no_moves_score(board, ply);
         }
         self.order(board, &mut moves, ply);
-        let mut best = -Score::INFINITE;
         for mv in moves {
             let score = -self.child(ctx, board, mv, -beta, -alpha, depth - 1, ply + 1, extended);
             if score > best {

@@ -141,3 +141,55 @@ pub fn non_pawn_material<B: Board>(board: &B) -> Bitboard {
     let us = board.turn();
     board.by_color(us) & !board.pieces(us, Role::Pawn) & !board.pieces(us, Role::King)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fianchetto_board::{Bitboards, MoveKind, Square};
+
+    fn see_of(fen: &str, from: Square, to: Square) -> i32 {
+        let b = Bitboards::from_fen(fen).unwrap();
+        see(&b, Move::new(from, to, MoveKind::Capture))
+    }
+
+    #[test]
+    fn exchanges() {
+        // Undefended pawn.
+        assert_eq!(
+            see_of(
+                "1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1",
+                Square::E1,
+                Square::E5
+            ),
+            100
+        );
+        // Defended by a rook, and the x-ray rook behind ours recaptures.
+        assert_eq!(
+            see_of(
+                "3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1",
+                Square::D2,
+                Square::D5
+            ),
+            100
+        );
+        // Without the second rook the exchange loses the rook for a pawn.
+        assert_eq!(
+            see_of("3rk3/8/8/3p4/8/8/3R4/4K3 w - - 0 1", Square::D2, Square::D5),
+            -400
+        );
+        // Pawn takes a defended knight: wins the knight, loses the pawn.
+        assert_eq!(
+            see_of(
+                "4k3/8/2p5/3n4/4P3/8/8/4K3 w - - 0 1",
+                Square::E4,
+                Square::D5
+            ),
+            320 - 100
+        );
+        // The king may not recapture into a defended square.
+        assert_eq!(
+            see_of("8/8/8/4k3/3p4/2B5/8/B3K3 w - - 0 1", Square::C3, Square::D4),
+            100
+        );
+    }
+}

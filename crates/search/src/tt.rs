@@ -160,7 +160,13 @@ impl TranspositionTable {
 
     /// A table of `mb` megabytes (at least two entries) with `policy`.
     pub fn new(mb: usize, policy: Replacement) -> TranspositionTable {
-        let entries = (mb.saturating_mul(1 << 20) / Self::ENTRY_BYTES).max(2) & !1;
+        Self::with_entries(mb.saturating_mul(1 << 20) / Self::ENTRY_BYTES, policy)
+    }
+
+    /// A table of `entries` entries (rounded down to even, at least two):
+    /// tiny tables make replacement policies measurable.
+    pub fn with_entries(entries: usize, policy: Replacement) -> TranspositionTable {
+        let entries = entries.max(2) & !1;
         let slots = (0..entries)
             .map(|_| Slot::default())
             .collect::<Vec<_>>()

@@ -174,3 +174,18 @@ fn run_on<B: MoveGen, E: Evaluator<B> + Clone + 'static>(
     println!("{}", result.to_uci());
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fianchetto_board::Bitboards;
+
+    #[test]
+    fn game_from_fen_and_moves() {
+        let g = build_game::<Bitboards>(START_FEN, &["e2e4".into(), "e7e5".into()]).unwrap();
+        assert_eq!(g.moves().len(), 2);
+        let err = build_game::<Bitboards>(START_FEN, &["e2e5".into()]).unwrap_err();
+        assert!(err.to_string().contains("e2e5"));
+        assert!(build_game::<Bitboards>("not a fen", &[]).is_err());
+    }
+}

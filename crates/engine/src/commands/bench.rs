@@ -32,7 +32,7 @@ pub const POSITIONS: &[&str] = &[
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
     /// Search depth in plies.
-    #[arg(long, default_value_t = 11, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: u32,
     /// Search threads (more than one makes the node count vary run to run).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
@@ -99,4 +99,19 @@ fn run_on<B: MoveGen, E: Evaluator<B> + Clone>(
     );
     println!("{nodes} nodes {nps} nps");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_parse() {
+        for fen in POSITIONS {
+            assert!(
+                <fianchetto_board::Bitboards as fianchetto_board::Board>::from_fen(fen).is_ok(),
+                "{fen}"
+            );
+        }
+    }
 }

@@ -12,6 +12,12 @@
 //! delta pruning settles the captures. Each feature is a switch in
 //! [`PvsConfig`].
 //!
+//! Evaluators see every move through [`Evaluator::push`] / [`Evaluator::pop`];
+//! a null move is pushed as [`Move::NULL`] (the position after it differs
+//! only in the side to move). Hot paths allocate nothing: move lists live on
+//! the stack, the PV in a fixed triangular table, the repetition path in a
+//! vector reserved before the search.
+//!
 //! ```
 //! use fianchetto_board::{Bitboards, Board};
 //! use fianchetto_eval::{Evaluator, Score};
@@ -124,9 +130,25 @@ impl<E> Pvs<E> {
         self.config = config;
     }
 
+    /// Replaces the table with one of `entries` entries (smaller than the
+    /// megabyte granularity of [`PvsConfig::hash_mb`]: replacement-policy
+    /// experiments). A later [`Pvs::set_config`] that changes the size or
+    /// policy reallocates it by the config again.
+    pub fn with_tt_entries(mut self, entries: usize) -> Pvs<E> {
+        self.tt = TranspositionTable::with_entries(entries, self.config.replacement);
+        self
+    }
+
     /// The transposition table.
     pub fn tt(&self) -> &TranspositionTable {
         &self.tt
+    }
+
+    /// Empties the table and the per-thread history ([`Search::clear`],
+    /// callable without naming the board type).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.tables.clear();
     }
 }
 
@@ -200,8 +222,7 @@ impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Pvs<E> {
     }
 
     fn clear(&mut self) {
-        self.tt.clear();
-        self.tables.clear();
+        Pvs::clear(self);
     }
 
     fn name(&self) -> &'static str {
@@ -330,9 +351,14 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 .nodes
                 .fetch_add(self.nodes - self.flushed, Relaxed);
             self.flushed = self.nodes;
+            let flushed_total = self.shared.nodes.load(Relaxed);
             if self.shared.abort.load(Relaxed) || self.shared.limits.stopped() {
                 self.aborted = true;
-            } else if self.is_main() && self.time.hard_expired() {
+            } else if self.shared.limits.nodes.is_some_and(|n| flushed_total >= n)
+                || (self.is_main() && self.time.hard_expired())
+            {
+                // Helpers watch the node limit too: the main thread may not
+                // be running when the limit is crossed.
                 self.abort();
             }
         }
@@ -1103,24 +1129,32 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             alpha = alpha.max(best);
             board.captures()
         };
-        let mut scores = if cfg.ordering() {
-            self.score_moves(board, &moves, tt_move, ply)
-        } else {
-            ArrayVec::new()
-        };
+        // Captures always go most valuable victim first here, whatever the
+        // switches: an unordered quiescence search explodes (every capture
+        // sequence is tried), which measures nothing.
+        let mut scores: ArrayVec<i32, 256> = moves
+            .iter()
+            .map(|&mv| {
+                if mv == tt_move {
+                    10_000_000
+                } else if mv.is_quiet() {
+                    0
+                } else {
+                    1_000_000 + mvv_lva(board, mv)
+                }
+            })
+            .collect();
         let mut best_move = Move::NULL;
         let mut index = 0;
         while index < moves.len() {
-            if !scores.is_empty() {
-                let mut bi = index;
-                for j in index + 1..moves.len() {
-                    if scores[j] > scores[bi] {
-                        bi = j;
-                    }
+            let mut bi = index;
+            for j in index + 1..moves.len() {
+                if scores[j] > scores[bi] {
+                    bi = j;
                 }
-                moves.swap(index, bi);
-                scores.swap(index, bi);
             }
+            moves.swap(index, bi);
+            scores.swap(index, bi);
             let mv = moves[index];
             index += 1;
             if !in_check && best.0 > -Score::MATE_BOUND.0 {

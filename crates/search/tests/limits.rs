@@ -1,0 +1,153 @@
+//! Every algorithm honours every limit: depth, nodes, time, the stop flag,
+//! searchmoves; and reports one `Info` per completed iteration.
+
+mod common;
+
+use common::TestEval;
+use fianchetto_board::{Bitboards, Board};
+use fianchetto_movegen::{parse_uci, Game};
+use fianchetto_search::alphabeta::AlphaBeta;
+use fianchetto_search::minimax::Minimax;
+use fianchetto_search::pvs::{Pvs, PvsConfig};
+use fianchetto_search::scout::Scout;
+use fianchetto_search::{Limits, Search};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+fn algorithms() -> Vec<Box<dyn Search<Bitboards>>> {
+    vec![
+        Box::new(Minimax::new(TestEval)),
+        Box::new(AlphaBeta::new(TestEval)),
+        Box::new(Scout::new(TestEval)),
+        Box::new(Pvs::new(TestEval)),
+        Box::new(Pvs::with_config(
+            TestEval,
+            PvsConfig {
+                threads: 2,
+                ..PvsConfig::default()
+            },
+        )),
+    ]
+}
+
+fn kiwipete() -> Game<Bitboards> {
+    Game::new(Bitboards::from_fen(KIWIPETE).unwrap())
+}
+
+#[test]
+fn depth_limit_and_reports() {
+    for mut algo in algorithms() {
+        let mut depths = Vec::new();
+        let r = algo.search(&kiwipete(), &Limits::depth(3), &mut |info| {
+            if info.bound == fianchetto_search::Bound::Exact {
+                depths.push(info.depth);
+                assert!(!info.pv.is_empty());
+                assert!(info.to_uci().starts_with("info depth"));
+            }
+        });
+        assert_eq!(r.depth, 3, "{}", algo.name());
+        assert_eq!(depths, vec![1, 2, 3], "{}", algo.name());
+        assert_eq!(r.best_move, r.pv.first().copied());
+        assert_eq!(r.ponder, r.pv.get(1).copied());
+        assert!(r.nodes > 0 && r.evals > 0);
+    }
+}
+
+#[test]
+fn node_limit() {
+    for mut algo in algorithms() {
+        let r = algo.search(&kiwipete(), &Limits::nodes(20_000), &mut |_| {});
+        assert!(r.best_move.is_some(), "{}", algo.name());
+        // Helper threads may overshoot by their unpublished nodes.
+        assert!(
+            r.nodes <= 20_000 + 4_096,
+            "{}: {} nodes",
+            algo.name(),
+            r.nodes
+        );
+    }
+}
+
+#[test]
+fn movetime_and_stop_flag() {
+    for mut algo in algorithms() {
+        let start = Instant::now();
+        let r = algo.search(
+            &kiwipete(),
+            &Limits::movetime(Duration::from_millis(100)),
+            &mut |_| {},
+        );
+        assert!(r.best_move.is_some());
+        assert!(
+            start.elapsed() < Duration::from_millis(2_000),
+            "{} took {:?}",
+            algo.name(),
+            start.elapsed()
+        );
+
+        let stop = Arc::new(AtomicBool::new(false));
+        let limits = Limits::infinite().with_stop(stop.clone());
+        let start = Instant::now();
+        let r = std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(Duration::from_millis(100));
+                stop.store(true, Ordering::Relaxed);
+            });
+            algo.search(&kiwipete(), &limits, &mut |_| {})
+        });
+        assert!(r.best_move.is_some());
+        assert!(
+            start.elapsed() < Duration::from_millis(2_000),
+            "{} ignored stop",
+            algo.name()
+        );
+    }
+}
+
+#[test]
+fn clock_limits() {
+    let limits = Limits {
+        wtime: Some(Duration::from_millis(1_000)),
+        winc: Some(Duration::from_millis(10)),
+        btime: Some(Duration::from_secs(3_600)),
+        ..Limits::default()
+    };
+    let start = Instant::now();
+    let r = Pvs::new(TestEval).search(&kiwipete(), &limits, &mut |_| {});
+    assert!(r.best_move.is_some());
+    assert!(
+        start.elapsed() < Duration::from_millis(600),
+        "used {:?} of a 1 s clock",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn searchmoves() {
+    let board = Bitboards::from_fen(KIWIPETE).unwrap();
+    let only = parse_uci(&board, "a2a3").unwrap();
+    for mut algo in algorithms() {
+        let limits = Limits {
+            searchmoves: vec![only],
+            ..Limits::depth(3)
+        };
+        let r = algo.search(&kiwipete(), &limits, &mut |_| {});
+        assert_eq!(r.best_move, Some(only), "{}", algo.name());
+    }
+}
+
+#[test]
+fn clear_and_search_again_is_deterministic() {
+    let mut pvs = Pvs::new(TestEval);
+    let a = pvs.search(&kiwipete(), &Limits::depth(6), &mut |_| {});
+    pvs.clear();
+    let b = pvs.search(&kiwipete(), &Limits::depth(6), &mut |_| {});
+    assert_eq!((a.nodes, a.score, &a.pv), (b.nodes, b.score, &b.pv));
+    // Without clearing, the table and history make the second search cheaper.
+    let c = pvs.search(&kiwipete(), &Limits::depth(6), &mut |_| {});
+    assert!(c.nodes < b.nodes);
+    assert_eq!(kiwipete().board().fen(), KIWIPETE);
+}
