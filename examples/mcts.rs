@@ -22,7 +22,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let game = Game::new(Bitboards::from_fen(&fen)?);
     println!("position {fen}, {iterations} iterations each\n");
     println!(
-        "{:<22} {:>6} {:>8} {:>7} {:>7} {:>9} {:>10} {:>8}  pv",
+        "{:<28} {:>6} {:>8} {:>7} {:>7} {:>9} {:>10} {:>8}  pv",
         "variant", "move", "visits", "value", "score", "nodes", "nodes/s", "time"
     );
     let mut configs: Vec<MctsConfig> = Variant::ALL.iter().map(|&v| MctsConfig::new(v)).collect();
@@ -38,7 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let (visits, value) = best.map_or((0, 0.5), |c| (c.visits, c.value));
         let pv: Vec<String> = r.pv.iter().take(6).map(|m| m.to_string()).collect();
         println!(
-            "{:<22} {:>6} {:>8} {:>7.3} {:>7} {:>9} {:>10} {:>7.2}s  {}",
+            "{:<28} {:>6} {:>8} {:>7.3} {:>7} {:>9} {:>10} {:>7.2}s  {}",
             label,
             r.best_move.map_or("-".to_string(), |m| m.to_string()),
             visits,
@@ -57,7 +57,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .take(4)
             .map(|c| format!("{} {} ({:.3})", c.mv, c.visits, c.value))
             .collect();
-        println!("{:<22} {}", "", top.join(", "));
+        println!("{:<28} {}", "", top.join(", "));
     }
     Ok(())
 }

@@ -106,8 +106,13 @@ fn tree_parallel_loses_no_update() {
         assert!(r.best_move.is_some());
         assert_eq!(m.last_iterations(), iterations, "{v}");
         assert_eq!(m.root_visits(), iterations, "{v}");
+        // Iterations that found the root being expanded by another thread
+        // ended at the root (a few, at the start).
         let children: u64 = m.root_children().iter().map(|c| c.visits).sum();
-        assert_eq!(children, iterations - 1, "{v}");
+        assert!(
+            children < iterations && children >= iterations - 8,
+            "{v}: {children}"
+        );
     }
 }
 

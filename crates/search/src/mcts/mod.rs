@@ -343,8 +343,9 @@ impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Mcts<E> {
             let main_eval = self.eval.clone();
             let board = &board;
             let history = &history;
-            let mut main_loop = |w: &Worker<B, E>, done: u64| {
-                let _ = w;
+            // The main thread's duties every 256 iterations: the soft
+            // limits (depth, clock) and the progress reports.
+            let mut main_loop = |_: &Worker<B, E>, done: u64| {
                 if done & 255 != 0 {
                     return;
                 }
