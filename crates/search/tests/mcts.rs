@@ -273,3 +273,40 @@ fn reuse_into_a_repetition_searches_it() {
     assert!(m.last_iterations() > 1);
     assert_eq!(m.root_visits(), m.last_iterations());
 }
+
+#[test]
+fn clock_and_stop_flag() {
+    let g = game("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let mut m = Mcts::with_config(TestEval, MctsConfig::new(Variant::Puct));
+    // Two seconds on the clock: a small share of it.
+    let l = Limits {
+        wtime: Some(Duration::from_secs(2)),
+        ..Limits::default()
+    };
+    let r = m.search(&g, &l, &mut |_| {});
+    assert!(
+        r.best_move.is_some() && r.time < Duration::from_millis(900),
+        "{:?}",
+        r.time
+    );
+    // Infinite on two threads until another thread raises the stop flag.
+    let mut m = Mcts::with_config(
+        TestEval,
+        MctsConfig::new(Variant::Ic).threads(2, Parallelism::Tree),
+    );
+    let l = Limits::infinite();
+    let stop = l.stop.clone();
+    let raiser = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let started = std::time::Instant::now();
+    let r = m.search(&g, &l, &mut |_| {});
+    raiser.join().unwrap();
+    assert!(r.best_move.is_some());
+    assert!(
+        started.elapsed() >= Duration::from_millis(95),
+        "{:?}",
+        started.elapsed()
+    );
+}

@@ -333,7 +333,9 @@ impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Mcts<E> {
         let tree_parallel = cfg.threads > 1 && cfg.parallelism == Parallelism::Tree;
         let vloss = if tree_parallel { cfg.virtual_loss } else { 0 };
         let trees = &self.trees;
-        let start = Instant::now();
+        // Reported times count from the very start (arena allocation included),
+        // as the deadlines do.
+        let start = shared.time.start();
         let mut last_report = start;
         let mut last_depth = 0;
         let mut scratch = Vec::new();
