@@ -12,7 +12,8 @@
 //! A variant may carry parameters: `puct,c=1.2,temp=0.8`, `ic,cutoff=2`
 //! (keys `c`, `cutoff`, `prior`, `eps`, `scale`, `temp`).
 //! Options: `--ms N` time per move (default 100), `--openings N` openings
-//! used (default 10, so 20 games), `--max-plies N` (default 160). All use
+//! used (default 10, so 20 games), `--skip N` openings skipped first
+//! (default 0), `--max-plies N` (default 160). All use
 //! the `Classical` evaluation.
 //!
 //! Adjudication keeps the shared machine's time down: a game is won when one
@@ -168,6 +169,7 @@ fn pairing(
     a: &str,
     b: &str,
     ms: u64,
+    skip: usize,
     openings: usize,
     max_plies: u32,
 ) -> Result<(u32, u32, u32), String> {
@@ -177,6 +179,7 @@ fn pairing(
     for line in OPENINGS
         .lines()
         .filter(|l| !l.trim().is_empty())
+        .skip(skip)
         .take(openings)
     {
         // EPD: the first four fields, then clocks for a full FEN.
@@ -209,6 +212,7 @@ fn pairing(
 fn main() -> Result<(), String> {
     let mut ms = 100;
     let mut openings = 10;
+    let mut skip = 0;
     let mut max_plies = 160;
     let mut suite = false;
     let mut names = Vec::new();
@@ -222,6 +226,7 @@ fn main() -> Result<(), String> {
         match arg.as_str() {
             "--ms" => ms = number("--ms")?,
             "--openings" => openings = number("--openings")? as usize,
+            "--skip" => skip = number("--skip")? as usize,
             "--max-plies" => max_plies = number("--max-plies")? as u32,
             "--suite" => suite = true,
             _ => names.push(arg),
@@ -233,13 +238,13 @@ fn main() -> Result<(), String> {
     if suite {
         let hybrids = ["ic", "ir", "ip", "puct"];
         for v in hybrids {
-            pairing(v, "uct", ms, openings, max_plies)?;
+            pairing(v, "uct", ms, skip, openings, max_plies)?;
         }
         // A round robin of the hybrids picks the best one.
         let mut points = [0.0; 4];
         for i in 0..hybrids.len() {
             for j in i + 1..hybrids.len() {
-                let (w, d, l) = pairing(hybrids[i], hybrids[j], ms, openings, max_plies)?;
+                let (w, d, l) = pairing(hybrids[i], hybrids[j], ms, skip, openings, max_plies)?;
                 points[i] += w as f64 + 0.5 * d as f64;
                 points[j] += l as f64 + 0.5 * d as f64;
             }
@@ -251,14 +256,14 @@ fn main() -> Result<(), String> {
             "round robin points: {:?} -> {best}",
             hybrids.iter().zip(points).collect::<Vec<_>>()
         );
-        pairing(best, "pvs", ms, openings, max_plies)?;
-        pairing(best, "ab3", ms, openings, max_plies)?;
+        pairing(best, "pvs", ms, skip, openings, max_plies)?;
+        pairing(best, "ab3", ms, skip, openings, max_plies)?;
         return Ok(());
     }
     match names.as_slice() {
-        [a, b] => pairing(a, b, ms, openings, max_plies).map(|_| ()),
+        [a, b] => pairing(a, b, ms, skip, openings, max_plies).map(|_| ()),
         _ => Err(
-            "usage: mcts_match [--ms N] [--openings N] [--max-plies N] (<A> <B> | --suite)".into(),
+            "usage: mcts_match [--ms N] [--openings N] [--skip N] [--max-plies N] (<A> <B> | --suite)".into(),
         ),
     }
 }
