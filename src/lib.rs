@@ -1,1 +1,28 @@
-//! facade
+//! # Fianchetto
+//!
+//! Chess libraries in Rust: board representations behind one trait, legal
+//! move generation with perft, evaluation, and search, plus the UCI engine
+//! composed from them. This facade re-exports every crate.
+//!
+//! ```
+//! use fianchetto::board::{Bitboards, Board};
+//! use fianchetto::movegen::{perft, Game, MoveGen};
+//!
+//! let mut game = Game::new(Bitboards::startpos());
+//! game.play_uci("e2e4")?;
+//! assert_eq!(game.board().legal_moves().len(), 20);
+//! assert_eq!(perft(game.board(), 2), 600);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![warn(missing_docs)]
+
+/// Positions: types, FEN, Zobrist keys, the `Board` trait and its backends.
+pub use fianchetto_board as board;
+/// The engine: UCI and the command line.
+pub use fianchetto_engine as engine;
+/// Evaluation: `Score`, the `Evaluator` trait and the evaluations.
+pub use fianchetto_eval as eval;
+/// Move generation, perft, notation and game rules.
+pub use fianchetto_movegen as movegen;
+/// Search algorithms.
+pub use fianchetto_search as search;

@@ -184,11 +184,26 @@ impl Piece {
         self.color as usize * 6 + self.role as usize
     }
 
-    /// The piece for index 0..12; `None` otherwise.
+    /// The piece for index 0..12; `None` otherwise (a table lookup: the
+    /// bitboard backend's mailbox decodes with it on every move).
+    #[inline(always)]
     pub const fn from_index(i: usize) -> Option<Piece> {
-        match (Color::from_index(i / 6), Role::from_index(i % 6)) {
-            (Some(color), Some(role)) => Some(Piece { color, role }),
-            _ => None,
+        const TABLE: [Option<Piece>; 13] = {
+            let mut t = [None; 13];
+            let mut i = 0;
+            while i < 12 {
+                t[i] = match (Color::from_index(i / 6), Role::from_index(i % 6)) {
+                    (Some(color), Some(role)) => Some(Piece { color, role }),
+                    _ => None,
+                };
+                i += 1;
+            }
+            t
+        };
+        if i < 13 {
+            TABLE[i]
+        } else {
+            None
         }
     }
 

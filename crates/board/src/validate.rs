@@ -8,9 +8,10 @@ use crate::castling::CastlingSide;
 use crate::setup::Setup;
 use crate::types::{Color, Piece, Role, Square};
 
-/// The largest halfmove clock a game can reach: the 75-move rule ends every
-/// game at 150 half-moves without a capture or pawn move.
-pub const MAX_HALFMOVE_CLOCK: u32 = 150;
+/// The largest halfmove clock accepted: what boards keep in 16 bits. (The
+/// 75-move rule ends a game at 150, but a board that plays on past it must
+/// still write a FEN that reads back, so the limit is representability.)
+pub const MAX_HALFMOVE_CLOCK: u32 = u16::MAX as u32;
 
 /// The largest fullmove number accepted (boards keep it in 16 bits).
 pub const MAX_FULLMOVE_NUMBER: u32 = u16::MAX as u32;
@@ -77,9 +78,7 @@ pub enum PositionError {
     #[error("the side to move is in check from {0} pieces; at most 2 is possible")]
     TooManyCheckers(u32),
     /// The halfmove clock is beyond what the 75-move rule allows.
-    #[error(
-        "halfmove clock {0} is above {MAX_HALFMOVE_CLOCK}, where the 75-move rule ends every game"
-    )]
+    #[error("halfmove clock {0} is above {MAX_HALFMOVE_CLOCK}, the largest a board keeps")]
     HalfmoveClock(u32),
     /// The fullmove number is 0 or too large.
     #[error("fullmove number {0} is out of range; expected 1 to {MAX_FULLMOVE_NUMBER}")]

@@ -11,16 +11,24 @@ pub enum Backend {
     #[default]
     #[value(name = "bitboard")]
     Bitboard,
+    /// `Board0x88`: the 0x88 array with piece lists and the 257-entry attack table.
+    #[value(name = "0x88")]
+    X88,
+    /// `Mailbox`: the 10×12 mailbox with sentinel borders and piece lists.
+    #[value(name = "mailbox")]
+    Mailbox,
 }
 
 impl Backend {
     /// Every backend.
-    pub const ALL: &'static [Backend] = &[Backend::Bitboard];
+    pub const ALL: &'static [Backend] = &[Backend::Bitboard, Backend::X88, Backend::Mailbox];
 
     /// The name users type.
     pub fn name(self) -> &'static str {
         match self {
             Backend::Bitboard => "bitboard",
+            Backend::X88 => "0x88",
+            Backend::Mailbox => "mailbox",
         }
     }
 }
@@ -33,7 +41,7 @@ impl fmt::Display for Backend {
 
 /// The name is not a backend.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown backend `{0}`; expected one of: bitboard")]
+#[error("unknown backend `{0}`; expected one of: bitboard, 0x88, mailbox")]
 pub struct UnknownBackend(pub String);
 
 impl FromStr for Backend {
@@ -56,6 +64,39 @@ macro_rules! with_backend {
                 type $B = fianchetto_board::Bitboards;
                 $body
             }
+            $crate::backend::Backend::X88 => {
+                type $B = fianchetto_board::Board0x88;
+                $body
+            }
+            $crate::backend::Backend::Mailbox => {
+                type $B = fianchetto_board::Mailbox;
+                $body
+            }
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for &b in Backend::ALL {
+            assert_eq!(b.name().parse::<Backend>(), Ok(b));
+            assert_eq!(b.to_string(), b.name());
+        }
+        assert_eq!("0X88".parse::<Backend>(), Ok(Backend::X88));
+        assert!("array".parse::<Backend>().is_err());
+    }
+
+    #[test]
+    fn dispatch_reaches_every_backend() {
+        use fianchetto_board::Board;
+        let names: Vec<&str> = Backend::ALL
+            .iter()
+            .map(|&b| with_backend!(b, B => B::NAME))
+            .collect();
+        assert_eq!(names, ["bitboard", "0x88", "mailbox"]);
+    }
 }

@@ -13,3 +13,6 @@
 
 pub mod backend;
 pub mod commands;
+pub mod play;
+pub mod searchers;
+pub mod uci;

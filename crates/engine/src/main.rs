@@ -1,7 +1,7 @@
 //! The `fianchetto` binary: UCI with no arguments, subcommands otherwise.
 
 use clap::{Parser, Subcommand};
-use fianchetto_engine::commands::{self, eval::EvalArgs, perft::PerftArgs};
+use fianchetto_engine::commands::{self, eval::EvalArgs, perft::PerftArgs, play::PlayArgs};
 use std::process::ExitCode;
 
 /// Fianchetto: a chess engine and a toolbox of classic chess algorithms.
@@ -18,6 +18,10 @@ enum Command {
     Perft(PerftArgs),
     /// Print the static evaluation of a position, term by term.
     Eval(EvalArgs),
+    /// Play a game against the computer in the terminal.
+    Play(PlayArgs),
+    /// Speak UCI on standard input and output (also what no subcommand does).
+    Uci,
     /// Search a position and print UCI info lines and the best move.
     Analyse(commands::analyse::AnalyseArgs),
     /// Search fixed positions to a fixed depth: node signature and speed.
@@ -31,16 +35,21 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Some(Command::Perft(args)) => commands::perft::run(args),
         Some(Command::Eval(args)) => commands::eval::run(args),
+        Some(Command::Play(args)) => commands::play::run(args),
         Some(Command::Analyse(args)) => commands::analyse::run(args),
         Some(Command::Bench(args)) => commands::bench::run(args),
         Some(Command::Ablate(args)) => commands::ablate::run(args),
-        None => {
-            eprintln!("UCI mode is not implemented yet; try `fianchetto --help`");
-            return ExitCode::from(2);
+        Some(Command::Uci) | None => {
+            fianchetto_engine::uci::run_stdio();
+            Ok(())
         }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that went away (`| head`) is not an error worth a message.
+        Err(commands::CommandError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(2)

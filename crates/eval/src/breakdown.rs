@@ -98,7 +98,8 @@ pub struct Breakdown {
     pub terms: [[Tapered; 2]; Term::COUNT],
     /// Game phase, 0 (bare kings and pawns) to [`PHASE_MAX`] (all pieces).
     pub phase: i32,
-    /// Scale of the endgame part, of 128 (drawish endings score less).
+    /// Scale of the blended score, of 128 (drawish endings score less; set
+    /// only in endings, where the phase is low anyway).
     pub scale: i32,
     /// Whether the position was scored a dead draw (insufficient material).
     pub draw: bool,
@@ -133,12 +134,11 @@ impl Breakdown {
         [w[0] - b[0], w[1] - b[1]]
     }
 
-    /// The term's white-minus-black value blended by the phase and the
-    /// endgame scale (white's point of view; the rows may not add up to the
+    /// The term's white-minus-black value blended by the phase and scaled (white's point of view; the rows may not add up to the
     /// total exactly because each is rounded on its own).
     pub fn blended(&self, term: Term) -> i32 {
         let d = self.diff(term);
-        blend(d[0], d[1] * self.scale / 128, self.phase)
+        blend(d[0], d[1], self.phase) * self.scale / 128
     }
 
     /// The sum over all terms, white minus black, `[mg, eg]`.
@@ -158,7 +158,7 @@ impl Breakdown {
         self.white_score = if self.draw {
             0
         } else {
-            blend(t[0], t[1] * self.scale / 128, self.phase)
+            blend(t[0], t[1], self.phase) * self.scale / 128
         };
         self.score = if white_to_move {
             self.white_score

@@ -13,8 +13,11 @@ use fianchetto_board::{Bitboard, Board, Color, Role, Square};
 
 pub(crate) const FILE_A: u64 = 0x0101_0101_0101_0101;
 pub(crate) const FILE_H: u64 = 0x8080_8080_8080_8080;
-const LIGHT: u64 = 0x55aa_55aa_55aa_55aa;
-const DARK: u64 = !LIGHT;
+// a1 is dark: the dark squares are a1, c1, …, b2, d2, … (0x55 on odd ranks).
+// (fianchetto_board's `Bitboard::LIGHT` holds this same set under the other
+// name; its uses there are colour-blind, but the KBN corner here is not.)
+const DARK: u64 = 0x55aa_55aa_55aa_55aa;
+const LIGHT: u64 = !DARK;
 const CENTER: u64 = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36);
 
 /// Standard piece values used only to classify endings (who is a minor
@@ -268,6 +271,7 @@ pub(crate) fn evaluate<B: Board>(
     ];
     let all_pawns = bb.p[0][0] | bb.p[1][0];
 
+    let mut attacked_by = [0u64; 2];
     for c in 0..2 {
         let white = c == 0;
         let o = 1 - c;
@@ -415,6 +419,7 @@ pub(crate) fn evaluate<B: Board>(
             popcnt(minor_att & (bb.p[o][3] | bb.p[o][4])),
         );
         out.add(Term::Control, c, control);
+        attacked_by[c] = attacked;
 
         // King safety of the opponent, from our attackers on its zone (we
         // score it as a penalty on their side of the table).
@@ -445,6 +450,18 @@ pub(crate) fn evaluate<B: Board>(
         }
         out.add(Term::PassedPawns, c, passed);
         let _ = opp_pawns;
+    }
+
+    // Hanging pieces: enemy pieces we attack that nothing defends.
+    for c in 0..2 {
+        let o = 1 - c;
+        let opp_pieces = bb.p[o][1] | bb.p[o][2] | bb.p[o][3] | bb.p[o][4];
+        let hanging = popcnt(opp_pieces & attacked_by[c] & !attacked_by[o]);
+        out.add(
+            Term::Control,
+            c,
+            [p.threat_hanging[0] * hanging, p.threat_hanging[1] * hanging],
+        );
     }
 
     // Endgame knowledge against a lone king.
@@ -487,7 +504,7 @@ fn manhattan(a: usize, b: usize) -> i32 {
     ((a & 7) as i32 - (b & 7) as i32).abs() + ((a >> 3) as i32 - (b >> 3) as i32).abs()
 }
 
-/// Scale (of 128) of the endgame part for drawish material.
+/// Scale (of 128) of the whole score for drawish material.
 fn endgame_scale(p: &Params, bb: &Bbs, eg: i32) -> i32 {
     let strong = if eg >= 0 { 0 } else { 1 };
     let weak = 1 - strong;

@@ -48,7 +48,7 @@ mod weights;
 
 pub use breakdown::{blend, Breakdown, Term, PHASE_MAX};
 pub use evaluator::Evaluator;
-pub use params::{Params, Tapered};
+pub use params::{Params, ParamsError, Tapered};
 pub use pawns::{PawnEntry, PawnTable};
 pub use presets::{
     BuhoChess, Classical, Material, MaterialValues, Preset, PresetEvaluator, UnknownPreset,

@@ -207,6 +207,8 @@ params! {
     threat_by_pawn: Tapered,
     /// Per enemy rook or queen attacked by an own knight or bishop.
     threat_by_minor: Tapered,
+    /// Per enemy knight, bishop, rook or queen attacked and not defended.
+    threat_hanging: Tapered,
 
     /// King shield, per file next to the king (its own and the adjacent
     /// ones), by the relative rank of the own pawn nearest in front
@@ -355,6 +357,7 @@ impl Params {
             attacked_square: [0; 2],
             threat_by_pawn: [0; 2],
             threat_by_minor: [0; 2],
+            threat_hanging: [0; 2],
             king_shield: [[0; 2]; 8],
             king_storm: [[0; 2]; 8],
             king_open_file: [0; 2],
@@ -440,6 +443,90 @@ impl Params {
     }
 }
 
+/// A weights file that does not parse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParamsError {
+    /// A line is not `name = value`.
+    #[error("line {line}: expected `name = value`, found `{text}`")]
+    Syntax {
+        /// 1-based line number.
+        line: usize,
+        /// The offending line.
+        text: String,
+    },
+    /// No weight has this name.
+    #[error("line {line}: no weight called `{name}`")]
+    UnknownName {
+        /// 1-based line number.
+        line: usize,
+        /// The name given.
+        name: String,
+    },
+    /// The value is not a 32-bit integer.
+    #[error("line {line}: `{value}` is not an integer")]
+    Value {
+        /// 1-based line number.
+        line: usize,
+        /// The value given.
+        value: String,
+    },
+}
+
+impl Params {
+    /// Every weight as a `name = value` line, in index order: the format
+    /// [`Params::from_text`] reads (for tuners and weight files).
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        for i in 0..Self::LEN {
+            if let (Some(name), Some(v)) = (Self::name(i), self.get(i)) {
+                out.push_str(&name);
+                out.push_str(" = ");
+                out.push_str(&v.to_string());
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    /// `base` with the weights of `text` applied: `name = value` lines;
+    /// blank lines and `#` comments are skipped, unnamed weights keep
+    /// `base`'s values.
+    pub fn from_text(base: Params, text: &str) -> Result<Params, ParamsError> {
+        let index: std::collections::HashMap<String, usize> = (0..Self::LEN)
+            .filter_map(|i| Self::name(i).map(|n| (n, i)))
+            .collect();
+        let mut p = base;
+        for (n, raw) in text.lines().enumerate() {
+            let line = n + 1;
+            let body = raw.split('#').next().unwrap_or("").trim();
+            if body.is_empty() {
+                continue;
+            }
+            let Some((name, value)) = body.split_once('=') else {
+                return Err(ParamsError::Syntax {
+                    line,
+                    text: raw.to_string(),
+                });
+            };
+            let (name, value) = (name.trim(), value.trim());
+            let Some(&i) = index.get(name) else {
+                return Err(ParamsError::UnknownName {
+                    line,
+                    name: name.to_string(),
+                });
+            };
+            let Ok(v) = value.parse::<i32>() else {
+                return Err(ParamsError::Value {
+                    line,
+                    value: value.to_string(),
+                });
+            };
+            p.set(i, v);
+        }
+        Ok(p)
+    }
+}
+
 impl Default for Params {
     /// The [`Params::classical`] set, the project's strongest.
     fn default() -> Params {
@@ -471,6 +558,37 @@ mod tests {
         assert_eq!(p, q);
         let groups = Params::groups();
         assert_eq!(groups.iter().map(|g| g.2).sum::<usize>(), Params::LEN);
+    }
+
+    #[test]
+    fn text_round_trips_and_reports_errors() {
+        let p = Params::buhochess();
+        assert_eq!(
+            Params::from_text(Params::zero(), &p.to_text()),
+            Ok(p.clone())
+        );
+        let q =
+            Params::from_text(p.clone(), "# tuned\n\nbishop_pair[0] = 31 # mg\n").expect("parses");
+        assert_eq!(q.bishop_pair, [31, 25]);
+        assert!(matches!(
+            Params::from_text(p.clone(), "x"),
+            Err(ParamsError::Syntax { line: 1, .. })
+        ));
+        assert!(matches!(
+            Params::from_text(p.clone(), "\nnope = 1"),
+            Err(ParamsError::UnknownName { line: 2, .. })
+        ));
+        assert!(matches!(
+            Params::from_text(p, "tempo[0] = 1.5"),
+            Err(ParamsError::Value { line: 1, .. })
+        ));
+    }
+
+    #[test]
+    fn names_are_unique() {
+        let names: std::collections::HashSet<String> =
+            (0..Params::LEN).filter_map(Params::name).collect();
+        assert_eq!(names.len(), Params::LEN);
     }
 
     #[test]

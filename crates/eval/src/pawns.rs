@@ -105,6 +105,9 @@ fn add(a: &mut Tapered, v: Tapered) {
 #[derive(Clone, Debug)]
 pub struct PawnTable {
     entries: Vec<PawnEntry>,
+    /// The pawns of the last probe and its entry: sibling nodes of a search
+    /// mostly share their pawns, and this skips even the key computation.
+    last: ([u64; 2], PawnEntry),
     hits: u64,
     probes: u64,
 }
@@ -118,6 +121,7 @@ impl PawnTable {
         let n = entries.max(1).next_power_of_two();
         PawnTable {
             entries: vec![PawnEntry::default(); n],
+            last: ([0; 2], PawnEntry::default()),
             hits: 0,
             probes: 0,
         }
@@ -127,6 +131,7 @@ impl PawnTable {
     /// pawnless structure, key 0, so an empty slot is never wrong).
     pub fn clear(&mut self) {
         self.entries.fill(PawnEntry::default());
+        self.last = ([0; 2], PawnEntry::default());
         self.hits = 0;
         self.probes = 0;
     }
@@ -134,19 +139,26 @@ impl PawnTable {
     /// The structure of these pawns, from the table or computed and stored.
     #[inline]
     pub(crate) fn probe(&mut self, p: &Params, white_pawns: u64, black_pawns: u64) -> PawnEntry {
+        self.probes += 1;
+        if self.last.0 == [white_pawns, black_pawns] {
+            self.hits += 1;
+            return self.last.1;
+        }
         let key = pawn_key(white_pawns, black_pawns);
         let i = (key as usize) & (self.entries.len() - 1);
-        self.probes += 1;
         let slot = &mut self.entries[i];
         // The key is 64 bits of the pawns' Zobrist keys; a collision is as
         // unlikely as a transposition-table one, and verifying the bitboards
         // too would double the entry size, so we trust it.
-        if slot.key == key {
+        let e = if slot.key == key {
             self.hits += 1;
-            return *slot;
-        }
-        let e = structure(p, white_pawns, black_pawns);
-        *slot = e;
+            *slot
+        } else {
+            let e = structure(p, white_pawns, black_pawns);
+            *slot = e;
+            e
+        };
+        self.last = ([white_pawns, black_pawns], e);
         e
     }
 

@@ -2,7 +2,7 @@
 //! twin the same (for the side to move), and, without castling rights, its
 //! left-right mirror too. Random positions come from random legal games.
 
-use fianchetto_board::Bitboards;
+use fianchetto_board::{Bitboards, Board0x88, Mailbox};
 use fianchetto_eval::{BuhoChess, Classical, Evaluator, Material, Preset};
 use fianchetto_movegen::MoveGen;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -85,6 +85,31 @@ fn check<B: MoveGen>() {
 fn symmetric_bitboards() {
     check::<Bitboards>();
 }
+#[test]
+fn symmetric_0x88() {
+    check::<Board0x88>();
+}
+#[test]
+fn symmetric_mailbox() {
+    check::<Mailbox>();
+}
+
+/// Every backend gives every preset the same score on the same positions.
+#[test]
+fn backends_agree() {
+    let ps = positions::<Bitboards>(99, 3, 100);
+    for p in Preset::ALL {
+        let (mut a, mut b, mut c) = (p.evaluator(), p.evaluator(), p.evaluator());
+        for pos in &ps {
+            let setup = fianchetto_board::Board::to_setup(pos);
+            let x: Board0x88 = fianchetto_board::Board::from_setup(&setup).expect("legal");
+            let m: Mailbox = fianchetto_board::Board::from_setup(&setup).expect("legal");
+            let v = a.evaluate(pos);
+            assert_eq!(v, b.evaluate(&x), "{p} 0x88");
+            assert_eq!(v, c.evaluate(&m), "{p} mailbox");
+        }
+    }
+}
 
 /// Breakdown and evaluate agree, and the cached pawn structure equals the
 /// one computed from scratch.
@@ -103,4 +128,45 @@ fn check_breakdown<B: MoveGen>() {
 #[test]
 fn breakdown_matches_bitboards() {
     check_breakdown::<Bitboards>();
+}
+#[test]
+fn breakdown_matches_0x88() {
+    check_breakdown::<Board0x88>();
+}
+#[test]
+fn breakdown_matches_mailbox() {
+    check_breakdown::<Mailbox>();
+}
+
+mod properties {
+    use super::*;
+    use fianchetto_board::Board;
+    use proptest::prelude::{any, prop_assert_eq, proptest, ProptestConfig};
+
+    /// The position after `plies` random legal moves chosen by `seed`.
+    fn random_game<B: MoveGen>(seed: u64, plies: usize) -> B {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut b = B::startpos();
+        for _ in 0..plies {
+            let moves = b.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            b.play(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+        }
+        b
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        #[test]
+        fn every_preset_is_colour_symmetric(seed in any::<u64>(), plies in 0usize..160) {
+            let b: Bitboards = random_game(seed, plies);
+            let flipped = Bitboards::from_setup(&b.to_setup().color_flipped()).expect("legal");
+            for p in Preset::ALL {
+                let mut e = p.evaluator();
+                prop_assert_eq!(e.evaluate(&b), e.evaluate(&flipped), "{} on {}", p, b.fen());
+            }
+        }
+    }
 }

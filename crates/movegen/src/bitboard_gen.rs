@@ -49,13 +49,27 @@ pub(crate) fn generate<S: Sink, const KIND: u8>(b: &Bitboards, sink: &mut S) {
         _ => !ours,
     };
 
-    // King moves: every target is tested with the king lifted off the board,
-    // so that it cannot hide behind itself from a slider.
+    // King moves. Squares the enemy pawns, knights and king attack are found
+    // set-wise first; only the targets left are tested against sliders, with
+    // the king lifted off the board so that it cannot hide behind itself.
+    let their_pawns = b.role_bb(Role::Pawn) & theirs;
+    let mut danger = match them {
+        Color::White => their_pawns.north().east() | their_pawns.north().west(),
+        Color::Black => their_pawns.south().east() | their_pawns.south().west(),
+    } | king_attacks(b.king(them));
+    for n in b.role_bb(Role::Knight) & theirs {
+        danger |= knight_attacks(n);
+    }
+    let queens = b.role_bb(Role::Queen);
+    let their_straight = (b.role_bb(Role::Rook) | queens) & theirs;
+    let their_diagonal = (b.role_bb(Role::Bishop) | queens) & theirs;
     let occ_no_king = occ.without(ksq);
-    let mut king_targets = Bitboard::EMPTY;
-    for to in king_attacks(ksq) & filter {
-        if !attacked(b, to, them, occ_no_king) {
-            king_targets = king_targets.with(to);
+    let mut king_targets = king_attacks(ksq) & filter & !danger;
+    for to in king_targets {
+        if (rook_attacks(to, occ_no_king) & their_straight).any()
+            || (bishop_attacks(to, occ_no_king) & their_diagonal).any()
+        {
+            king_targets = king_targets.without(to);
         }
     }
     sink.piece_moves(ksq, king_targets, theirs);
@@ -77,7 +91,6 @@ pub(crate) fn generate<S: Sink, const KIND: u8>(b: &Bitboards, sink: &mut S) {
     for from in knights {
         sink.piece_moves(from, knight_attacks(from) & targets, theirs);
     }
-    let queens = b.role_bb(Role::Queen);
     let diagonal = (b.role_bb(Role::Bishop) | queens) & ours;
     let straight = (b.role_bb(Role::Rook) | queens) & ours;
     for from in diagonal & !pinned {
@@ -99,7 +112,7 @@ pub(crate) fn generate<S: Sink, const KIND: u8>(b: &Bitboards, sink: &mut S) {
 
     pawn_moves::<S, KIND>(b, sink, us, occ, theirs, ksq, check_mask);
 
-    if KIND != CAPTURES && checkers.is_empty() {
+    if KIND != CAPTURES && checkers.is_empty() && b.castling().has_any(us) {
         for side in CastlingSide::ALL {
             if b.castling().has(us, side)
                 && (side.empty_squares(us) & occ).is_empty()

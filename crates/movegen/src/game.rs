@@ -168,6 +168,14 @@ impl<B: MoveGen> Game<B> {
         Ok(mv)
     }
 
+    /// Parses a move in SAN (`Nf3`, `exd5`, `O-O`; see [`crate::san`] for
+    /// the variants accepted) and plays it; an error changes nothing.
+    pub fn play_san(&mut self, text: &str) -> Result<Move, crate::san::SanError> {
+        let mv = crate::san::parse_san(self.board(), text)?;
+        self.play_unchecked(mv);
+        Ok(mv)
+    }
+
     /// Takes the last move back; `None` at the start.
     pub fn undo(&mut self) -> Option<Move> {
         let mv = self.moves.pop()?;

@@ -16,16 +16,21 @@
 //! ```
 #![warn(missing_docs)]
 
+mod array_gen;
 mod bitboard_gen;
 mod game;
+mod mailbox_gen;
 pub mod perft;
+pub mod san;
 pub mod sink;
 pub mod uci;
+mod x88_gen;
 
 pub use game::{Game, IllegalMove, Outcome, Termination};
 pub use perft::{
     divide, perft, perft_hashed, perft_parallel, perft_plain, perft_stats, PerftStats,
 };
+pub use san::{moves_to_san, parse_san, san_line, to_san, SanError};
 pub use uci::{parse_uci, UciMoveError};
 
 use arrayvec::ArrayVec;

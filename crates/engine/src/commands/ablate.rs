@@ -12,6 +12,7 @@
 use super::analyse::parse_preset;
 use super::CommandError;
 use crate::backend::Backend;
+use crate::say;
 use crate::{with_backend, with_eval};
 use fianchetto_eval::{Evaluator, Preset};
 use fianchetto_movegen::{Game, MoveGen};
@@ -66,8 +67,8 @@ pub struct AblateArgs {
 
 /// Runs the experiment and prints its tables.
 pub fn run(args: &AblateArgs) -> Result<(), CommandError> {
-    with_backend!(args.backend, B => with_eval!(args.eval, e => {
-        if args.rookie { rookie::<B, _>(args, e) } else { buhochess::<B, _>(args, e) }
+    with_backend!(args.backend, B => with_eval!(args.eval.name(), E => {
+        if args.rookie { rookie::<B, E>(args, E::default()) } else { buhochess::<B, E>(args, E::default()) }
     }))
 }
 
@@ -184,7 +185,7 @@ fn buhochess<B: MoveGen, E: Evaluator<B> + Clone>(
 ) -> Result<(), CommandError> {
     let configs = configurations(args.hash as usize);
     for (title, fens) in [("Middlegame", MIDDLEGAMES), ("Endgame", ENDGAMES)] {
-        println!(
+        say!(
             "\n### {title}: nodes to depth (sum over {} positions; {} eval, {} backend)\n",
             fens.len(),
             args.eval,
@@ -198,7 +199,7 @@ fn buhochess<B: MoveGen, E: Evaluator<B> + Clone>(
         }
         header += &format!(" time to d{} | vs previous |", args.depth);
         rule += "---:|---:|";
-        println!("{header}\n{rule}");
+        say!("{header}\n{rule}");
         let mut previous: Option<u64> = None;
         let mut times = Vec::new();
         for (name, config) in &configs {
@@ -221,18 +222,18 @@ fn buhochess<B: MoveGen, E: Evaluator<B> + Clone>(
                 }
                 _ => " |".to_string(),
             };
-            println!("{line}");
+            say!("{line}");
             previous = last.map(|(n, _)| n);
             times.push((name, row));
         }
-        println!("\n{title}: time to depth, milliseconds\n");
+        say!("\n{title}: time to depth, milliseconds\n");
         let mut header = "| configuration |".to_string();
         let mut rule = "|---|".to_string();
         for d in 1..=args.depth {
             header += &format!(" d{d} |");
             rule += "---:|";
         }
-        println!("{header}\n{rule}");
+        say!("{header}\n{rule}");
         for (name, row) in times {
             let mut line = format!("| {name} |");
             for cell in &row {
@@ -241,15 +242,15 @@ fn buhochess<B: MoveGen, E: Evaluator<B> + Clone>(
                     None => " — |".to_string(),
                 };
             }
-            println!("{line}");
+            say!("{line}");
         }
     }
     // BuhoChess's other claim: Depth–Always beats Depth beats Always. The
     // policies only matter once the table overflows: a 4096-entry table
     // (64 KB) and three plies deeper.
     let depth = args.depth + 3;
-    println!("\n### Replacement policies (everything on, 4096-entry table, all six positions, depth {depth})\n");
-    println!("| policy | nodes | time |\n|---|---:|---:|");
+    say!("\n### Replacement policies (everything on, 4096-entry table, all six positions, depth {depth})\n");
+    say!("| policy | nodes | time |\n|---|---:|---:|");
     let all: Vec<&str> = MIDDLEGAMES.iter().chain(ENDGAMES).copied().collect();
     for policy in Replacement::ALL {
         let config = PvsConfig {
@@ -264,7 +265,7 @@ fn buhochess<B: MoveGen, E: Evaluator<B> + Clone>(
             nodes += r.nodes;
             time += r.time;
         }
-        println!(
+        say!(
             "| {} | {nodes} | {:.3} s |",
             policy.name(),
             time.as_secs_f64()
@@ -294,13 +295,13 @@ fn rookie<B: MoveGen, E: Evaluator<B> + Clone>(
         ),
         ("killers + quiescence (ours)", (None, None)),
     ];
-    println!(
+    say!(
         "\n### Rookie experiment: fool's mate (black to play Qd8-h4#), fixed depth, {} eval, {} backend, best time of 5 runs\n",
         args.eval,
         B::NAME
     );
-    println!("| search | depth | positions evaluated | nodes | time | best | Rookie: positions | Rookie: time |");
-    println!("|---|---:|---:|---:|---:|---|---:|---:|");
+    say!("| search | depth | positions evaluated | nodes | time | best | Rookie: positions | Rookie: time |");
+    say!("|---|---:|---:|---:|---:|---|---:|---:|");
     for depth in [4u32, 6] {
         for (i, (name, published)) in rows.iter().enumerate() {
             let limits = Limits::depth(depth);
@@ -336,7 +337,7 @@ fn rookie<B: MoveGen, E: Evaluator<B> + Clone>(
                 None => ("—".to_string(), "—".to_string()),
             };
             match result {
-                Some(r) => println!(
+                Some(r) => say!(
                     "| {name} | {depth} | {} | {} | {:.1} ms | {} {} | {pp} | {pt} |",
                     r.evals,
                     r.nodes,
@@ -344,7 +345,7 @@ fn rookie<B: MoveGen, E: Evaluator<B> + Clone>(
                     r.best_move.map_or("0000".to_string(), |m| m.to_string()),
                     r.score,
                 ),
-                None => println!("| {name} | {depth} | (skipped: too slow) | | | | {pp} | {pt} |"),
+                None => say!("| {name} | {depth} | (skipped: too slow) | | | | {pp} | {pt} |"),
             }
         }
     }

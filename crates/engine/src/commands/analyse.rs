@@ -3,7 +3,8 @@
 
 use super::CommandError;
 use crate::backend::Backend;
-use crate::with_backend;
+use crate::say;
+use crate::{with_backend, with_eval};
 use fianchetto_board::START_FEN;
 use fianchetto_eval::{Evaluator, Preset};
 use fianchetto_movegen::{Game, MoveGen};
@@ -14,28 +15,6 @@ use fianchetto_search::scout::Scout;
 use fianchetto_search::tt::Replacement;
 use fianchetto_search::{Limits, Search};
 use std::time::Duration;
-
-/// Runs `$body` with `$e` bound to a fresh evaluator of `$preset`'s
-/// concrete type (static dispatch: no enum match per evaluation).
-#[macro_export]
-macro_rules! with_eval {
-    ($preset:expr, $e:ident => $body:expr) => {
-        match $preset {
-            fianchetto_eval::Preset::Material => {
-                let $e = fianchetto_eval::Material::default();
-                $body
-            }
-            fianchetto_eval::Preset::BuhoChess => {
-                let $e = fianchetto_eval::BuhoChess::default();
-                $body
-            }
-            fianchetto_eval::Preset::Classical => {
-                let $e = fianchetto_eval::Classical::default();
-                $body
-            }
-        }
-    };
-}
 
 /// A search algorithm a user can pick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -125,7 +104,7 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CommandError> {
     config
         .disable(&args.disable)
         .map_err(|e| CommandError::Usage(e.to_string()))?;
-    with_backend!(args.backend, B => with_eval!(args.eval, e => run_on::<B, _>(args, e, config)))
+    with_backend!(args.backend, B => with_eval!(args.eval.name(), E => run_on::<B, E>(args, E::default(), config)))
 }
 
 fn run_on<B: MoveGen, E: Evaluator<B> + Clone + 'static>(
@@ -152,26 +131,36 @@ fn run_on<B: MoveGen, E: Evaluator<B> + Clone + 'static>(
         ),
         Algo::Scout => Box::new(Scout::new(eval)),
         Algo::Pvs => {
-            println!("info string pvs: {config}");
+            say!("info string pvs: {config}");
             Box::new(Pvs::with_config(eval, config))
         }
     };
-    println!(
+    say!(
         "info string {} on {} with {} evaluation, backend {}",
         search.name(),
         game.board().fen(),
         args.eval,
         B::NAME
     );
-    let result = search.search(&game, &limits, &mut |info| println!("{}", info.to_uci()));
-    println!(
+    // The reports cannot return an error: keep the first one for after.
+    let mut failed = None;
+    let result = search.search(&game, &limits, &mut |info| {
+        if failed.is_none() {
+            use std::io::Write as _;
+            failed = writeln!(std::io::stdout().lock(), "{}", info.to_uci()).err();
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    say!(
         "info string {} nodes {} evals {} nps in {:.3} s",
         result.nodes,
         result.evals,
         result.nps(),
         result.time.as_secs_f64()
     );
-    println!("{}", result.to_uci());
+    say!("{}", result.to_uci());
     Ok(())
 }
 

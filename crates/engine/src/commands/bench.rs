@@ -5,6 +5,7 @@
 use super::analyse::parse_preset;
 use super::CommandError;
 use crate::backend::Backend;
+use crate::say;
 use crate::{with_backend, with_eval};
 use fianchetto_eval::{Evaluator, Preset};
 use fianchetto_movegen::{Game, MoveGen};
@@ -61,7 +62,7 @@ pub fn run(args: &BenchArgs) -> Result<(), CommandError> {
     config
         .disable(&args.disable)
         .map_err(|e| CommandError::Usage(e.to_string()))?;
-    with_backend!(args.backend, B => with_eval!(args.eval, e => run_on::<B, _>(args, e, config)))
+    with_backend!(args.backend, B => with_eval!(args.eval.name(), E => run_on::<B, E>(args, E::default(), config)))
 }
 
 fn run_on<B: MoveGen, E: Evaluator<B> + Clone>(
@@ -75,7 +76,7 @@ fn run_on<B: MoveGen, E: Evaluator<B> + Clone>(
         let game = Game::new(B::from_fen(fen)?);
         pvs.clear();
         let r = pvs.search(&game, &Limits::depth(args.depth), &mut |_| {});
-        println!(
+        say!(
             "{:>2} {:>10} nodes {:>8.3} s  {:<10} {:<14} {}",
             i + 1,
             r.nodes,
@@ -88,7 +89,7 @@ fn run_on<B: MoveGen, E: Evaluator<B> + Clone>(
         time += r.time;
     }
     let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
-    println!(
+    say!(
         "depth {} threads {} hash {} MB eval {} backend {}: {:.3} s",
         args.depth,
         args.threads,
@@ -97,7 +98,7 @@ fn run_on<B: MoveGen, E: Evaluator<B> + Clone>(
         B::NAME,
         time.as_secs_f64()
     );
-    println!("{nodes} nodes {nps} nps");
+    say!("{nodes} nodes {nps} nps");
     Ok(())
 }
 

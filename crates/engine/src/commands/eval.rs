@@ -2,7 +2,7 @@
 
 use super::CommandError;
 use crate::backend::Backend;
-use crate::with_backend;
+use crate::{say, with_backend};
 use fianchetto_board::{Board, START_FEN};
 use fianchetto_eval::{Evaluator, Preset};
 
@@ -34,16 +34,21 @@ pub fn run(args: &EvalArgs) -> Result<(), CommandError> {
 
 fn run_on<B: Board>(args: &EvalArgs) -> Result<(), CommandError> {
     let board = B::from_fen(&args.fen)?;
-    let mut evaluator = args.eval.evaluator();
-    let breakdown = evaluator.breakdown(&board);
-    let score = evaluator.evaluate(&board);
-    println!(
-        "Evaluation {} on backend {}: {}",
-        args.eval,
-        B::NAME,
-        board.fen()
-    );
-    println!("{breakdown}");
-    println!("Final evaluation: {} cp (side to move)", score.value());
+    say!("{}", report(&board, args.eval));
     Ok(())
+}
+
+/// The evaluation report of `board` under `preset`: a header, the
+/// breakdown table, and `Final evaluation: <N> cp (side to move)` last.
+/// Shared by `fianchetto eval` and the UCI `eval` command.
+pub fn report<B: Board>(board: &B, preset: Preset) -> String {
+    let mut evaluator = preset.evaluator();
+    let breakdown = evaluator.breakdown(board);
+    let score = evaluator.evaluate(board);
+    format!(
+        "Evaluation {preset} on backend {}: {}\n{breakdown}\nFinal evaluation: {} cp (side to move)",
+        B::NAME,
+        board.fen(),
+        score.value()
+    )
 }

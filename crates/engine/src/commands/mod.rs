@@ -6,6 +6,17 @@ pub mod ablate;
 pub mod analyse;
 pub mod bench;
 pub mod perft;
+pub mod play;
+
+/// `println!` for subcommands: a closed standard output (`fianchetto perft 6 | head -1`)
+/// becomes a [`CommandError::Io`] instead of a panic.
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*).map_err($crate::commands::CommandError::from)?
+    }};
+}
 
 /// A user-facing failure of a subcommand: printed as one line, exit code 2.
 #[derive(Debug, thiserror::Error)]

@@ -3,9 +3,9 @@
 
 use super::CommandError;
 use crate::backend::Backend;
-use crate::with_backend;
+use crate::{say, with_backend};
 use fianchetto_board::START_FEN;
-use fianchetto_movegen::{divide, perft_parallel, perft_stats, MoveGen};
+use fianchetto_movegen::{divide, perft_parallel, perft_plain, perft_stats, MoveGen};
 use std::time::Instant;
 
 /// Arguments of `fianchetto perft`.
@@ -33,6 +33,11 @@ pub struct PerftArgs {
     /// Hash table size in MB (0 = none): counts each transposition once.
     #[arg(long, default_value_t = 0)]
     pub hash: usize,
+    /// Play every move, the last ply included, instead of counting the last
+    /// ply's moves without playing them (bulk counting, the default). Runs on
+    /// one thread.
+    #[arg(long, conflicts_with_all = ["divide", "stats", "hash", "threads"])]
+    pub plain: bool,
 }
 
 /// Runs `perft`; the last line printed is `Nodes searched: <N>`.
@@ -45,35 +50,38 @@ fn run_on<B: MoveGen>(args: &PerftArgs) -> Result<(), CommandError> {
     let start = Instant::now();
     let nodes = if args.stats {
         let s = perft_stats(&board, args.depth);
-        println!("depth      {}", args.depth);
-        println!("nodes      {}", s.nodes);
-        println!("captures   {}", s.captures);
-        println!("e.p.       {}", s.en_passant);
-        println!("castles    {}", s.castles);
-        println!("promotions {}", s.promotions);
-        println!("checks     {}", s.checks);
-        println!("disc. chk  {}", s.discovered_checks);
-        println!("double chk {}", s.double_checks);
-        println!("checkmates {}", s.checkmates);
+        say!("depth      {}", args.depth);
+        say!("nodes      {}", s.nodes);
+        say!("captures   {}", s.captures);
+        say!("e.p.       {}", s.en_passant);
+        say!("castles    {}", s.castles);
+        say!("promotions {}", s.promotions);
+        say!("checks     {}", s.checks);
+        say!("disc. chk  {}", s.discovered_checks);
+        say!("double chk {}", s.double_checks);
+        say!("checkmates {}", s.checkmates);
         s.nodes
     } else if args.divide {
         let mut total = 0;
         for (mv, n) in divide(&board, args.depth) {
-            println!("{mv}: {n}");
+            say!("{mv}: {n}");
             total += n;
         }
-        println!();
+        say!("");
         total
+    } else if args.plain {
+        perft_plain(&board, args.depth)
     } else {
         perft_parallel(&board, args.depth, args.threads as usize, args.hash)
     };
     let secs = start.elapsed().as_secs_f64();
-    println!(
-        "Time: {:.3} s ({:.1} Mnps, backend {})",
+    let mode = if args.plain { "plain" } else { "bulk" };
+    say!(
+        "Time: {:.3} s ({:.1} Mnps, backend {}, {mode})",
         secs,
         nodes as f64 / secs.max(1e-9) / 1e6,
         B::NAME
     );
-    println!("Nodes searched: {nodes}");
+    say!("Nodes searched: {nodes}");
     Ok(())
 }

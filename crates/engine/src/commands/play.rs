@@ -1,0 +1,134 @@
+//! `fianchetto play`: a game against the computer in the terminal, with the
+//! algorithm, depth or time, and evaluation selectable, or a difficulty level
+//! that picks them (the Rookie app's idea).
+
+use super::CommandError;
+use crate::backend::Backend;
+use crate::play::{play_session, Opponent};
+use crate::searchers::build_search;
+use crate::uci::options::{ALGORITHMS, EVALUATIONS};
+use crate::{with_backend, with_eval};
+use fianchetto_board::{Board, Color, Move, START_FEN};
+use fianchetto_movegen::{Game, MoveGen};
+use fianchetto_search::pvs::PvsConfig;
+use fianchetto_search::{Limits, Search};
+use std::time::Duration;
+
+/// Which side the human plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Side {
+    /// White (moves first).
+    White,
+    /// Black.
+    Black,
+}
+
+/// Arguments of `fianchetto play`.
+#[derive(Debug, clap::Args)]
+pub struct PlayArgs {
+    /// Difficulty 1 (a beginner's minimax) to 8 (full-strength PVS, 3 s a
+    /// move); `--algo`, `--depth`, `--movetime` and `--eval` override it.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=8))]
+    pub level: u8,
+    /// The side you play.
+    #[arg(long, value_enum, default_value_t = Side::White)]
+    pub color: Side,
+    /// Starting position.
+    #[arg(long, default_value = START_FEN)]
+    pub fen: String,
+    /// Search algorithm: pvs, alphabeta, scout, minimax or mcts.
+    #[arg(long)]
+    pub algo: Option<String>,
+    /// Search depth in plies.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: Option<u32>,
+    /// Thinking time per move in milliseconds.
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Evaluation: classical, buhochess or material.
+    #[arg(long)]
+    pub eval: Option<String>,
+    /// Board backend.
+    #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
+    pub backend: Backend,
+}
+
+/// What a level means: algorithm, depth, move time (ms), evaluation.
+pub fn level(n: u8) -> (&'static str, Option<u32>, Option<u64>, &'static str) {
+    match n {
+        1 => ("minimax", Some(1), None, "material"),
+        2 => ("alphabeta", Some(2), None, "material"),
+        3 => ("alphabeta", Some(3), None, "buhochess"),
+        4 => ("pvs", Some(4), None, "buhochess"),
+        5 => ("pvs", None, Some(200), "classical"),
+        6 => ("pvs", None, Some(500), "classical"),
+        7 => ("pvs", None, Some(1000), "classical"),
+        _ => ("pvs", None, Some(3000), "classical"),
+    }
+}
+
+struct SearchOpponent<B: MoveGen> {
+    search: Box<dyn Search<B> + Send>,
+    limits: Limits,
+    description: String,
+}
+
+impl<B: MoveGen> Opponent<B> for SearchOpponent<B> {
+    fn describe(&self) -> String {
+        self.description.clone()
+    }
+    fn choose(&mut self, game: &Game<B>) -> Option<Move> {
+        self.search
+            .search(game, &self.limits, &mut |_| {})
+            .best_move
+    }
+    fn new_game(&mut self) {
+        self.search.clear();
+    }
+}
+
+fn check_name(kind: &str, name: &str, allowed: &[&str]) -> Result<(), CommandError> {
+    if allowed.contains(&name) {
+        Ok(())
+    } else {
+        Err(CommandError::Usage(format!(
+            "unknown {kind} `{name}`; expected one of: {}",
+            allowed.join(", ")
+        )))
+    }
+}
+
+/// Runs `play` on the terminal.
+pub fn run(args: &PlayArgs) -> Result<(), CommandError> {
+    let (algo, depth, movetime, eval) = level(args.level);
+    let algo = args.algo.as_deref().unwrap_or(algo);
+    let eval = args.eval.as_deref().unwrap_or(eval);
+    check_name("algorithm", algo, ALGORITHMS)?;
+    check_name("evaluation", eval, EVALUATIONS)?;
+    let (depth, movetime) = match (args.depth, args.movetime) {
+        (None, None) => (depth, movetime),
+        explicit => explicit,
+    };
+    let limits = Limits {
+        depth,
+        movetime: movetime.map(Duration::from_millis),
+        ..Limits::default()
+    };
+    let description = match (depth, movetime) {
+        (Some(d), _) => format!("{algo} to depth {d} with the {eval} evaluation"),
+        (_, Some(t)) => format!("{algo} for {t} ms a move with the {eval} evaluation"),
+        _ => format!("{algo} with the {eval} evaluation"),
+    };
+    let human = match args.color {
+        Side::White => Color::White,
+        Side::Black => Color::Black,
+    };
+    with_backend!(args.backend, B => {
+        let start = B::from_fen(&args.fen)?;
+        let search = with_eval!(eval, E => build_search::<B, E>(algo, PvsConfig::default()));
+        let mut opponent = SearchOpponent::<B> { search, limits, description };
+        let stdin = std::io::stdin();
+        play_session(start, human, &mut opponent, &mut stdin.lock(), &mut std::io::stdout())?;
+        Ok(())
+    })
+}

@@ -1,0 +1,253 @@
+//! The engine's UCI options: their declarations (what `uci` prints) and
+//! checked assignment (what `setoption` does). A bad value is refused with a
+//! reason and the option keeps its old value.
+
+use crate::backend::Backend;
+
+/// Search algorithms the `Algorithm` option offers.
+pub const ALGORITHMS: &[&str] = &["pvs", "alphabeta", "scout", "minimax", "mcts"];
+/// Evaluations the `Evaluation` option offers.
+pub const EVALUATIONS: &[&str] = &["classical", "buhochess", "material"];
+
+/// Lowest and highest `UCI_Elo`.
+pub const ELO_RANGE: (i64, i64) = (800, 2800);
+
+/// Every option's current value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Principal variations to report.
+    pub multipv: usize,
+    /// Whether the GUI may send `go ponder`.
+    pub ponder: bool,
+    /// Time kept back from every move for communication delays, in ms.
+    pub move_overhead_ms: u64,
+    /// Search algorithm name (one of [`ALGORITHMS`]).
+    pub algorithm: String,
+    /// Evaluation name (one of [`EVALUATIONS`]).
+    pub evaluation: String,
+    /// Board backend.
+    pub backend: Backend,
+    /// Whether to play below full strength.
+    pub limit_strength: bool,
+    /// Target strength when limited.
+    pub elo: i64,
+}
+
+impl Default for EngineOptions {
+    fn default() -> EngineOptions {
+        EngineOptions {
+            hash_mb: 64,
+            threads: 1,
+            multipv: 1,
+            ponder: false,
+            move_overhead_ms: 20,
+            algorithm: "pvs".into(),
+            evaluation: "classical".into(),
+            backend: Backend::Bitboard,
+            limit_strength: false,
+            elo: ELO_RANGE.1,
+        }
+    }
+}
+
+/// What a `setoption` asked for, once applied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Applied {
+    /// A value changed.
+    Set,
+    /// The `Clear Hash` button: the caller clears the table.
+    ClearHash,
+    /// The hash size changed: the caller resizes the table.
+    ResizeHash,
+}
+
+/// Why a `setoption` was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionError {
+    /// No such option.
+    #[error("no option named `{0}` (see the list `uci` prints)")]
+    Unknown(String),
+    /// The option needs a value.
+    #[error("option `{0}` needs `value <...>`")]
+    MissingValue(String),
+    /// A number out of range or not a number.
+    #[error("option `{name}` takes a whole number from {min} to {max}, got `{value}`")]
+    Spin {
+        /// Option.
+        name: &'static str,
+        /// Text given.
+        value: String,
+        /// Lowest.
+        min: i64,
+        /// Highest.
+        max: i64,
+    },
+    /// Not `true`/`false`.
+    #[error("option `{name}` takes true or false, got `{value}`")]
+    Check {
+        /// Option.
+        name: &'static str,
+        /// Text given.
+        value: String,
+    },
+    /// Not one of the choices.
+    #[error("option `{name}` takes one of {choices}, got `{value}`")]
+    Combo {
+        /// Option.
+        name: &'static str,
+        /// Text given.
+        value: String,
+        /// The choices, comma-separated.
+        choices: String,
+    },
+}
+
+fn spin(name: &'static str, value: Option<&str>, min: i64, max: i64) -> Result<i64, OptionError> {
+    let v = value.ok_or_else(|| OptionError::MissingValue(name.into()))?;
+    match v.trim().parse::<i64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(OptionError::Spin {
+            name,
+            value: v.into(),
+            min,
+            max,
+        }),
+    }
+}
+
+fn check(name: &'static str, value: Option<&str>) -> Result<bool, OptionError> {
+    let v = value.ok_or_else(|| OptionError::MissingValue(name.into()))?;
+    match v.trim().to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(OptionError::Check {
+            name,
+            value: v.into(),
+        }),
+    }
+}
+
+fn combo(name: &'static str, value: Option<&str>, choices: &[&str]) -> Result<String, OptionError> {
+    let v = value.ok_or_else(|| OptionError::MissingValue(name.into()))?;
+    choices
+        .iter()
+        .find(|c| c.eq_ignore_ascii_case(v.trim()))
+        .map(|c| c.to_string())
+        .ok_or_else(|| OptionError::Combo {
+            name,
+            value: v.into(),
+            choices: choices.join(", "),
+        })
+}
+
+impl EngineOptions {
+    /// The `option ...` lines `uci` prints.
+    pub fn declarations(&self) -> Vec<String> {
+        let combo_line = |name: &str, default: &str, vars: &[&str]| {
+            let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
+            format!("option name {name} type combo default {default}{vars}")
+        };
+        let backends: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
+        let d = EngineOptions::default();
+        vec![
+            format!(
+                "option name Hash type spin default {} min 1 max 65536",
+                d.hash_mb
+            ),
+            format!(
+                "option name Threads type spin default {} min 1 max 256",
+                d.threads
+            ),
+            format!(
+                "option name MultiPV type spin default {} min 1 max 256",
+                d.multipv
+            ),
+            format!("option name Ponder type check default {}", d.ponder),
+            format!(
+                "option name Move Overhead type spin default {} min 0 max 5000",
+                d.move_overhead_ms
+            ),
+            "option name Clear Hash type button".to_string(),
+            combo_line("Algorithm", &d.algorithm, ALGORITHMS),
+            combo_line("Evaluation", &d.evaluation, EVALUATIONS),
+            combo_line("Backend", d.backend.name(), &backends),
+            format!(
+                "option name UCI_LimitStrength type check default {}",
+                d.limit_strength
+            ),
+            format!(
+                "option name UCI_Elo type spin default {} min {} max {}",
+                d.elo, ELO_RANGE.0, ELO_RANGE.1
+            ),
+        ]
+    }
+
+    /// Applies `setoption name <name> value <value>`. Names are matched
+    /// without regard to case, as the protocol asks.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Applied, OptionError> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "hash" => {
+                self.hash_mb = spin("Hash", value, 1, 65536)? as usize;
+                return Ok(Applied::ResizeHash);
+            }
+            "threads" => self.threads = spin("Threads", value, 1, 256)? as usize,
+            "multipv" => self.multipv = spin("MultiPV", value, 1, 256)? as usize,
+            "ponder" => self.ponder = check("Ponder", value)?,
+            "move overhead" => {
+                self.move_overhead_ms = spin("Move Overhead", value, 0, 5000)? as u64
+            }
+            "clear hash" => return Ok(Applied::ClearHash),
+            "algorithm" => self.algorithm = combo("Algorithm", value, ALGORITHMS)?,
+            "evaluation" => self.evaluation = combo("Evaluation", value, EVALUATIONS)?,
+            "backend" => {
+                let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
+                let chosen = combo("Backend", value, &names)?;
+                self.backend = chosen.parse().unwrap_or_default();
+            }
+            "uci_limitstrength" => self.limit_strength = check("UCI_LimitStrength", value)?,
+            "uci_elo" => self.elo = spin("UCI_Elo", value, ELO_RANGE.0, ELO_RANGE.1)?,
+            _ => return Err(OptionError::Unknown(name.to_string())),
+        }
+        Ok(Applied::Set)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_and_refuse() {
+        let mut o = EngineOptions::default();
+        assert_eq!(o.set("hash", Some("128")), Ok(Applied::ResizeHash));
+        assert_eq!(o.hash_mb, 128);
+        assert!(o.set("Hash", Some("0")).is_err());
+        assert!(o.set("Hash", Some("lots")).is_err());
+        assert_eq!(o.hash_mb, 128);
+        assert_eq!(o.set("Algorithm", Some("AlphaBeta")), Ok(Applied::Set));
+        assert_eq!(o.algorithm, "alphabeta");
+        assert!(matches!(
+            o.set("Algorithm", Some("random")),
+            Err(OptionError::Combo { .. })
+        ));
+        assert!(matches!(
+            o.set("Colour", Some("blue")),
+            Err(OptionError::Unknown(_))
+        ));
+        assert!(matches!(
+            o.set("Threads", None),
+            Err(OptionError::MissingValue(_))
+        ));
+        assert_eq!(o.set("Clear Hash", None), Ok(Applied::ClearHash));
+        assert_eq!(o.set("Ponder", Some("true")), Ok(Applied::Set));
+        assert!(o.ponder);
+        assert!(o
+            .declarations()
+            .iter()
+            .any(|l| l.starts_with("option name UCI_Elo type spin")));
+    }
+}

@@ -1,0 +1,478 @@
+//! The UCI session: reads commands, keeps the position and options, and runs
+//! each search on its own thread so that `stop`, `isready` and `ponderhit`
+//! are answered at once. A command that fails leaves every piece of state as
+//! it was and answers `info string error: …`.
+
+use super::options::{Applied, EngineOptions};
+use super::parse::{parse_command, GoParams, UciCommand};
+use crate::commands::eval::report;
+use crate::searchers::{build_driver, Driver};
+use crate::with_backend;
+use fianchetto_board::{diagram, Bitboards, Board, Move, Setup};
+use fianchetto_eval::Preset;
+use fianchetto_movegen::{divide, parse_uci, Game, MoveGen};
+use fianchetto_search::{time::TimeManager, Limits, SearchResult};
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Where the session writes: shared with the search thread, each line
+/// written whole and flushed.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    /// Output to `w`.
+    pub fn new(w: Box<dyn Write + Send>) -> Output {
+        Output(Arc::new(Mutex::new(w)))
+    }
+
+    /// Writes one line. A GUI that closed its end is not our problem to
+    /// report: errors are dropped.
+    pub fn line(&self, text: &str) {
+        let mut w = match self.0.lock() {
+            Ok(w) => w,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let _ = writeln!(w, "{text}");
+        let _ = w.flush();
+    }
+}
+
+/// A search in progress.
+struct Running {
+    handle: JoinHandle<()>,
+    stop: Arc<AtomicBool>,
+    /// Raised by `ponderhit`: the search may now print its move.
+    ponder_hit: Arc<AtomicBool>,
+    /// The clock limits of a `go ponder`, used when the ponder hit comes.
+    ponder_limits: Option<Limits>,
+    /// Whether only `stop` ends it (`go infinite`, `go ponder`).
+    unbounded: bool,
+}
+
+/// The state of a UCI session.
+pub struct Session {
+    out: Output,
+    options: EngineOptions,
+    /// The position: a validated start and the moves played from it.
+    start: Setup,
+    moves: Vec<Move>,
+    driver: Arc<Mutex<Box<dyn Driver>>>,
+    running: Option<Running>,
+    debug: bool,
+}
+
+/// Whether the session goes on after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next command.
+    Continue,
+    /// `quit` was received.
+    Quit,
+}
+
+const NAME: &str = concat!("Fianchetto ", env!("CARGO_PKG_VERSION"));
+
+impl Session {
+    /// A session writing to `out`, at the start position with default options.
+    pub fn new(out: Output) -> Session {
+        let options = EngineOptions::default();
+        let driver = Arc::new(Mutex::new(build_driver(&options)));
+        Session {
+            out,
+            options,
+            start: Setup::start(),
+            moves: Vec::new(),
+            driver,
+            running: None,
+            debug: false,
+        }
+    }
+
+    /// Reads commands from `input` until `quit` or the end of input.
+    pub fn run(&mut self, input: impl BufRead) {
+        for line in input.lines() {
+            let Ok(line) = line else { break };
+            if self.handle_line(&line) == Flow::Quit {
+                return;
+            }
+        }
+        // End of input: a bounded search (`echo "go depth 9" | fianchetto`)
+        // finishes and prints its move; an unbounded one is stopped.
+        if let Some(running) = self.running.take() {
+            if running.unbounded {
+                running.stop.store(true, Ordering::Relaxed);
+                running.ponder_hit.store(true, Ordering::Relaxed);
+            }
+            let _ = running.handle.join();
+        }
+    }
+
+    fn error(&self, text: impl std::fmt::Display) {
+        self.out.line(&format!("info string error: {text}"));
+    }
+
+    /// Handles one line of input.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        let cmd = match parse_command(line) {
+            Ok(Some(cmd)) => cmd,
+            Ok(None) => return Flow::Continue,
+            Err(e) => {
+                self.error(e);
+                return Flow::Continue;
+            }
+        };
+        // Commands that must not wait for a running search.
+        match &cmd {
+            UciCommand::IsReady => {
+                self.out.line("readyok");
+                return Flow::Continue;
+            }
+            UciCommand::Stop => {
+                self.stop_search();
+                return Flow::Continue;
+            }
+            UciCommand::PonderHit => {
+                self.ponder_hit();
+                return Flow::Continue;
+            }
+            UciCommand::Debug(on) => {
+                self.debug = *on;
+                return Flow::Continue;
+            }
+            UciCommand::Quit => {
+                self.stop_search();
+                return Flow::Quit;
+            }
+            UciCommand::Display => {
+                self.display();
+                return Flow::Continue;
+            }
+            UciCommand::Eval => {
+                let preset = self.options.evaluation.parse().unwrap_or(Preset::Classical);
+                let game = self.current();
+                let text = with_backend!(self.options.backend, B => {
+                    match Game::<B>::from_setup(&game.board().to_setup()) {
+                        Ok(g) => report(g.board(), preset),
+                        Err(e) => e.to_string(),
+                    }
+                });
+                for line in text.lines() {
+                    self.out.line(line);
+                }
+                return Flow::Continue;
+            }
+            UciCommand::Uci => {
+                self.out.line(&format!("id name {NAME}"));
+                self.out.line("id author the Fianchetto developers");
+                for o in self.options.declarations() {
+                    self.out.line(&o);
+                }
+                self.out.line("uciok");
+                return Flow::Continue;
+            }
+            _ => {}
+        }
+        // Everything else changes state: finish any search first (a GUI
+        // should not send these while searching, but if it does, the search
+        // ends with its best move and the command then applies).
+        self.stop_search();
+        match cmd {
+            UciCommand::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            UciCommand::UciNewGame => self.with_driver(|d| d.clear()),
+            UciCommand::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
+            UciCommand::Go(params) => self.go(params),
+            UciCommand::Register => {}
+            _ => {}
+        }
+        Flow::Continue
+    }
+
+    fn with_driver<T>(&self, f: impl FnOnce(&mut Box<dyn Driver>) -> T) -> T {
+        let mut d = match self.driver.lock() {
+            Ok(d) => d,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        f(&mut d)
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let before = self.options.clone();
+        match self.options.set(name, value) {
+            Ok(Applied::ClearHash) => self.with_driver(|d| d.clear()),
+            Ok(_) => {
+                if self.options != before {
+                    let driver = build_driver(&self.options);
+                    self.with_driver(|d| *d = driver);
+                }
+            }
+            Err(e) => self.error(e),
+        }
+    }
+
+    /// Validates the whole command before changing anything: a bad FEN or an
+    /// illegal move keeps the previous position.
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
+        let setup = match fen {
+            None => Setup::start(),
+            Some(fen) => match Bitboards::from_fen(fen) {
+                Ok(b) => b.to_setup(),
+                Err(e) => {
+                    return self.error(format!("invalid FEN `{fen}`: {e}; position unchanged"))
+                }
+            },
+        };
+        let mut game = match Game::<Bitboards>::from_setup(&setup) {
+            Ok(g) => g,
+            Err(e) => return self.error(format!("{e}; position unchanged")),
+        };
+        let mut played = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            match parse_uci(game.board(), text) {
+                Ok(mv) => {
+                    game.play_unchecked(mv);
+                    played.push(mv);
+                }
+                Err(e) => {
+                    return self.error(format!(
+                        "move {} of the list: {e}; position unchanged",
+                        i + 1
+                    ))
+                }
+            }
+        }
+        self.start = setup;
+        self.moves = played;
+    }
+
+    fn current(&self) -> Game<Bitboards> {
+        let mut game = Game::<Bitboards>::from_setup(&self.start)
+            .unwrap_or_else(|_| Game::new(Bitboards::startpos()));
+        for &mv in &self.moves {
+            game.play_unchecked(mv);
+        }
+        game
+    }
+
+    fn display(&self) {
+        let game = self.current();
+        let b = game.board();
+        for line in diagram(&b.to_setup()).lines() {
+            self.out.line(line);
+        }
+        self.out.line(&format!("Fen: {}", b.fen()));
+        self.out.line(&format!("Key: {:016X}", b.hash()));
+        let checkers: Vec<String> = b.checkers().iter().map(|s| s.to_string()).collect();
+        self.out.line(&format!("Checkers: {}", checkers.join(" ")));
+    }
+
+    fn limits(&self, p: &GoParams, board: &Bitboards) -> Limits {
+        let ms = |v: Option<u64>| v.map(Duration::from_millis);
+        let mut limits = Limits {
+            depth: p.depth,
+            nodes: p.nodes,
+            movetime: ms(p.movetime),
+            wtime: ms(p.wtime),
+            btime: ms(p.btime),
+            winc: ms(p.winc),
+            binc: ms(p.binc),
+            movestogo: p.movestogo,
+            infinite: p.infinite || p.ponder,
+            mate: p.mate,
+            move_overhead: Duration::from_millis(self.options.move_overhead_ms),
+            ..Limits::default()
+        };
+        for text in &p.searchmoves {
+            match parse_uci(board, text) {
+                Ok(mv) => limits.searchmoves.push(mv),
+                Err(e) => self.error(format!("searchmoves: {e}; ignored")),
+            }
+        }
+        if self.options.limit_strength {
+            let (depth, nodes) = strength_limits(self.options.elo);
+            limits.depth = Some(limits.depth.map_or(depth, |d| d.min(depth)));
+            limits.nodes = Some(limits.nodes.map_or(nodes, |n| n.min(nodes)));
+        }
+        limits
+    }
+
+    fn go(&mut self, params: GoParams) {
+        let game = self.current();
+        if let Some(depth) = params.perft {
+            let mut total = 0;
+            for (mv, n) in divide(game.board(), depth.max(1)) {
+                self.out.line(&format!("{mv}: {n}"));
+                total += n;
+            }
+            self.out.line("");
+            self.out.line(&format!("Nodes searched: {total}"));
+            return;
+        }
+        let limits = self.limits(&params, game.board());
+        let stop = limits.stop.clone();
+        let ponder_hit = Arc::new(AtomicBool::new(false));
+        let ponder_limits = params.ponder.then(|| Limits {
+            infinite: false,
+            ..limits.clone()
+        });
+        let wait_for_stop = limits.infinite;
+        let multipv = self.options.multipv;
+        let (driver, out, start, moves) = (
+            self.driver.clone(),
+            self.out.clone(),
+            self.start.clone(),
+            self.moves.clone(),
+        );
+        let (stop_t, hit_t) = (stop.clone(), ponder_hit.clone());
+        let handle = std::thread::spawn(move || {
+            let mut d = match driver.lock() {
+                Ok(d) => d,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+            let result = search_multipv(&mut **d, &start, &moves, &limits, multipv, &out);
+            // In infinite and ponder mode the move may only be sent after
+            // `stop` (or `ponderhit` then the time running out).
+            while wait_for_stop && !stop_t.load(Ordering::Relaxed) && !hit_t.load(Ordering::Relaxed)
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            out.line(&legal_bestmove(&game, &result));
+        });
+        self.running = Some(Running {
+            handle,
+            stop,
+            ponder_hit,
+            ponder_limits,
+            unbounded: wait_for_stop,
+        });
+    }
+
+    /// `ponderhit`: the pondered move was played; the search now runs on our
+    /// clock, so a timer stops it when the time it may use is spent.
+    fn ponder_hit(&mut self) {
+        let side = self.current().board().turn();
+        let Some(running) = &mut self.running else {
+            return;
+        };
+        let Some(limits) = running.ponder_limits.take() else {
+            return;
+        };
+        let budget = TimeManager::new(&limits, side).soft();
+        let stop = running.stop.clone();
+        match budget {
+            Some(t) => {
+                std::thread::spawn(move || {
+                    std::thread::sleep(t);
+                    stop.store(true, Ordering::Relaxed);
+                });
+            }
+            None => stop.store(true, Ordering::Relaxed),
+        }
+        running.ponder_hit.store(true, Ordering::Relaxed);
+    }
+
+    /// Stops a running search and waits for its `bestmove`.
+    fn stop_search(&mut self) {
+        if let Some(running) = self.running.take() {
+            running.stop.store(true, Ordering::Relaxed);
+            running.ponder_hit.store(true, Ordering::Relaxed);
+            let _ = running.handle.join();
+        }
+    }
+}
+
+/// Runs `multipv` searches, each excluding the best moves of the previous
+/// ones, and prints their lines with `multipv k`; returns the first.
+fn search_multipv(
+    driver: &mut dyn Driver,
+    start: &Setup,
+    moves: &[Move],
+    limits: &Limits,
+    multipv: usize,
+    out: &Output,
+) -> SearchResult {
+    if multipv <= 1 {
+        return driver.go(start, moves, limits, &mut |info| out.line(&info.to_uci()));
+    }
+    let game = {
+        let mut g = Game::<Bitboards>::from_setup(start)
+            .unwrap_or_else(|_| Game::new(Bitboards::startpos()));
+        for &m in moves {
+            g.play_unchecked(m);
+        }
+        g
+    };
+    let mut candidates: Vec<Move> = if limits.searchmoves.is_empty() {
+        game.board().legal_moves().to_vec()
+    } else {
+        limits.searchmoves.clone()
+    };
+    let lines = multipv.min(candidates.len());
+    let mut first = SearchResult::default();
+    let mut limits = limits.clone();
+    // Share a fixed move time among the lines.
+    if let Some(t) = limits.movetime {
+        limits.movetime = Some(t / lines.max(1) as u32);
+    }
+    for k in 1..=lines {
+        limits.searchmoves = candidates.clone();
+        let result = driver.go(start, moves, &limits, &mut |info| {
+            out.line(
+                &info
+                    .to_uci()
+                    .replacen("info ", &format!("info multipv {k} "), 1),
+            )
+        });
+        let Some(best) = result.best_move else { break };
+        candidates.retain(|&m| m != best);
+        if k == 1 {
+            first = result;
+        }
+        if limits.stop.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    first
+}
+
+/// The `bestmove` line, made safe: a move that is not legal here (which
+/// would be a search bug) is replaced by the first legal move, and a
+/// position without moves answers `0000`.
+fn legal_bestmove(game: &Game<Bitboards>, result: &SearchResult) -> String {
+    let board = game.board();
+    let best = result
+        .best_move
+        .filter(|&m| board.is_legal(m))
+        .or_else(|| board.legal_moves().first().copied());
+    let Some(best) = best else {
+        return "bestmove 0000".to_string();
+    };
+    let ponder = result.ponder.filter(|&p| {
+        let mut after = board.clone();
+        after.play(best);
+        Some(best) == result.best_move && after.is_legal(p)
+    });
+    match ponder {
+        Some(p) => format!("bestmove {best} ponder {p}"),
+        None => format!("bestmove {best}"),
+    }
+}
+
+/// Depth and node caps for `UCI_Elo`: each 100 Elo roughly doubles the
+/// nodes. A rough map, not a calibrated one (see the README).
+pub fn strength_limits(elo: i64) -> (u32, u64) {
+    let elo = elo.clamp(super::options::ELO_RANGE.0, super::options::ELO_RANGE.1);
+    let steps = (elo - super::options::ELO_RANGE.0) as f64 / 100.0;
+    let nodes = (64.0 * 2f64.powf(steps)) as u64;
+    let depth = (1 + (elo - super::options::ELO_RANGE.0) / 150) as u32;
+    (depth, nodes)
+}
+
+/// Runs a UCI session on standard input and output.
+pub fn run_stdio() {
+    let mut session = Session::new(Output::new(Box::new(std::io::stdout())));
+    session.run(std::io::stdin().lock());
+}

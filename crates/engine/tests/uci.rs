@@ -1,0 +1,309 @@
+//! Drives the `fianchetto` binary over stdin/stdout as a GUI would.
+
+use fianchetto_board::{Bitboards, Board};
+use fianchetto_movegen::{parse_uci, Game, MoveGen};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fianchetto"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, cmd: &str) {
+        writeln!(self.stdin, "{cmd}").expect("engine reads");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// Reads lines until one satisfies `pred`; returns every line read.
+    fn until(&mut self, pred: impl Fn(&str) -> bool, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = pred(&line);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("timed out; lines so far: {seen:#?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("engine exited; lines: {seen:#?}"),
+            }
+        }
+    }
+
+    fn bestmove(&mut self, timeout: Duration) -> (String, Vec<String>) {
+        let lines = self.until(|l| l.starts_with("bestmove"), timeout);
+        let best = lines
+            .last()
+            .and_then(|l| l.split_whitespace().nth(1))
+            .unwrap_or_default()
+            .to_string();
+        (best, lines)
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                assert!(status.success(), "exit status {status}");
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        panic!("engine did not quit");
+    }
+}
+
+const LONG: Duration = Duration::from_secs(30);
+
+fn legal_in(fen_moves: (&str, &[&str]), mv: &str) -> bool {
+    let mut game = Game::new(Bitboards::from_fen(fen_moves.0).expect("fen"));
+    for m in fen_moves.1 {
+        game.play_uci(m).expect("legal");
+    }
+    parse_uci(game.board(), mv).is_ok()
+}
+
+#[test]
+fn full_session() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok", LONG);
+    assert!(lines.iter().any(|l| l.starts_with("id name Fianchetto")));
+    for opt in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Ponder",
+        "Move Overhead",
+        "Clear Hash",
+        "Algorithm",
+        "Evaluation",
+        "Backend",
+        "UCI_LimitStrength",
+        "UCI_Elo",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {opt} type"))),
+            "option {opt}: {lines:#?}"
+        );
+    }
+    e.send("setoption name Hash value 16");
+    e.send("isready");
+    e.until(|l| l == "readyok", LONG);
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go depth 4");
+    let (best, lines) = e.bestmove(LONG);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth")),
+        "{lines:#?}"
+    );
+    assert!(
+        legal_in((fianchetto_board::START_FEN, &["e2e4", "e7e5"]), &best),
+        "{best}"
+    );
+    e.send("go wtime 1000 btime 1000 winc 10 binc 10");
+    let (best, _) = e.bestmove(LONG);
+    assert!(
+        legal_in((fianchetto_board::START_FEN, &["e2e4", "e7e5"]), &best),
+        "{best}"
+    );
+    e.quit();
+}
+
+#[test]
+fn every_algorithm_backend_and_evaluation_answers_legally() {
+    let mut e = Engine::start();
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    for (opt, values) in [
+        (
+            "Algorithm",
+            &["minimax", "alphabeta", "scout", "pvs", "mcts"][..],
+        ),
+        ("Backend", &["bitboard", "0x88", "mailbox"][..]),
+        ("Evaluation", &["material", "buhochess", "classical"][..]),
+    ] {
+        for v in values {
+            e.send(&format!("setoption name {opt} value {v}"));
+            e.send("isready");
+            let lines = e.until(|l| l == "readyok", LONG);
+            assert!(
+                !lines.iter().any(|l| l.contains("error")),
+                "{opt}={v} refused: {lines:#?}"
+            );
+            e.send(&format!("position fen {fen}"));
+            e.send("go depth 2 nodes 20000");
+            let (best, lines) = e.bestmove(LONG);
+            assert!(legal_in((fen, &[]), &best), "{opt}={v}: {best} {lines:#?}");
+        }
+        e.send(&format!(
+            "setoption name {opt} value {}",
+            values[values.len() - 1]
+        ));
+    }
+    e.quit();
+}
+
+#[test]
+fn stop_during_infinite_answers_within_50ms() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.until(|l| l.starts_with("info depth 3"), LONG);
+    // isready is answered while the search runs.
+    let t = Instant::now();
+    e.send("isready");
+    let lines = e.until(|l| l == "readyok", LONG);
+    assert!(
+        t.elapsed() < Duration::from_millis(50),
+        "readyok after {:?}",
+        t.elapsed()
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "infinite search must not end by itself"
+    );
+    let t = Instant::now();
+    e.send("stop");
+    let (best, _) = e.bestmove(LONG);
+    let took = t.elapsed();
+    assert!(took < Duration::from_millis(50), "bestmove after {took:?}");
+    assert!(legal_in((fianchetto_board::START_FEN, &[]), &best));
+    e.quit();
+}
+
+#[test]
+fn ponder_then_ponderhit_plays() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.send("go ponder wtime 2000 btime 2000");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("ponderhit");
+    let (best, _) = e.bestmove(Duration::from_secs(5));
+    assert!(legal_in((fianchetto_board::START_FEN, &["e2e4"]), &best));
+    e.quit();
+}
+
+#[test]
+fn malformed_input_is_reported_and_changes_nothing() {
+    let mut e = Engine::start();
+    e.send("position startpos moves d2d4");
+    for bad in [
+        "hello",
+        "position fen not/a/fen w - - 0 1",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position startpos moves e2e4 e7e5 e1e3",
+        "position startpos moves e2e4 zz",
+        "go depth x",
+        "go sideways",
+        "setoption name Hash value -3",
+        "setoption name Algorithm value random",
+        "setoption name Nonsense value 1",
+        "position",
+    ] {
+        e.send(bad);
+        let lines = e.until(|l| l.starts_with("info string error"), LONG);
+        assert_eq!(lines.len(), 1, "{bad}: {lines:#?}");
+    }
+    // The position is still 1.d4: only black's moves are legal.
+    e.send("go depth 2");
+    let (best, _) = e.bestmove(LONG);
+    assert!(
+        legal_in((fianchetto_board::START_FEN, &["d2d4"]), &best),
+        "{best}"
+    );
+    e.quit();
+}
+
+#[test]
+fn long_move_lists_and_game_over_positions() {
+    // 200 plies of a legal game (seeded, avoiding the end of the game).
+    let mut game = Game::new(Bitboards::startpos());
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut moves = Vec::new();
+    while moves.len() < 200 {
+        let list = game.board().legal_moves();
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let mv = list[(seed % list.len() as u64) as usize];
+        game.play_unchecked(mv);
+        if game.outcome().is_some() {
+            game.undo();
+            continue;
+        }
+        moves.push(mv.to_string());
+    }
+    let mut e = Engine::start();
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.send("go depth 3");
+    let (best, _) = e.bestmove(LONG);
+    assert!(
+        parse_uci(game.board(), &best).is_ok(),
+        "{best} in {}",
+        game.board().fen()
+    );
+    // Checkmated: no move to give.
+    e.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    e.send("go depth 3");
+    let (best, _) = e.bestmove(LONG);
+    assert_eq!(best, "0000");
+    e.quit();
+}
+
+#[test]
+fn end_of_input_ends_the_engine() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    drop(e.stdin);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        if let Ok(Some(_)) = e.child.try_wait() {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "engine kept running after its input closed"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}

@@ -1,0 +1,349 @@
+//! Legal move generation shared by the array backends (0x88 and 10×12
+//! mailbox): walk the side to move's piece list, step along offset vectors,
+//! and keep every move legal by construction: king moves are tested for
+//! attack with the king lifted off the board, pinned pieces keep to their pin
+//! line, and in check only moves to the check's evasion squares are made.
+//!
+//! What differs between the two boards is behind [`ArrayBoard`]: how a step
+//! off the board shows up (the 0x88 bit test, or the mailbox's sentinel
+//! squares), and how attacks, checks and pins are found (the 0x88 attack
+//! table over the enemy piece list, or rays scanned out from the king).
+//! Everything is monomorphised, so each backend gets its own loop.
+
+use crate::sink::Sink;
+use fianchetto_board::code::{self, EMPTY};
+use fianchetto_board::{Board, CastlingSide, Color, Move, MoveKind, Role, Square};
+
+/// Which moves to generate (const parameter): every legal move.
+pub(crate) const ALL: u8 = 0;
+/// Captures only.
+pub(crate) const CAPTURES: u8 = 1;
+/// Non-captures only.
+pub(crate) const QUIETS: u8 = 2;
+
+/// The pieces of the side to move pinned to its king, each with the step
+/// along its pin line.
+pub(crate) struct Pins {
+    /// Bit `s` set for each pinned piece's array index `s`.
+    pub(crate) mask: u128,
+    squares: [u8; 8],
+    steps: [u8; 8],
+    len: usize,
+}
+
+impl Pins {
+    pub(crate) const NONE: Pins = Pins {
+        mask: 0,
+        squares: [0; 8],
+        steps: [0; 8],
+        len: 0,
+    };
+
+    /// Records the piece on `s` as pinned along `step` (either sign).
+    #[inline(always)]
+    pub(crate) fn add(&mut self, s: u8, step: u8) {
+        if self.len < 8 {
+            self.squares[self.len] = s;
+            self.steps[self.len] = step;
+            self.len += 1;
+            self.mask |= 1u128 << (s & 127);
+        }
+    }
+
+    /// The pin step of the piece on `s` (0 when it is not pinned).
+    #[inline(always)]
+    fn step(&self, s: u8) -> u8 {
+        if self.len == 0 || self.mask >> (s & 127) & 1 == 0 {
+            return 0;
+        }
+        let n = self.len.min(8);
+        for i in 0..n {
+            if self.squares[i] == s {
+                return self.steps[i];
+            }
+        }
+        0
+    }
+}
+
+/// What the shared generator needs from an array board.
+pub(crate) trait ArrayBoard: Board {
+    /// Knight jumps as wrapping additions to an array index.
+    const KNIGHT: [u8; 8];
+    /// King steps.
+    const KING: [u8; 8];
+    /// Diagonal directions.
+    const BISHOP: [u8; 4];
+    /// Orthogonal directions.
+    const ROOK: [u8; 4];
+    /// One rank up (white's pawn step).
+    const UP: u8;
+    /// An index that is never a square (for "ignore nothing").
+    const NO_SQUARE: u8;
+
+    /// The code on index `s`, or [`code::OFF`] when `s` is off the board.
+    fn target(&self, s: u8) -> u8;
+    /// The indices of `color`'s pieces of `role`.
+    fn list(&self, color: Color, role: Role) -> &[u8];
+    /// The index of `color`'s king.
+    fn king_index(&self, color: Color) -> u8;
+    /// The square of an on-board index.
+    fn square(s: u8) -> Square;
+    /// The rank (0..8) of an on-board index.
+    fn rank(s: u8) -> u8;
+    /// Whether `by` attacks `t`, with `ignore` seen as empty.
+    fn attacked(&self, t: u8, by: Color, ignore: u8) -> bool;
+    /// How many pieces give check.
+    fn checker_count(&self) -> usize;
+    /// With exactly one checker: the bit set of the squares that answer it
+    /// (the checker, and for a slider the squares between).
+    fn evasion_mask(&self) -> u128;
+    /// The pins against the side to move's king.
+    fn pins(&self) -> Pins;
+    /// The en-passant square, if any.
+    fn ep(&self) -> Option<u8>;
+    /// Whether the en-passant capture from `from` leaves the king safe
+    /// (a direct test on a copy of the array).
+    fn ep_is_legal(&self, from: u8, ep: u8) -> bool;
+}
+
+/// Whether `s` answers the check (always, when `EVADE` is off: the
+/// generator is compiled twice so that the common no-check case tests nothing).
+#[inline(always)]
+fn in_mask<const EVADE: bool>(mask: u128, s: u8) -> bool {
+    !EVADE || mask >> (s & 127) & 1 != 0
+}
+
+/// The piece (or four promotions) on `from` to `to`, if `to` is a square of
+/// the kind `KIND` wants and in `mask`. `target` is `to`'s code, not own, not off.
+#[inline(always)]
+fn emit<B: ArrayBoard, S: Sink, const KIND: u8, const EVADE: bool>(
+    sink: &mut S,
+    from: u8,
+    to: u8,
+    target: u8,
+    mask: u128,
+) {
+    if !in_mask::<EVADE>(mask, to) {
+        return;
+    }
+    if target == EMPTY {
+        if KIND != CAPTURES {
+            sink.single(Move::new(B::square(from), B::square(to), MoveKind::Quiet));
+        }
+    } else if KIND != QUIETS {
+        sink.single(Move::new(B::square(from), B::square(to), MoveKind::Capture));
+    }
+}
+
+#[inline(always)]
+fn promotions<S: Sink>(sink: &mut S, from: Square, to: Square, capture: bool) {
+    for role in [Role::Queen, Role::Knight, Role::Rook, Role::Bishop] {
+        if let Some(kind) = MoveKind::promotion(role, capture) {
+            sink.single(Move::new(from, to, kind));
+        }
+    }
+}
+
+#[inline(always)]
+fn slide<B: ArrayBoard, S: Sink, const KIND: u8, const EVADE: bool, const N: usize>(
+    b: &B,
+    sink: &mut S,
+    from: u8,
+    dirs: [u8; N],
+    pin_step: u8,
+    own: u8,
+    mask: u128,
+) {
+    for d in dirs {
+        if pin_step != 0 && d != pin_step && d != pin_step.wrapping_neg() {
+            continue;
+        }
+        let mut t = from;
+        loop {
+            t = t.wrapping_add(d);
+            let p = b.target(t);
+            if p == EMPTY {
+                if KIND != CAPTURES && in_mask::<EVADE>(mask, t) {
+                    sink.single(Move::new(B::square(from), B::square(t), MoveKind::Quiet));
+                }
+                continue;
+            }
+            // An own piece or the edge (both carry our colour bit) stops the
+            // ray; an enemy piece is captured and stops it.
+            if p & own == 0 && KIND != QUIETS && in_mask::<EVADE>(mask, t) {
+                sink.single(Move::new(B::square(from), B::square(t), MoveKind::Capture));
+            }
+            break;
+        }
+    }
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn pawn<B: ArrayBoard, S: Sink, const KIND: u8, const EVADE: bool>(
+    b: &B,
+    sink: &mut S,
+    us: Color,
+    from: u8,
+    pin_step: u8,
+    own: u8,
+    mask: u128,
+) {
+    let forward = us.fold(B::UP, B::UP.wrapping_neg());
+    let rank = B::rank(from);
+    let promotes = rank == us.fold(6, 1);
+    let fsq = B::square(from);
+    if KIND != CAPTURES
+        && (pin_step == 0 || pin_step == forward || pin_step == forward.wrapping_neg())
+    {
+        let one = from.wrapping_add(forward);
+        if b.target(one) == EMPTY {
+            if in_mask::<EVADE>(mask, one) {
+                if promotes {
+                    promotions(sink, fsq, B::square(one), false);
+                } else {
+                    sink.single(Move::new(fsq, B::square(one), MoveKind::Quiet));
+                }
+            }
+            let two = one.wrapping_add(forward);
+            if rank == us.fold(1, 6) && b.target(two) == EMPTY && in_mask::<EVADE>(mask, two) {
+                sink.single(Move::new(fsq, B::square(two), MoveKind::DoublePush));
+            }
+        }
+    }
+    if KIND != QUIETS {
+        for d in [forward.wrapping_add(1), forward.wrapping_sub(1)] {
+            if pin_step != 0 && d != pin_step && d != pin_step.wrapping_neg() {
+                continue;
+            }
+            let t = from.wrapping_add(d);
+            let p = b.target(t);
+            if p == EMPTY || p & own != 0 || !in_mask::<EVADE>(mask, t) {
+                continue;
+            }
+            if promotes {
+                promotions(sink, fsq, B::square(t), true);
+            } else {
+                sink.single(Move::new(fsq, B::square(t), MoveKind::Capture));
+            }
+        }
+    }
+}
+
+/// Generates the legal moves of kind `KIND` (ALL, CAPTURES or QUIETS) into `sink`.
+#[inline(always)]
+pub(crate) fn generate<B: ArrayBoard, S: Sink, const KIND: u8>(b: &B, sink: &mut S) {
+    let us = b.turn();
+    let them = !us;
+    let own = code::color_bit(us);
+    let k = b.king_index(us);
+
+    // The king: each target is tested with the king lifted off the board, so
+    // that it cannot hide behind itself from a slider.
+    for d in B::KING {
+        let t = k.wrapping_add(d);
+        let p = b.target(t);
+        if p & own != 0 || (KIND == CAPTURES && p == EMPTY) || (KIND == QUIETS && p != EMPTY) {
+            continue;
+        }
+        if !b.attacked(t, them, k) {
+            let kind = if p == EMPTY {
+                MoveKind::Quiet
+            } else {
+                MoveKind::Capture
+            };
+            sink.single(Move::new(B::square(k), B::square(t), kind));
+        }
+    }
+
+    match b.checker_count() {
+        0 => pieces::<B, S, KIND, false>(b, sink, us, !0),
+        1 => pieces::<B, S, KIND, true>(b, sink, us, b.evasion_mask()),
+        _ => return,
+    }
+
+    if KIND != QUIETS {
+        if let Some(ep) = b.ep() {
+            let forward = us.fold(B::UP, B::UP.wrapping_neg());
+            let pawn = code::of(us, Role::Pawn);
+            let behind = ep.wrapping_sub(forward);
+            for from in [behind.wrapping_add(1), behind.wrapping_sub(1)] {
+                if b.target(from) == pawn && b.ep_is_legal(from, ep) {
+                    sink.single(Move::new(
+                        B::square(from),
+                        B::square(ep),
+                        MoveKind::EnPassant,
+                    ));
+                }
+            }
+        }
+    }
+
+    if KIND != CAPTURES && b.checker_count() == 0 {
+        let rights = b.castling();
+        // The right implies king and rook on their home squares; the squares
+        // between must be empty and those the king crosses unattacked.
+        if rights.has(us, CastlingSide::King) {
+            let (f, g) = (k.wrapping_add(1), k.wrapping_add(2));
+            if b.target(f) == EMPTY
+                && b.target(g) == EMPTY
+                && !b.attacked(f, them, B::NO_SQUARE)
+                && !b.attacked(g, them, B::NO_SQUARE)
+            {
+                sink.single(Move::new(B::square(k), B::square(g), MoveKind::KingCastle));
+            }
+        }
+        if rights.has(us, CastlingSide::Queen) {
+            let (d, c, bsq) = (k.wrapping_sub(1), k.wrapping_sub(2), k.wrapping_sub(3));
+            if b.target(d) == EMPTY
+                && b.target(c) == EMPTY
+                && b.target(bsq) == EMPTY
+                && !b.attacked(d, them, B::NO_SQUARE)
+                && !b.attacked(c, them, B::NO_SQUARE)
+            {
+                sink.single(Move::new(B::square(k), B::square(c), MoveKind::QueenCastle));
+            }
+        }
+    }
+}
+
+/// Every piece but the king, kind by kind; with `EVADE`, only moves to the
+/// squares of `mask` (those that answer the single check).
+#[inline(always)]
+fn pieces<B: ArrayBoard, S: Sink, const KIND: u8, const EVADE: bool>(
+    b: &B,
+    sink: &mut S,
+    us: Color,
+    mask: u128,
+) {
+    let own = code::color_bit(us);
+    let pins = b.pins();
+    for &from in b.list(us, Role::Pawn) {
+        pawn::<B, S, KIND, EVADE>(b, sink, us, from, pins.step(from), own, mask);
+    }
+    for &from in b.list(us, Role::Knight) {
+        // A pinned knight can never stay on its pin line.
+        if pins.step(from) != 0 {
+            continue;
+        }
+        for d in B::KNIGHT {
+            let t = from.wrapping_add(d);
+            let p = b.target(t);
+            if p & own == 0 {
+                emit::<B, S, KIND, EVADE>(sink, from, t, p, mask);
+            }
+        }
+    }
+    for &from in b.list(us, Role::Bishop) {
+        slide::<B, S, KIND, EVADE, 4>(b, sink, from, B::BISHOP, pins.step(from), own, mask);
+    }
+    for &from in b.list(us, Role::Rook) {
+        slide::<B, S, KIND, EVADE, 4>(b, sink, from, B::ROOK, pins.step(from), own, mask);
+    }
+    for &from in b.list(us, Role::Queen) {
+        let pin_step = pins.step(from);
+        slide::<B, S, KIND, EVADE, 4>(b, sink, from, B::BISHOP, pin_step, own, mask);
+        slide::<B, S, KIND, EVADE, 4>(b, sink, from, B::ROOK, pin_step, own, mask);
+    }
+}

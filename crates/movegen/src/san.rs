@@ -1,0 +1,748 @@
+//! Standard algebraic notation (SAN): `e4`, `Nbd7`, `exd6`, `e8=Q+`, `O-O-O#`,
+//! the notation of PGN files and of chess books.
+//!
+//! [`to_san`] writes the canonical form: the piece letter (none for pawns),
+//! the least disambiguation that names the moving piece (its file, else its
+//! rank, else both), `x` for captures (en passant included), the destination,
+//! `=Q` for promotions, `O-O`/`O-O-O` for castling, and `+` for check or `#`
+//! for mate.
+//!
+//! [`parse_san`] reads that form and the variants people type:
+//!
+//! - trailing `+`, `#`, `!`, `?` in any number and order (they are not
+//!   checked against the position: `e4#` is read as `e4`), and a trailing
+//!   `e.p.` (with or without a space) after an en-passant capture, where it
+//!   is checked: `exd6 e.p.` must be an en-passant capture;
+//! - castling as `O-O`/`O-O-O`, `0-0`/`0-0-0` (zeros) or `o-o`/`o-o-o`;
+//! - promotions with or without `=` and with either case of letter
+//!   (`e8=Q`, `e8Q`, `e8=q`, `e8q`);
+//! - more disambiguation than needed (`Ng1f3`, `Ngf3`, `N1f3`) and long
+//!   algebraic with a separator (`Ng1-f3`, `e2-e4`, `e2e4`);
+//! - an optional `P` for pawn moves (`Pe4`), and lower-case piece letters
+//!   `n`, `r`, `q`, `k` (`nf3`); a lower-case `b` always means the b-file,
+//!   never a bishop, because `bxc3` is a pawn capture;
+//! - a missing `x` (`Nf3` for a knight that captures on f3, `ed5` for
+//!   `exd5`): the destination alone says whether something is taken. A
+//!   written `x` (or `:`) is checked, though: `Nxf3` onto an empty square is
+//!   rejected, since the text and the position disagree and the user most
+//!   likely has the wrong position in mind.
+//!
+//! What is not accepted: a pawn move without a capture marker or source file
+//! is a push (`d5` never means `exd5`); a promotion must name its piece (`e8`
+//! alone is reported as ambiguous between the four promotions rather than
+//! silently becoming a queen); castling must be written as castling (`Kg1`
+//! for `O-O` is rejected, because in SAN it names a one-square king move).
+//!
+//! ```
+//! use fianchetto_board::{Bitboards, Board};
+//! use fianchetto_movegen::{parse_san, san_line, to_san};
+//!
+//! let board = Bitboards::startpos();
+//! let mv = parse_san(&board, "Nf3")?;
+//! assert_eq!(mv.to_string(), "g1f3");
+//! assert_eq!(to_san(&board, mv), "Nf3");
+//! assert_eq!(parse_san(&board, "Ng1-f3!?")?, mv);
+//!
+//! let mut after = board.clone();
+//! after.play(mv);
+//! let reply = parse_san(&after, "d5")?;
+//! assert_eq!(san_line(&board, &[mv, reply])?, "1. Nf3 d5");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::game::IllegalMove;
+use crate::MoveGen;
+use fianchetto_board::{Board, File, Move, MoveKind, Rank, Role, Square};
+use std::fmt::Write;
+
+/// Why a SAN move was not accepted. Every variant carries the text and the
+/// FEN of the position it was read in, so that the message alone lets a user
+/// see what went wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SanError {
+    /// The text is not SAN at all.
+    #[error("`{text}` is not a SAN move ({reason}; expected something like e4, Nf3, exd5, Rad1, e8=Q or O-O) in {fen}")]
+    Syntax {
+        /// The text as given.
+        text: String,
+        /// What is wrong with it.
+        reason: &'static str,
+        /// The position it was read in.
+        fen: String,
+    },
+    /// Well formed, but no legal move matches.
+    #[error("`{text}` is not a legal move in {fen}: {reason}")]
+    Illegal {
+        /// The text as given.
+        text: String,
+        /// Why nothing matched.
+        reason: String,
+        /// The position it was read in.
+        fen: String,
+    },
+    /// More than one legal move matches.
+    #[error("`{text}` is ambiguous in {fen}: it could be {}; write one of those", candidates.join(" or "))]
+    Ambiguous {
+        /// The text as given.
+        text: String,
+        /// Every legal move it could mean, in SAN.
+        candidates: Vec<String>,
+        /// The position it was read in.
+        fen: String,
+    },
+}
+
+/// Writes `mv`, a legal move of `board`, in SAN.
+///
+/// A move that is not legal in `board` (a move from another position) has no
+/// SAN; it is written in UCI notation instead, so that a stale move in a log
+/// line shows up as such rather than crashing the program.
+pub fn to_san<B: MoveGen>(board: &B, mv: Move) -> String {
+    let legal = board.legal_moves();
+    if !legal.contains(&mv) {
+        return mv.to_string();
+    }
+    let mut san = String::with_capacity(8);
+    write_san_body(board, mv, &legal, &mut san);
+    let mut after = board.clone();
+    after.play(mv);
+    if after.in_check() {
+        san.push(if after.has_no_moves() { '#' } else { '+' });
+    }
+    san
+}
+
+/// The SAN of a legal move without its check suffix.
+fn write_san_body<B: MoveGen>(board: &B, mv: Move, legal: &[Move], out: &mut String) {
+    match mv.kind() {
+        MoveKind::KingCastle => return out.push_str("O-O"),
+        MoveKind::QueenCastle => return out.push_str("O-O-O"),
+        _ => {}
+    }
+    let role = moving_role(board, mv);
+    let (from, to) = (mv.from(), mv.to());
+    if role == Role::Pawn {
+        // A pawn capture always names the pawn's file; a push never needs to,
+        // since only one pawn can advance to a given square.
+        if mv.is_capture() {
+            out.push(from.file().char());
+        }
+    } else {
+        out.push(role.upper_char());
+        // Other pieces of the same kind that can reach the same square.
+        let rivals = legal.iter().filter(|m| {
+            m.to() == to && m.from() != from && !m.is_castle() && moving_role(board, **m) == role
+        });
+        let (mut any, mut same_file, mut same_rank) = (false, false, false);
+        for m in rivals {
+            any = true;
+            same_file |= m.from().file() == from.file();
+            same_rank |= m.from().rank() == from.rank();
+        }
+        if any {
+            if !same_file {
+                out.push(from.file().char());
+            } else if !same_rank {
+                out.push(from.rank().char());
+            } else {
+                out.push(from.file().char());
+                out.push(from.rank().char());
+            }
+        }
+    }
+    if mv.is_capture() {
+        out.push('x');
+    }
+    // `Display` for a square writes `e4`; a String never fails to grow.
+    let _ = write!(out, "{to}");
+    if let Some(promoted) = mv.promotion() {
+        out.push('=');
+        out.push(promoted.upper_char());
+    }
+}
+
+/// The role of the piece `mv` moves (pawn if the square is, impossibly,
+/// empty: only called with legal moves).
+fn moving_role<B: Board>(board: &B, mv: Move) -> Role {
+    board.piece_at(mv.from()).map_or(Role::Pawn, |p| p.role)
+}
+
+/// Writes a line of moves from `board` in SAN with move numbers:
+/// `1. e4 e5 2. Nf3`, or `7... Nf6 8. O-O` when black moves first.
+///
+/// Stops with an [`IllegalMove`] (naming the move and the position it was
+/// tried in) at the first move that is not legal where it is played, as can
+/// happen with a principal variation taken from a hash table.
+pub fn san_line<B: MoveGen>(board: &B, moves: &[Move]) -> Result<String, IllegalMove> {
+    let mut line = String::with_capacity(moves.len() * 7);
+    let mut position = board.clone();
+    for (i, &mv) in moves.iter().enumerate() {
+        if !position.is_legal(mv) {
+            return Err(IllegalMove {
+                mv,
+                fen: position.fen(),
+            });
+        }
+        if i > 0 {
+            line.push(' ');
+        }
+        let number = position.fullmove_number();
+        match position.turn() {
+            fianchetto_board::Color::White => {
+                let _ = write!(line, "{number}. ");
+            }
+            fianchetto_board::Color::Black if i == 0 => {
+                let _ = write!(line, "{number}... ");
+            }
+            fianchetto_board::Color::Black => {}
+        }
+        line.push_str(&to_san(&position, mv));
+        position.play(mv);
+    }
+    Ok(line)
+}
+
+/// The same as [`san_line`]: the name PGN writers look for.
+pub fn moves_to_san<B: MoveGen>(board: &B, moves: &[Move]) -> Result<String, IllegalMove> {
+    san_line(board, moves)
+}
+
+/// What a piece of SAN text says, before it is matched against the position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Parsed {
+    /// `O-O` (king side) or `O-O-O`.
+    Castle { king_side: bool },
+    /// Any other move.
+    Normal {
+        role: Role,
+        from_file: Option<File>,
+        from_rank: Option<Rank>,
+        /// Whether the text says `x`.
+        capture: bool,
+        /// Whether the text says `e.p.`.
+        en_passant: bool,
+        to: Square,
+        promotion: Option<Role>,
+    },
+}
+
+/// Reads the syntax of `text` (see the module documentation for the
+/// accepted forms), or says what is wrong with it.
+fn parse_syntax(text: &str) -> Result<Parsed, &'static str> {
+    if !text.is_ascii() {
+        // Every SAN character is ASCII; this also makes byte indexing safe.
+        return Err("it contains a character that is not ASCII");
+    }
+    let mut s = text.trim();
+    if s.is_empty() {
+        return Err("it is empty");
+    }
+    // Annotations and check marks, then an `e.p.` note, may trail the move.
+    s = s.trim_end_matches(['+', '#', '!', '?']).trim_end();
+    let mut en_passant = false;
+    if let Some(rest) = s.strip_suffix("e.p.") {
+        s = rest.trim_end();
+        en_passant = true;
+    }
+    if s.is_empty() {
+        return Err("it has only annotation marks");
+    }
+    match s {
+        "O-O" | "0-0" | "o-o" | "O-O-O" | "0-0-0" | "o-o-o" if en_passant => {
+            return Err("castling is not an en-passant capture (remove `e.p.`)")
+        }
+        "O-O" | "0-0" | "o-o" => return Ok(Parsed::Castle { king_side: true }),
+        "O-O-O" | "0-0-0" | "o-o-o" => return Ok(Parsed::Castle { king_side: false }),
+        _ => {}
+    }
+    let b = s.as_bytes();
+    let (role, mut start) = match b[0] {
+        b'N' | b'n' => (Role::Knight, 1),
+        b'B' => (Role::Bishop, 1),
+        b'R' | b'r' => (Role::Rook, 1),
+        b'Q' | b'q' => (Role::Queen, 1),
+        b'K' | b'k' => (Role::King, 1),
+        b'P' => (Role::Pawn, 1),
+        _ => (Role::Pawn, 0),
+    };
+    let mut end = b.len();
+
+    // Promotion, read from the end: `=Q`, `Q`, `=q` or `q` after the rank.
+    let mut promotion = None;
+    if end >= start + 3 {
+        if let Some(r @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen)) =
+            Role::from_char(b[end - 1] as char)
+        {
+            if b[end - 2] == b'=' {
+                promotion = Some(r);
+                end -= 2;
+            } else if b[end - 2].is_ascii_digit() {
+                promotion = Some(r);
+                end -= 1;
+            }
+        }
+    }
+    if promotion.is_some() && role != Role::Pawn {
+        return Err("only a pawn can promote");
+    }
+    if en_passant && (role != Role::Pawn || promotion.is_some()) {
+        return Err("only a pawn capture can be en passant (remove `e.p.`)");
+    }
+    if end < start + 2 {
+        return Err("it has no destination square");
+    }
+    let to =
+        match (
+            File::from_char(b[end - 2] as char),
+            Rank::from_char(b[end - 1] as char),
+        ) {
+            (Some(f), Some(r)) => Square::from_coords(f, r),
+            _ => return Err(
+                "it does not end with a destination square such as f3 (or a promotion such as =Q)",
+            ),
+        };
+    end -= 2;
+
+    let mut capture = false;
+    if end > start && matches!(b[end - 1], b'x' | b':') {
+        capture = true;
+        end -= 1;
+    } else if end > start + 1 && b[end - 1] == b'-' {
+        // Long algebraic `Ng1-f3`: the separator only follows a full square.
+        end -= 1;
+    }
+
+    // What is left names the moving piece: a file, a rank, or both.
+    let mut from_file = None;
+    let mut from_rank = None;
+    if start < end {
+        if let Some(f) = File::from_char(b[start] as char) {
+            from_file = Some(f);
+            start += 1;
+        }
+    }
+    if start < end {
+        if let Some(r) = Rank::from_char(b[start] as char) {
+            from_rank = Some(r);
+            start += 1;
+        }
+    }
+    if start != end {
+        return Err("the part before the destination must be a piece letter (NBRQK), a file a-h and/or a rank 1-8, then x");
+    }
+    if role == Role::Pawn && from_file.is_none() && !capture {
+        // A plain pawn move is a push: `d5` never means `exd5`.
+        from_file = Some(to.file());
+    }
+    Ok(Parsed::Normal {
+        role,
+        from_file,
+        from_rank,
+        capture,
+        en_passant,
+        to,
+        promotion,
+    })
+}
+
+/// Parses `text` as a legal move of `board` (the forms accepted are listed in
+/// the [module documentation](self)).
+///
+/// ```
+/// use fianchetto_board::{Bitboards, Board};
+/// use fianchetto_movegen::{parse_san, SanError};
+///
+/// // Knights on b1 and f1 can both go to d2.
+/// let board = Bitboards::from_fen("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1")?;
+/// assert_eq!(parse_san(&board, "Nfd2")?.to_string(), "f1d2");
+/// match parse_san(&board, "Nd2") {
+///     Err(SanError::Ambiguous { mut candidates, .. }) => {
+///         candidates.sort();
+///         assert_eq!(candidates, ["Nbd2", "Nfd2"]);
+///     }
+///     other => panic!("expected an ambiguity, got {other:?}"),
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn parse_san<B: MoveGen>(board: &B, text: &str) -> Result<Move, SanError> {
+    let parsed = parse_syntax(text).map_err(|reason| SanError::Syntax {
+        text: text.to_string(),
+        reason,
+        fen: board.fen(),
+    })?;
+    let legal = board.legal_moves();
+    let mut found: Option<Move> = None;
+    let mut others = Vec::new();
+    for &m in &legal {
+        if matches(board, m, parsed) {
+            match found {
+                None => found = Some(m),
+                Some(_) => others.push(m),
+            }
+        }
+    }
+    match found {
+        Some(m) if others.is_empty() => Ok(m),
+        Some(m) => {
+            others.insert(0, m);
+            Err(SanError::Ambiguous {
+                text: text.to_string(),
+                candidates: others.into_iter().map(|m| to_san(board, m)).collect(),
+                fen: board.fen(),
+            })
+        }
+        None => Err(SanError::Illegal {
+            text: text.to_string(),
+            reason: why_illegal(board, parsed),
+            fen: board.fen(),
+        }),
+    }
+}
+
+/// Whether the legal move `m` is one that `parsed` describes.
+fn matches<B: Board>(board: &B, m: Move, parsed: Parsed) -> bool {
+    match parsed {
+        Parsed::Castle { king_side } => {
+            m.kind()
+                == if king_side {
+                    MoveKind::KingCastle
+                } else {
+                    MoveKind::QueenCastle
+                }
+        }
+        Parsed::Normal {
+            role,
+            from_file,
+            from_rank,
+            capture,
+            en_passant,
+            to,
+            promotion,
+        } => {
+            !m.is_castle()
+                && m.to() == to
+                && moving_role(board, m) == role
+                && from_file.map_or(true, |f| m.from().file() == f)
+                && from_rank.map_or(true, |r| m.from().rank() == r)
+                && (!capture || m.is_capture())
+                && (!en_passant || m.is_en_passant())
+                // No promotion letter matches every promotion, so that `e8`
+                // comes back as ambiguous and the user picks the piece.
+                && (promotion.is_none() || m.promotion() == promotion)
+        }
+    }
+}
+
+/// A sentence saying why no legal move matches `parsed`.
+fn why_illegal<B: MoveGen>(board: &B, parsed: Parsed) -> String {
+    let side = board.turn();
+    match parsed {
+        Parsed::Castle { king_side } => {
+            let wing = if king_side { "king" } else { "queen" };
+            format!("{side} cannot castle on the {wing} side here")
+        }
+        Parsed::Normal {
+            role,
+            capture,
+            en_passant,
+            to,
+            ..
+        } => {
+            let name = role_name(role);
+            if board.in_check() {
+                format!("{side} is in check and no {name} move to {to} answers it")
+            } else if en_passant && board.ep_square() != Some(to) {
+                format!("no en-passant capture on {to} is possible")
+            } else if capture && board.piece_at(to).is_none() && board.ep_square() != Some(to) {
+                format!("there is nothing to capture on {to}")
+            } else {
+                format!("no {side} {name} matching the text can move to {to}")
+            }
+        }
+    }
+}
+
+/// The English name of a role, for messages.
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fianchetto_board::Bitboards;
+
+    fn board(fen: &str) -> Bitboards {
+        match Bitboards::from_fen(fen) {
+            Ok(b) => b,
+            Err(e) => panic!("bad test FEN {fen}: {e}"),
+        }
+    }
+
+    /// The SAN written for the move `uci`.
+    fn san_of(fen: &str, uci: &str) -> String {
+        let b = board(fen);
+        let mv = crate::parse_uci(&b, uci).unwrap_or_else(|e| panic!("{e}"));
+        to_san(&b, mv)
+    }
+
+    const START: &str = fianchetto_board::START_FEN;
+    /// Three white knights on b1, f1 and b5 reach d2 / d4 / d6; two rooks
+    /// share the a-file; three queens reach e4 (to need both file and rank).
+    const KNIGHTS: &str = "4k3/8/8/1N6/8/8/8/1N2KN2 w - - 0 1";
+    const ROOKS: &str = "R7/8/8/8/8/8/7k/R3K3 w - - 0 1";
+    const QUEENS: &str = "7k/8/8/8/2Q1Q3/8/2Q5/6K1 w - - 0 1";
+    /// Queen-side castling that gives check with the rook.
+    const LONG_CHECK: &str = "3k4/8/8/8/8/8/8/R3K3 w Q - 0 1";
+    const PROMO: &str = "1r2k3/2P5/8/8/8/8/8/4K3 w - - 0 1";
+    const EP: &str = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1";
+    const CASTLE: &str = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    const SCHOLAR: &str = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3";
+
+    /// (position, move in UCI, SAN written).
+    const WRITE_CASES: &[(&str, &str, &str)] = &[
+        (START, "e2e4", "e4"),
+        (START, "g1f3", "Nf3"),
+        // Knights on b1 and f1 both reach d2: the file tells them apart.
+        (KNIGHTS, "b1d2", "Nbd2"),
+        (KNIGHTS, "f1d2", "Nfd2"),
+        // Knights on b1 and b5 share the b-file (both reach c3 and a3): the
+        // rank tells them apart.
+        (KNIGHTS, "b1c3", "N1c3"),
+        (KNIGHTS, "b5c3", "N5c3"),
+        (KNIGHTS, "b5d6", "Nd6+"),
+        (ROOKS, "a1a4", "R1a4"),
+        (ROOKS, "a8a4", "R8a4"),
+        // Queens on c2, c4 and e4 all reach d3. c4 shares its file with c2
+        // and its rank with e4, so it needs both; c2 shares only its file.
+        (QUEENS, "c4d3", "Qc4d3"),
+        (QUEENS, "c2d3", "Q2d3"),
+        (QUEENS, "e4d3", "Qed3"),
+        (PROMO, "c7c8q", "c8=Q+"),
+        (PROMO, "c7b8q", "cxb8=Q+"),
+        (PROMO, "c7b8n", "cxb8=N"),
+        (PROMO, "c7c8r", "c8=R+"),
+        (EP, "e5d6", "exd6"),
+        (CASTLE, "e1g1", "O-O"),
+        (CASTLE, "e1c1", "O-O-O"),
+        (LONG_CHECK, "e1c1", "O-O-O+"),
+        (CASTLE, "a1a8", "Rxa8+"),
+        (SCHOLAR, "f3f7", "Qxf7#"),
+        (SCHOLAR, "c4f7", "Bxf7+"),
+    ];
+
+    #[test]
+    fn writes_san() {
+        for &(fen, uci, san) in WRITE_CASES {
+            assert_eq!(san_of(fen, uci), san, "{uci} in {fen}");
+            // And it reads back as the same move.
+            let b = board(fen);
+            let mv = crate::parse_uci(&b, uci).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(parse_san(&b, san), Ok(mv), "{san} in {fen}");
+        }
+    }
+
+    #[test]
+    fn reads_variants() {
+        // (position, text, the move it means in UCI)
+        let cases: &[(&str, &str, &str)] = &[
+            (START, "Ng1f3", "g1f3"),
+            (START, "Ngf3", "g1f3"),
+            (START, "N1f3", "g1f3"),
+            (START, "Ng1-f3", "g1f3"),
+            (START, "nf3", "g1f3"),
+            (START, "Pe4", "e2e4"),
+            (START, "e2e4", "e2e4"),
+            (START, "e2-e4", "e2e4"),
+            (START, " e4!? ", "e2e4"),
+            (START, "e4+", "e2e4"),
+            (PROMO, "c8Q", "c7c8q"),
+            (PROMO, "c8=q", "c7c8q"),
+            (PROMO, "c8q+", "c7c8q"),
+            (PROMO, "cxb8=Q#?!", "c7b8q"),
+            (PROMO, "cb8=N", "c7b8n"),
+            (PROMO, "c7xb8b", "c7b8b"),
+            (EP, "exd6 e.p.", "e5d6"),
+            (EP, "exd6e.p.", "e5d6"),
+            (EP, "ed6", "e5d6"),
+            (EP, "xd6", "e5d6"),
+            (CASTLE, "0-0", "e1g1"),
+            (CASTLE, "0-0-0", "e1c1"),
+            (CASTLE, "o-o", "e1g1"),
+            (CASTLE, "O-O-O+", "e1c1"),
+            (CASTLE, "Ra8", "a1a8"),
+            (CASTLE, "R1:a8", "a1a8"),
+            (SCHOLAR, "Qf7", "f3f7"),
+            (SCHOLAR, "Qxf7", "f3f7"),
+            (KNIGHTS, "Nb1d2", "b1d2"),
+            (QUEENS, "Qc4d3", "c4d3"),
+        ];
+        for &(fen, text, uci) in cases {
+            let b = board(fen);
+            let got = parse_san(&b, text).map(|m| m.to_string());
+            assert_eq!(got.as_deref(), Ok(uci), "{text} in {fen}");
+        }
+    }
+
+    #[test]
+    fn errors() {
+        let ambiguous: &[(&str, &str, &[&str])] = &[
+            (KNIGHTS, "Nd2", &["Nbd2", "Nfd2"]),
+            (KNIGHTS, "Nc3", &["N1c3", "N5c3"]),
+            (ROOKS, "Ra4", &["R1a4", "R8a4"]),
+            (QUEENS, "Qd3", &["Q2d3", "Qc4d3", "Qed3"]),
+            (QUEENS, "Qcd3", &["Q2d3", "Qc4d3"]),
+            (PROMO, "c8", &["c8=N", "c8=B", "c8=R+", "c8=Q+"]),
+        ];
+        for &(fen, text, want) in ambiguous {
+            match parse_san(&board(fen), text) {
+                Err(SanError::Ambiguous {
+                    candidates,
+                    fen: f,
+                    text: t,
+                }) => {
+                    let mut got = candidates.clone();
+                    got.sort();
+                    let mut want: Vec<String> = want.iter().map(|s| s.to_string()).collect();
+                    want.sort();
+                    assert_eq!(got, want, "{text}");
+                    assert_eq!((f.as_str(), t.as_str()), (fen, text));
+                }
+                other => panic!("{text} in {fen}: {other:?}"),
+            }
+        }
+        let illegal: &[(&str, &str)] = &[
+            (START, "e5"),
+            (START, "Nf4"),
+            (START, "O-O"),
+            (START, "Nxf3"),
+            (START, "exd3"),
+            (START, "Ke2"),
+            (START, "Bb5"),
+            (START, "e3=Q"),
+            (CASTLE, "Kg1"),
+            (CASTLE, "Ke1g1"),
+            (EP, "d6"),
+            (EP, "d6 e.p."),
+            (EP, "exd5 e.p."),
+        ];
+        for &(fen, text) in illegal {
+            let got = parse_san(&board(fen), text);
+            assert!(
+                matches!(got, Err(SanError::Illegal { .. })),
+                "{text} in {fen}: {got:?}"
+            );
+        }
+        let syntax = [
+            "",
+            "  ",
+            "+",
+            "!!",
+            "e",
+            "e9",
+            "i4",
+            "Nf",
+            "Xe4",
+            "Ke8=K",
+            "Nf3=Q",
+            "é4",
+            "N g1f3",
+            "exd5x",
+            "O-O-O-O",
+            "e4 e5",
+            "Ng1ff3",
+            "1. e4",
+            "c8=Q=Q",
+            "Nf3 e.p.",
+            "O-O e.p.",
+            "e8=Q e.p.",
+        ];
+        for text in syntax {
+            let err = parse_san(&board(START), text);
+            assert!(
+                matches!(err, Err(SanError::Syntax { .. })),
+                "{text:?}: {err:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn game_play_san() {
+        let mut game = crate::Game::new(board(START));
+        for text in ["f3", "e5", "g4"] {
+            assert!(game.play_san(text).is_ok(), "{text}");
+        }
+        // An error changes nothing.
+        assert!(matches!(
+            game.play_san("Qh5"),
+            Err(SanError::Illegal { .. })
+        ));
+        assert_eq!(game.moves().len(), 3);
+        assert_eq!(
+            game.play_san("Qh4#").map(|m| m.to_string()).as_deref(),
+            Ok("d8h4")
+        );
+        assert!(game.board().is_checkmate());
+    }
+
+    #[test]
+    fn messages_name_text_and_position() {
+        let b = board(KNIGHTS);
+        let msg = parse_san(&b, "Nd2").unwrap_err().to_string();
+        assert!(
+            msg.contains("`Nd2`") && msg.contains(KNIGHTS) && msg.contains("Nbd2 or Nfd2"),
+            "{msg}"
+        );
+        let msg = parse_san(&b, "Nxd2").unwrap_err().to_string();
+        assert!(
+            msg.contains("nothing to capture on d2") && msg.contains(KNIGHTS),
+            "{msg}"
+        );
+        let msg = parse_san(&b, "Z9").unwrap_err().to_string();
+        assert!(
+            msg.contains("`Z9`") && msg.contains("not a SAN move") && msg.contains(KNIGHTS),
+            "{msg}"
+        );
+        let msg = parse_san(&board(START), "O-O").unwrap_err().to_string();
+        assert!(
+            msg.contains("white cannot castle on the king side"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn black_and_check_and_lines() {
+        let b = board(START);
+        let mut moves = Vec::new();
+        let mut pos = b.clone();
+        for text in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"] {
+            let mv = parse_san(&pos, text).unwrap_or_else(|e| panic!("{e}"));
+            moves.push(mv);
+            pos.play(mv);
+        }
+        assert!(pos.is_checkmate());
+        assert_eq!(
+            san_line(&b, &moves).as_deref(),
+            Ok("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#")
+        );
+        let mut after_e4 = b.clone();
+        after_e4.play(moves[0]);
+        assert_eq!(
+            moves_to_san(&after_e4, &moves[1..3]).as_deref(),
+            Ok("1... e5 2. Qh5")
+        );
+        assert_eq!(san_line(&b, &[]).as_deref(), Ok(""));
+        let err = san_line(&b, &[moves[0], moves[0]]).unwrap_err();
+        assert_eq!(err.mv, moves[0]);
+        // Not legal here: written in UCI rather than panicking.
+        assert_eq!(to_san(&b, moves[1]), "e7e5");
+        assert_eq!(to_san(&b, Move::NULL), "0000");
+    }
+}
