@@ -315,7 +315,7 @@ fn clock_and_stop_flag() {
 /// between backends, so the trees themselves do too).
 #[test]
 fn every_backend_proves_the_same_mates() {
-    use fianchetto_board::{Board, Board0x88, Mailbox};
+    use fianchetto_board::{Board0x88, Mailbox};
     use fianchetto_movegen::{Game, MoveGen};
     fn run<B: MoveGen>(fen: &str) -> (Score, usize) {
         let g = Game::new(B::from_fen(fen).unwrap());
