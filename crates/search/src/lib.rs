@@ -44,6 +44,7 @@
 pub mod alphabeta;
 mod common;
 mod limits;
+pub mod mcts;
 pub mod minimax;
 pub mod pvs;
 pub mod scout;

@@ -1,0 +1,228 @@
+//! [`MctsConfig`]: which MCTS variant runs, with every parameter in one
+//! place (so an experiment is one struct literal).
+
+use std::fmt;
+
+/// The MCTS variant: how a new leaf is valued and how children are chosen.
+///
+/// The first four follow Palaiologos' survey (after Baier and Winands'
+/// MCTS-minimax hybrids); [`Variant::Puct`] is the AlphaZero selection rule
+/// with a hand-written policy and a quiescence value instead of networks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Variant {
+    /// Plain UCT: `w/n + c·sqrt(ln N / n)`, uniformly random rollouts to the
+    /// end of the game (or [`MctsConfig::max_rollout`] plies, scored a draw).
+    #[default]
+    Uct,
+    /// MCTS-IC: random rollouts cut off after [`MctsConfig::cutoff`] plies
+    /// and scored by the evaluator (the sigmoid of its score).
+    Ic,
+    /// MCTS-IR: rollouts whose moves are chosen by a shallow search (one ply
+    /// plus quiescence; a random move with probability
+    /// [`MctsConfig::ir_epsilon`]), cut off after [`MctsConfig::cutoff`]
+    /// plies and scored by the evaluator.
+    Ir,
+    /// MCTS-IP: every new node starts with [`MctsConfig::prior_weight`]
+    /// virtual visits worth the evaluation of its position; random rollouts
+    /// as in [`Variant::Uct`].
+    Ip,
+    /// PUCT: `Q + c·P·sqrt(N)/(1+n)` with priors `P` from a cheap move
+    /// ordering (captures by SEE, checks, promotions) and leaf values from
+    /// a quiescence search (no rollouts).
+    Puct,
+}
+
+impl Variant {
+    /// Every variant, in the order of the documentation.
+    pub const ALL: [Variant; 5] = [
+        Variant::Uct,
+        Variant::Ic,
+        Variant::Ir,
+        Variant::Ip,
+        Variant::Puct,
+    ];
+
+    /// The short name (`uct`, `ic`, `ir`, `ip`, `puct`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Uct => "uct",
+            Variant::Ic => "ic",
+            Variant::Ir => "ir",
+            Variant::Ip => "ip",
+            Variant::Puct => "puct",
+        }
+    }
+
+    /// Parses a short name (case-insensitive); `None` for an unknown one.
+    pub fn parse(name: &str) -> Option<Variant> {
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name().eq_ignore_ascii_case(name.trim()))
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How several threads share the work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Parallelism {
+    /// Root parallel: every thread grows its own tree (with its own seed and
+    /// a share of the node budget); the root children are merged by move at
+    /// the end (visits and values added).
+    Root,
+    /// Tree parallel: one shared tree of atomic counters; a thread walking
+    /// down adds a virtual loss to every node on its path, so that the others
+    /// look elsewhere until it backs its result up.
+    #[default]
+    Tree,
+}
+
+/// Every parameter of [`super::Mcts`].
+///
+/// ```
+/// use fianchetto_search::mcts::{MctsConfig, Parallelism, Variant};
+///
+/// let c = MctsConfig::new(Variant::Puct).threads(2, Parallelism::Tree).seed(7);
+/// assert_eq!(c.variant, Variant::Puct);
+/// assert_eq!(c.threads, 2);
+/// assert_eq!(MctsConfig::default().exploration, std::f64::consts::SQRT_2);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// The variant.
+    pub variant: Variant,
+    /// The exploration constant: `C` of UCT (√2 by default) or `c` of PUCT.
+    pub exploration: f64,
+    /// Rollout plies before the evaluator cuts it off (IC, IR).
+    pub cutoff: u32,
+    /// The longest random rollout (UCT, IP); a rollout that reaches it
+    /// without a result counts as a draw.
+    pub max_rollout: u32,
+    /// IR: the probability of a random move instead of the searched one.
+    pub ir_epsilon: f64,
+    /// IP: how many virtual visits the evaluation of a new node is worth.
+    pub prior_weight: u32,
+    /// PUCT: the softmax temperature of the move-ordering policy.
+    pub policy_temperature: f64,
+    /// Centipawns ↔ win probability: `p = 1 / (1 + e^(-cp / scale))`.
+    pub eval_scale: f64,
+    /// MCTS-solver: proven wins, losses and draws propagate up the tree and
+    /// are never averaged away.
+    pub solver: bool,
+    /// Search threads (at least 1).
+    pub threads: usize,
+    /// How the threads share the work when there are several.
+    pub parallelism: Parallelism,
+    /// Virtual losses added per thread passing through a node (tree parallel).
+    pub virtual_loss: u32,
+    /// The node arena's size (nodes; 32 bytes each). When it is full the
+    /// tree stops growing; a search with no other limit then ends.
+    pub node_budget: usize,
+    /// Keep the subtree of the moves played since the last search when the
+    /// same game continues.
+    pub reuse_tree: bool,
+    /// Stop after this many iterations (playouts), on top of the limits.
+    pub iterations: Option<u64>,
+    /// The random seed (thread `i` uses a seed derived from it and `i`).
+    pub seed: u64,
+}
+
+impl Default for MctsConfig {
+    fn default() -> MctsConfig {
+        MctsConfig::new(Variant::Uct)
+    }
+}
+
+impl MctsConfig {
+    /// The defaults for `variant`: √2 for the UCT family, 2.0 for PUCT
+    /// (priors shrink the exploration term, so PUCT needs a larger `c`).
+    pub fn new(variant: Variant) -> MctsConfig {
+        MctsConfig {
+            variant,
+            exploration: match variant {
+                Variant::Puct => 2.0,
+                _ => std::f64::consts::SQRT_2,
+            },
+            cutoff: match variant {
+                Variant::Ir => 2,
+                _ => 4,
+            },
+            max_rollout: 200,
+            ir_epsilon: 0.1,
+            prior_weight: 10,
+            policy_temperature: 1.0,
+            eval_scale: 200.0,
+            solver: true,
+            threads: 1,
+            parallelism: Parallelism::Tree,
+            virtual_loss: 3,
+            node_budget: 1 << 20,
+            reuse_tree: true,
+            iterations: None,
+            seed: 0x5eed_f1a9_c4e7_70a1,
+        }
+    }
+
+    /// Sets the exploration constant.
+    pub fn exploration(mut self, c: f64) -> MctsConfig {
+        self.exploration = c;
+        self
+    }
+
+    /// Sets the number of threads and how they share the work.
+    pub fn threads(mut self, threads: usize, parallelism: Parallelism) -> MctsConfig {
+        self.threads = threads.max(1);
+        self.parallelism = parallelism;
+        self
+    }
+
+    /// Sets the seed.
+    pub fn seed(mut self, seed: u64) -> MctsConfig {
+        self.seed = seed;
+        self
+    }
+
+    /// Sets the node budget.
+    pub fn node_budget(mut self, nodes: usize) -> MctsConfig {
+        self.node_budget = nodes;
+        self
+    }
+
+    /// Sets the iteration limit.
+    pub fn iterations(mut self, iterations: u64) -> MctsConfig {
+        self.iterations = Some(iterations);
+        self
+    }
+
+    /// Switches the MCTS-solver on or off.
+    pub fn solver(mut self, on: bool) -> MctsConfig {
+        self.solver = on;
+        self
+    }
+
+    /// Switches tree reuse on or off.
+    pub fn reuse_tree(mut self, on: bool) -> MctsConfig {
+        self.reuse_tree = on;
+        self
+    }
+}
+
+impl fmt::Display for MctsConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} c={:.2}", self.variant, self.exploration)?;
+        match self.variant {
+            Variant::Ic => write!(f, " cutoff={}", self.cutoff)?,
+            Variant::Ir => write!(f, " cutoff={} eps={}", self.cutoff, self.ir_epsilon)?,
+            Variant::Ip => write!(f, " prior={}", self.prior_weight)?,
+            _ => {}
+        }
+        if self.threads > 1 {
+            write!(f, " threads={} {:?}", self.threads, self.parallelism)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,365 @@
+//! The node arena: one preallocated `Vec` of nodes whose statistics are
+//! atomics, so that a tree-parallel search shares it without locks and
+//! without `unsafe`; children of a node are one contiguous block handed out
+//! by a bump allocator.
+
+use fianchetto_board::Move;
+use fianchetto_eval::Score;
+use std::ops::Range;
+use std::sync::atomic::{
+    AtomicI16, AtomicU16, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering::*,
+};
+
+/// Fixed-point unit of the value sums: integer sums are exact and
+/// order-independent, so a tree-parallel search loses no update and a
+/// one-thread search is bit-for-bit reproducible.
+pub(crate) const ONE: u64 = 1 << 16;
+
+/// No proof yet.
+const UNPROVEN: i16 = i16::MIN;
+
+const LEAF: u8 = 0;
+const EXPANDING: u8 = 1;
+const EXPANDED: u8 = 2;
+
+/// One position of the tree, 32 bytes.
+///
+/// `value` sums results from the point of view of the side that moved
+/// *into* this node (the one choosing it at the parent), so the parent
+/// compares children directly. `proven` is the exact (solver) score for the
+/// side to move *at* this node, mates counted in plies from it.
+#[derive(Debug, Default)]
+pub(crate) struct Node {
+    value: AtomicU64,
+    visits: AtomicU32,
+    vloss: AtomicU32,
+    first_child: AtomicU32,
+    mv: AtomicU16,
+    /// PUCT: the policy probability; IP: the prior value. In `[0, 1]`,
+    /// quantized to 16 bits.
+    prior: AtomicU16,
+    num_children: AtomicU16,
+    proven: AtomicI16,
+    state: AtomicU8,
+}
+
+impl Node {
+    /// Makes this slot a fresh, unvisited leaf reached by `mv`.
+    fn init(&self, mv: Move, prior: f64) {
+        self.value.store(0, Relaxed);
+        self.visits.store(0, Relaxed);
+        self.vloss.store(0, Relaxed);
+        self.first_child.store(0, Relaxed);
+        self.mv.store(mv.bits(), Relaxed);
+        self.prior
+            .store((prior.clamp(0.0, 1.0) * 65535.0).round() as u16, Relaxed);
+        self.num_children.store(0, Relaxed);
+        self.proven.store(UNPROVEN, Relaxed);
+        self.state.store(LEAF, Relaxed);
+    }
+
+    /// Moves `other`'s content here (re-rooting; exclusive access).
+    fn copy_from(&self, other: &Node, first_child: u32) {
+        self.value.store(other.value.load(Relaxed), Relaxed);
+        self.visits.store(other.visits.load(Relaxed), Relaxed);
+        self.vloss.store(0, Relaxed);
+        self.first_child.store(first_child, Relaxed);
+        self.mv.store(other.mv.load(Relaxed), Relaxed);
+        self.prior.store(other.prior.load(Relaxed), Relaxed);
+        self.num_children
+            .store(other.num_children.load(Relaxed), Relaxed);
+        self.proven.store(other.proven.load(Relaxed), Relaxed);
+        self.state.store(other.state.load(Relaxed), Relaxed);
+    }
+
+    /// The move that leads here (`Move::NULL` at the root).
+    #[inline]
+    pub fn mv(&self) -> Move {
+        Move::from_bits(self.mv.load(Relaxed)).unwrap_or(Move::NULL)
+    }
+
+    /// The prior in `[0, 1]`.
+    #[inline]
+    pub fn prior(&self) -> f64 {
+        self.prior.load(Relaxed) as f64 / 65535.0
+    }
+
+    /// Completed visits.
+    #[inline]
+    pub fn visits(&self) -> u32 {
+        self.visits.load(Relaxed)
+    }
+
+    /// Virtual losses of threads walking through now.
+    #[inline]
+    pub fn vloss(&self) -> u32 {
+        self.vloss.load(Relaxed)
+    }
+
+    /// The sum of results (for the side that moved here), in units of 1.
+    #[inline]
+    pub fn value_sum(&self) -> f64 {
+        self.value.load(Relaxed) as f64 / ONE as f64
+    }
+
+    /// The mean result for the side that moved here (½ when unvisited).
+    #[inline]
+    pub fn q(&self) -> f64 {
+        let n = self.visits();
+        if n == 0 {
+            0.5
+        } else {
+            self.value_sum() / n as f64
+        }
+    }
+
+    /// The solver's exact score for the side to move here, if proven.
+    #[inline]
+    pub fn proven(&self) -> Option<Score> {
+        match self.proven.load(Acquire) {
+            UNPROVEN => None,
+            s => Some(Score(s as i32)),
+        }
+    }
+
+    /// Records a proof.
+    #[inline]
+    pub fn set_proven(&self, score: Score) {
+        self.proven
+            .store(score.0.clamp(-Score::MATE.0, Score::MATE.0) as i16, Release);
+    }
+
+    /// Adds one visit worth `result` (for the side that moved here) and
+    /// takes back `vloss` virtual losses.
+    #[inline]
+    pub fn update(&self, result: f64, vloss: u32) {
+        self.value.fetch_add(
+            (result.clamp(0.0, 1.0) * ONE as f64).round() as u64,
+            Relaxed,
+        );
+        self.visits.fetch_add(1, Relaxed);
+        if vloss > 0 {
+            self.vloss.fetch_sub(vloss, Relaxed);
+        }
+    }
+
+    /// Adds `vloss` virtual losses (a thread walks through).
+    #[inline]
+    pub fn add_vloss(&self, vloss: u32) {
+        if vloss > 0 {
+            self.vloss.fetch_add(vloss, Relaxed);
+        }
+    }
+}
+
+/// What [`Tree::expand`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Expansion {
+    /// The children exist now.
+    Done,
+    /// Another thread is expanding this node, or the arena is full.
+    NotNow,
+}
+
+/// The arena. Node 0 is the root.
+#[derive(Debug, Default)]
+pub(crate) struct Tree {
+    nodes: Vec<Node>,
+    next: AtomicUsize,
+}
+
+impl Tree {
+    /// An arena of `budget` nodes (at least 2), holding an empty root.
+    /// Indices are `u32`, and a budget the allocator refuses is halved
+    /// until it is granted (a config is user input: no abort on it).
+    pub fn new(budget: usize) -> Tree {
+        let mut size = budget.clamp(2, u32::MAX as usize / 2);
+        let mut nodes = Vec::new();
+        while nodes.try_reserve_exact(size).is_err() && size > 2 {
+            size /= 2;
+        }
+        nodes.resize_with(size, Node::default);
+        let tree = Tree {
+            nodes,
+            next: AtomicUsize::new(1),
+        };
+        tree.reset();
+        tree
+    }
+
+    /// The arena's size in nodes.
+    pub fn capacity(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Nodes in use.
+    pub fn used(&self) -> usize {
+        self.next.load(Relaxed).min(self.nodes.len())
+    }
+
+    /// Whether an expansion has failed for lack of room.
+    pub fn is_full(&self) -> bool {
+        self.next.load(Relaxed) >= self.nodes.len()
+    }
+
+    /// Forgets everything: only an unvisited root remains.
+    pub fn reset(&self) {
+        self.nodes[0].init(Move::NULL, 0.0);
+        self.next.store(1, Relaxed);
+    }
+
+    /// Node `i`.
+    #[inline]
+    pub fn node(&self, i: u32) -> &Node {
+        &self.nodes[i as usize]
+    }
+
+    /// The children of node `i`, if it is expanded (an empty range for a
+    /// terminal node).
+    #[inline]
+    pub fn children(&self, i: u32) -> Option<Range<u32>> {
+        let n = self.node(i);
+        if n.state.load(Acquire) != EXPANDED {
+            return None;
+        }
+        let first = n.first_child.load(Relaxed);
+        Some(first..first + n.num_children.load(Relaxed) as u32)
+    }
+
+    /// The child of `i` reached by `mv`.
+    pub fn child_by_move(&self, i: u32, mv: Move) -> Option<u32> {
+        self.children(i)?.find(|&c| self.node(c).mv() == mv)
+    }
+
+    /// Expands node `i` with `children` (move, prior), unless another thread
+    /// is doing it or the arena has no room. Lock-free: a thread claims the
+    /// node with a compare-and-swap, fills the new block and publishes it
+    /// with a release store; readers see either no children or all of them.
+    pub fn expand(&self, i: u32, children: &[(Move, f64)]) -> Expansion {
+        let n = self.node(i);
+        if n.state
+            .compare_exchange(LEAF, EXPANDING, Acquire, Relaxed)
+            .is_err()
+        {
+            return Expansion::NotNow;
+        }
+        let len = children.len();
+        let first = if len == 0 {
+            0
+        } else {
+            self.next.fetch_add(len, Relaxed)
+        };
+        if len > 0 && first + len > self.nodes.len() {
+            // No room: the node stays a leaf (and `next` past the end says
+            // the arena is full).
+            n.state.store(LEAF, Release);
+            return Expansion::NotNow;
+        }
+        for (k, &(mv, prior)) in children.iter().enumerate() {
+            self.nodes[first + k].init(mv, prior);
+        }
+        n.first_child.store(first as u32, Relaxed);
+        n.num_children.store(len as u16, Relaxed);
+        n.state.store(EXPANDED, Release);
+        Expansion::Done
+    }
+
+    /// Keeps only the subtree of node `new_root`, moved down to the start
+    /// of the arena (so the freed space is one block at the end again).
+    ///
+    /// Children blocks are always allocated after their parent, so every
+    /// kept block moves to a lower index: copying blocks in ascending order
+    /// never overwrites a node not yet moved.
+    pub fn reroot(&mut self, new_root: u32) {
+        if new_root == 0 {
+            return;
+        }
+        // The kept blocks, as (old start, length), sorted by old start.
+        let mut blocks: Vec<(u32, u32)> = Vec::new();
+        let mut stack = vec![new_root];
+        while let Some(i) = stack.pop() {
+            if let Some(r) = self.children(i) {
+                if !r.is_empty() {
+                    blocks.push((r.start, r.end - r.start));
+                    stack.extend(r);
+                }
+            }
+        }
+        blocks.sort_unstable();
+        let mut starts = Vec::with_capacity(blocks.len());
+        let mut next = 1u32;
+        for &(_, len) in &blocks {
+            starts.push(next);
+            next += len;
+        }
+        let remap = |old: u32| -> u32 {
+            match blocks.binary_search_by_key(&old, |b| b.0) {
+                Ok(k) => starts[k],
+                Err(_) => 0,
+            }
+        };
+        let move_node = |from: u32, to: u32| {
+            let src = &self.nodes[from as usize];
+            let first = remap(src.first_child.load(Relaxed));
+            if from != to {
+                self.nodes[to as usize].copy_from(src, first);
+            } else {
+                src.first_child.store(first, Relaxed);
+            }
+        };
+        move_node(new_root, 0);
+        for (k, &(old, len)) in blocks.iter().enumerate() {
+            for j in 0..len {
+                move_node(old + j, starts[k] + j);
+            }
+        }
+        self.nodes[0].mv.store(Move::NULL.bits(), Relaxed);
+        self.next.store(next as usize, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fianchetto_board::{MoveKind, Square};
+
+    fn mv(from: Square, to: Square) -> Move {
+        Move::new(from, to, MoveKind::Quiet)
+    }
+
+    #[test]
+    fn node_is_32_bytes() {
+        assert_eq!(std::mem::size_of::<Node>(), 32);
+    }
+
+    #[test]
+    fn expand_update_and_reroot() {
+        let mut t = Tree::new(16);
+        let (a, b) = (mv(Square::E2, Square::E4), mv(Square::D2, Square::D4));
+        assert_eq!(t.expand(0, &[(a, 0.5), (b, 0.5)]), Expansion::Done);
+        assert_eq!(t.children(0), Some(1..3));
+        assert_eq!(
+            t.expand(2, &[(a, 1.0), (b, 0.0), (a, 0.0)]),
+            Expansion::Done
+        );
+        assert_eq!(t.expand(1, &[(b, 1.0)]), Expansion::Done);
+        t.node(2).update(1.0, 0);
+        t.node(2).update(0.5, 0);
+        t.node(4).update(0.25, 0);
+        t.node(4).set_proven(Score::mate_in(3));
+        assert_eq!(t.used(), 7);
+        t.reroot(2);
+        assert_eq!(t.used(), 4);
+        assert_eq!(t.node(0).visits(), 2);
+        assert_eq!(t.node(0).value_sum(), 1.5);
+        assert_eq!(t.children(0), Some(1..4));
+        assert_eq!(t.node(1).mv(), a);
+        assert_eq!(t.node(2).proven(), Some(Score::mate_in(3)));
+        assert_eq!(t.node(2).mv(), b);
+        // Full: a block that does not fit is refused and the node stays a leaf.
+        let many = vec![(a, 0.0); 20];
+        assert_eq!(t.expand(1, &many), Expansion::NotNow);
+        assert!(t.is_full());
+        assert_eq!(t.children(1), None);
+    }
+}
