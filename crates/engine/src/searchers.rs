@@ -7,7 +7,8 @@ use crate::with_backend;
 use fianchetto_board::{Move, Setup};
 use fianchetto_eval::Evaluator;
 use fianchetto_movegen::{Game, MoveGen};
-use fianchetto_search::alphabeta::AlphaBeta;
+use fianchetto_search::alphabeta::{AlphaBeta, Horizon, MoveOrdering};
+use fianchetto_search::mcts::{Mcts, MctsConfig, Parallelism, Variant};
 use fianchetto_search::minimax::Minimax;
 use fianchetto_search::pvs::{Pvs, PvsConfig};
 use fianchetto_search::scout::Scout;
@@ -82,29 +83,100 @@ impl<B: MoveGen> Driver for Typed<B> {
     }
 }
 
-/// A searcher for `algorithm` with evaluation `E`.
-pub fn build_search<B: MoveGen, E: Evaluator<B> + Clone + Default + Send + 'static>(
-    algorithm: &str,
-    pvs: PvsConfig,
-) -> Box<dyn Search<B> + Send> {
-    match algorithm {
-        "minimax" => Box::new(Minimax::new(E::default())),
-        "alphabeta" => Box::new(AlphaBeta::new(E::default())),
-        "scout" => Box::new(Scout::new(E::default())),
-        _ => Box::new(Pvs::with_config(E::default(), pvs)),
+/// A search algorithm a user can pick (`--algo`, the UCI `Algorithm` option).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Algo {
+    /// Plain negamax.
+    Minimax,
+    /// Alpha-beta (MVV-LVA and killer ordering, quiescence).
+    Alphabeta,
+    /// Pearl's Scout.
+    Scout,
+    /// Principal variation search with every feature (see `--disable`).
+    #[default]
+    Pvs,
+    /// Monte Carlo tree search (PUCT unless another variant is chosen).
+    Mcts,
+}
+
+impl Algo {
+    /// Every algorithm, in the order the UCI option lists them.
+    pub const ALL: [Algo; 5] = [
+        Algo::Pvs,
+        Algo::Alphabeta,
+        Algo::Scout,
+        Algo::Minimax,
+        Algo::Mcts,
+    ];
+
+    /// The name users type.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algo::Minimax => "minimax",
+            Algo::Alphabeta => "alphabeta",
+            Algo::Scout => "scout",
+            Algo::Pvs => "pvs",
+            Algo::Mcts => "mcts",
+        }
     }
+
+    /// The algorithm called `name` (case-insensitive).
+    pub fn parse(name: &str) -> Option<Algo> {
+        Algo::ALL
+            .into_iter()
+            .find(|a| a.name().eq_ignore_ascii_case(name))
+    }
+}
+
+/// How each algorithm is configured beyond its evaluation.
+#[derive(Clone, Debug, Default)]
+pub struct SearchConfig {
+    /// Which algorithm.
+    pub algo: Algo,
+    /// PVS's switches, threads and table.
+    pub pvs: PvsConfig,
+    /// MCTS's variant and parameters.
+    pub mcts: MctsConfig,
+}
+
+/// The one place a searcher is built from a choice of algorithm, for the
+/// UCI session, `analyse` and `play` alike.
+pub fn build_search<B: MoveGen, E: Evaluator<B> + Clone + Default + Send + 'static>(
+    config: &SearchConfig,
+) -> Box<dyn Search<B> + Send> {
+    let eval = E::default();
+    match config.algo {
+        Algo::Minimax => Box::new(Minimax::new(eval)),
+        Algo::Alphabeta => Box::new(
+            AlphaBeta::new(eval)
+                .ordering(MoveOrdering::Killers)
+                .horizon(Horizon::Quiescence),
+        ),
+        Algo::Scout => Box::new(Scout::new(eval)),
+        Algo::Pvs => Box::new(Pvs::with_config(eval, config.pvs.clone())),
+        Algo::Mcts => Box::new(Mcts::with_config(eval, config.mcts.clone())),
+    }
+}
+
+/// MCTS as the engine plays it: PUCT, tree-parallel on several threads.
+pub fn engine_mcts(threads: usize) -> MctsConfig {
+    MctsConfig::new(Variant::Puct).threads(threads, Parallelism::Tree)
 }
 
 /// The driver the options ask for.
 pub fn build_driver(o: &EngineOptions) -> Box<dyn Driver> {
-    let pvs = PvsConfig {
-        threads: o.threads,
-        hash_mb: o.hash_mb,
-        ..PvsConfig::default()
+    let config = SearchConfig {
+        algo: Algo::parse(&o.algorithm).unwrap_or_default(),
+        pvs: PvsConfig {
+            threads: o.threads,
+            hash_mb: o.hash_mb,
+            ..PvsConfig::default()
+        },
+        mcts: engine_mcts(o.threads),
     };
     with_backend!(o.backend, B => with_eval!(o.evaluation.as_str(), E => {
         let d: Box<dyn Driver> = Box::new(Typed::<B> {
-            search: build_search::<B, E>(&o.algorithm, pvs),
+            search: build_search::<B, E>(&config),
         });
         d
     }))

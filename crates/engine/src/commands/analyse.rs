@@ -4,31 +4,16 @@
 use super::CommandError;
 use crate::backend::Backend;
 use crate::say;
+use crate::searchers::{build_search, Algo, SearchConfig};
 use crate::{with_backend, with_eval};
 use fianchetto_board::START_FEN;
 use fianchetto_eval::{Evaluator, Preset};
 use fianchetto_movegen::{Game, MoveGen};
-use fianchetto_search::alphabeta::{AlphaBeta, Horizon, MoveOrdering};
-use fianchetto_search::minimax::Minimax;
-use fianchetto_search::pvs::{Pvs, PvsConfig};
-use fianchetto_search::scout::Scout;
+use fianchetto_search::mcts::{MctsConfig, Parallelism, Variant};
+use fianchetto_search::pvs::PvsConfig;
 use fianchetto_search::tt::Replacement;
-use fianchetto_search::{Limits, Search};
+use fianchetto_search::Limits;
 use std::time::Duration;
-
-/// A search algorithm a user can pick.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum Algo {
-    /// Plain negamax.
-    Minimax,
-    /// Alpha-beta (MVV-LVA and killer ordering, quiescence).
-    Alphabeta,
-    /// Pearl's Scout.
-    Scout,
-    /// Principal variation search with every feature (see `--disable`).
-    #[default]
-    Pvs,
-}
 
 /// Arguments of `fianchetto analyse`.
 #[derive(Debug, clap::Args)]
@@ -43,6 +28,9 @@ pub struct AnalyseArgs {
     /// Search algorithm.
     #[arg(long, value_enum, default_value_t = Algo::Pvs)]
     pub algo: Algo,
+    /// MCTS variant (with `--algo mcts`): uct, ic, ir, ip or puct.
+    #[arg(long, default_value = "puct", value_parser = parse_variant)]
+    pub mcts: Variant,
     /// Depth limit in plies.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub depth: Option<u32>,
@@ -77,6 +65,12 @@ pub struct AnalyseArgs {
     pub disable: String,
 }
 
+/// Parses an MCTS variant name (for clap).
+pub fn parse_variant(s: &str) -> Result<Variant, String> {
+    Variant::parse(s)
+        .ok_or_else(|| format!("unknown MCTS variant `{s}`; expected uct, ic, ir, ip or puct"))
+}
+
 /// Parses an evaluation preset name (for clap).
 pub fn parse_preset(s: &str) -> Result<Preset, String> {
     s.parse()
@@ -104,13 +98,17 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CommandError> {
     config
         .disable(&args.disable)
         .map_err(|e| CommandError::Usage(e.to_string()))?;
-    with_backend!(args.backend, B => with_eval!(args.eval.name(), E => run_on::<B, E>(args, E::default(), config)))
+    let config = SearchConfig {
+        algo: args.algo,
+        mcts: MctsConfig::new(args.mcts).threads(args.threads as usize, Parallelism::Tree),
+        pvs: config,
+    };
+    with_backend!(args.backend, B => with_eval!(args.eval.name(), E => run_on::<B, E>(args, &config)))
 }
 
-fn run_on<B: MoveGen, E: Evaluator<B> + Clone + 'static>(
+fn run_on<B: MoveGen, E: Evaluator<B> + Clone + Default + Send + 'static>(
     args: &AnalyseArgs,
-    eval: E,
-    config: PvsConfig,
+    config: &SearchConfig,
 ) -> Result<(), CommandError> {
     let game = build_game::<B>(&args.fen, &args.moves)?;
     let mut limits = Limits {
@@ -122,19 +120,10 @@ fn run_on<B: MoveGen, E: Evaluator<B> + Clone + 'static>(
     if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
         limits.movetime = Some(Duration::from_millis(3000));
     }
-    let mut search: Box<dyn Search<B>> = match args.algo {
-        Algo::Minimax => Box::new(Minimax::new(eval)),
-        Algo::Alphabeta => Box::new(
-            AlphaBeta::new(eval)
-                .ordering(MoveOrdering::Killers)
-                .horizon(Horizon::Quiescence),
-        ),
-        Algo::Scout => Box::new(Scout::new(eval)),
-        Algo::Pvs => {
-            say!("info string pvs: {config}");
-            Box::new(Pvs::with_config(eval, config))
-        }
-    };
+    if args.algo == Algo::Pvs {
+        say!("info string pvs: {}", config.pvs);
+    }
+    let mut search = build_search::<B, E>(config);
     say!(
         "info string {} on {} with {} evaluation, backend {}",
         search.name(),

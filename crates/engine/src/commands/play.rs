@@ -5,12 +5,11 @@
 use super::CommandError;
 use crate::backend::Backend;
 use crate::play::{play_session, Opponent};
-use crate::searchers::build_search;
+use crate::searchers::{build_search, engine_mcts, Algo, SearchConfig};
 use crate::uci::options::{ALGORITHMS, EVALUATIONS};
 use crate::{with_backend, with_eval};
 use fianchetto_board::{Board, Color, Move, START_FEN};
 use fianchetto_movegen::{Game, MoveGen};
-use fianchetto_search::pvs::PvsConfig;
 use fianchetto_search::{Limits, Search};
 use std::time::Duration;
 
@@ -125,7 +124,12 @@ pub fn run(args: &PlayArgs) -> Result<(), CommandError> {
     };
     with_backend!(args.backend, B => {
         let start = B::from_fen(&args.fen)?;
-        let search = with_eval!(eval, E => build_search::<B, E>(algo, PvsConfig::default()));
+        let config = SearchConfig {
+            algo: Algo::parse(algo).unwrap_or_default(),
+            mcts: engine_mcts(1),
+            ..SearchConfig::default()
+        };
+        let search = with_eval!(eval, E => build_search::<B, E>(&config));
         let mut opponent = SearchOpponent::<B> { search, limits, description };
         let stdin = std::io::stdin();
         play_session(start, human, &mut opponent, &mut stdin.lock(), &mut std::io::stdout())?;

@@ -4,7 +4,8 @@
 
 use crate::backend::Backend;
 
-/// Search algorithms the `Algorithm` option offers.
+/// Search algorithms the `Algorithm` option offers (the names of
+/// [`crate::searchers::Algo`]).
 pub const ALGORITHMS: &[&str] = &["pvs", "alphabeta", "scout", "minimax", "mcts"];
 /// Evaluations the `Evaluation` option offers.
 pub const EVALUATIONS: &[&str] = &["classical", "buhochess", "material"];
@@ -219,6 +220,15 @@ impl EngineOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn algorithm_names_are_the_searchers() {
+        let names: Vec<&str> = crate::searchers::Algo::ALL
+            .iter()
+            .map(|a| a.name())
+            .collect();
+        assert_eq!(names, ALGORITHMS);
+    }
 
     #[test]
     fn set_and_refuse() {
