@@ -6,12 +6,17 @@
 //!
 //! ```
 //! use fianchetto::board::{Bitboards, Board};
-//! use fianchetto::movegen::{perft, Game, MoveGen};
+//! use fianchetto::eval::Classical;
+//! use fianchetto::movegen::{perft, to_san, Game, MoveGen};
+//! use fianchetto::search::{pvs::Pvs, Limits, Search};
 //!
 //! let mut game = Game::new(Bitboards::startpos());
-//! game.play_uci("e2e4")?;
-//! assert_eq!(game.board().legal_moves().len(), 20);
-//! assert_eq!(perft(game.board(), 2), 600);
+//! game.play_san("e4")?;
+//! assert_eq!(perft(game.board(), 3), 13_160);
+//! let result = Pvs::new(Classical::default()).search(&game, &Limits::depth(8), &mut |_| {});
+//! let best = result.best_move.expect("a legal move");
+//! assert!(game.board().is_legal(best));
+//! println!("{}", to_san(game.board(), best));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![warn(missing_docs)]
