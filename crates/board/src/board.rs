@@ -124,12 +124,7 @@ pub trait Board: Clone + Debug + Send + Sync + 'static {
 
     /// Pieces of `by` that attack `sq`, with `occupied` as the blockers.
     fn attackers(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
-        let queens = self.pieces(by, Role::Queen);
-        (knight_attacks(sq) & self.pieces(by, Role::Knight))
-            | (king_attacks(sq) & self.pieces(by, Role::King))
-            | (pawn_attacks(!by, sq) & self.pieces(by, Role::Pawn))
-            | (rook_attacks(sq, occupied) & (self.pieces(by, Role::Rook) | queens))
-            | (bishop_attacks(sq, occupied) & (self.pieces(by, Role::Bishop) | queens))
+        attackers_from_pieces(self, sq, by, occupied)
     }
 
     /// Whether any piece of `by` attacks `sq`.
@@ -159,4 +154,20 @@ pub trait Board: Clone + Debug + Send + Sync + 'static {
         knights.is_empty()
             && ((bishops & Bitboard::LIGHT).is_empty() || (bishops & Bitboard::DARK).is_empty())
     }
+}
+
+/// The default [`Board::attackers`]: the bitboard attack sets from `sq`
+/// intersected with `by`'s pieces of each role.
+pub(crate) fn attackers_from_pieces<B: Board>(
+    board: &B,
+    sq: Square,
+    by: Color,
+    occupied: Bitboard,
+) -> Bitboard {
+    let queens = board.pieces(by, Role::Queen);
+    (knight_attacks(sq) & board.pieces(by, Role::Knight))
+        | (king_attacks(sq) & board.pieces(by, Role::King))
+        | (pawn_attacks(!by, sq) & board.pieces(by, Role::Pawn))
+        | (rook_attacks(sq, occupied) & (board.pieces(by, Role::Rook) | queens))
+        | (bishop_attacks(sq, occupied) & (board.pieces(by, Role::Bishop) | queens))
 }

@@ -23,6 +23,7 @@
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod array;
 pub mod attacks;
 mod bitboard;
 mod bitboards;

@@ -12,15 +12,11 @@
 //! [`TO_64`] convert). Attack queries scan outwards from the target square
 //! (rays, knight and pawn squares), the classic mailbox method.
 
+use crate::array::{ArrayBoard, Checkers, Geometry};
 use crate::bitboard::Bitboard;
-use crate::board::Board;
-use crate::castling::{CastlingRights, CastlingSide};
+use crate::board::{attackers_from_pieces, Board};
 use crate::code::{self, EMPTY, OFF};
-use crate::mv::{Move, MoveKind};
-use crate::setup::Setup;
-use crate::types::{Color, Piece, Role, Square};
-use crate::validate::{validate, PositionError};
-use crate::zobrist;
+use crate::types::{Color, Role, Square};
 
 /// A value that is never a playing square ("no square").
 pub const NO_SQUARE: u8 = 0;
@@ -106,11 +102,18 @@ const EMPTY_BOARD: [u8; ARRAY] = {
     t
 };
 
-/// Most pieces of one kind a side can have (two knights and eight promoted
-/// pawns).
-pub const LIST_CAPACITY: usize = 10;
+pub use crate::array::LIST_CAPACITY;
+
+/// The 10×12 mailbox geometry of [`ArrayBoard`]: sentinel borders, 10
+/// squares a rank.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TenByTwelve;
 
 /// A position on a 10×12 mailbox with piece lists.
+///
+/// The array holds piece codes, [`code::OFF`] on the border (and the
+/// padding); each piece's list index is kept by square (0..64: half the size
+/// of a parallel array, which copy-make pays for on every move).
 ///
 /// ```
 /// use fianchetto_board::{Board, Mailbox, Color, Role, Square};
@@ -119,72 +122,27 @@ pub const LIST_CAPACITY: usize = 10;
 /// assert_eq!(b.fen(), fianchetto_board::START_FEN);
 /// assert!(b.is_attacked(Square::F6, Color::Black));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Mailbox {
-    /// Piece codes, [`code::OFF`] on the border (and the padding).
-    board: [u8; ARRAY],
-    /// Each piece's index in its kind's list, by square (0..64: half the
-    /// size of a parallel array, which copy-make pays for on every move).
-    list_index: [u8; 64],
-    /// The mailbox indices of each colour's pieces of each role, so that
-    /// the generator loops per kind without dispatching per piece.
-    lists: [[[u8; LIST_CAPACITY]; 6]; 2],
-    /// How many entries of each list are in use.
-    counts: [[u8; 6]; 2],
-    /// Each colour's squares, kept up to date move by move: `occupied()`
-    /// from the lists costs 50-80 ns, too much for an evaluator to call.
-    colors: [Bitboard; 2],
-    /// Squares of the pieces giving check (the first `checker_count`) and
-    /// for a slider the step from the king towards it (0 otherwise).
-    checker_squares: [u8; 2],
-    checker_steps: [u8; 2],
-    checker_count: u8,
-    hash: u64,
-    turn: Color,
-    castling: CastlingRights,
-    /// En-passant square (mailbox index), or [`NO_SQUARE`].
-    ep: u8,
-    halfmove: u16,
-    fullmove: u16,
-}
+pub type Mailbox = ArrayBoard<TenByTwelve>;
 
-impl Mailbox {
-    /// The code on mailbox index `s` ([`code::OFF`] on the border).
-    #[inline(always)]
-    pub fn code_at(&self, s: u8) -> u8 {
-        self.board[(s & 0x7f) as usize]
-    }
-
+impl ArrayBoard<TenByTwelve> {
     /// The raw array (120 squares and 8 bytes of sentinel padding).
     #[inline(always)]
     pub fn array(&self) -> &[u8; 128] {
-        &self.board
-    }
-
-    /// The mailbox indices of `color`'s pieces of `role`.
-    #[inline(always)]
-    pub fn piece_list(&self, color: Color, role: Role) -> &[u8] {
-        let n = self.counts[color.index()][role.index()] as usize;
-        &self.lists[color.index()][role.index()][..n.min(LIST_CAPACITY)]
+        &self.squares
     }
 
     /// The mailbox index of `color`'s king.
     #[inline(always)]
     pub fn king120(&self, color: Color) -> u8 {
-        self.lists[color.index()][Role::King.index()][0]
-    }
-
-    /// The mailbox indices of the pieces giving check to the side to move.
-    #[inline(always)]
-    pub fn checker_squares(&self) -> &[u8] {
-        &self.checker_squares[..(self.checker_count as usize).min(2)]
+        self.king_index(color)
     }
 
     /// For each checker, the step from the king towards it if it is a
     /// slider, else 0.
     #[inline(always)]
     pub fn checker_steps(&self) -> &[u8] {
-        &self.checker_steps[..(self.checker_count as usize).min(2)]
+        let n = self.checker_squares().len();
+        &self.checker_steps[..n]
     }
 
     /// The en-passant square as a mailbox index, or [`NO_SQUARE`].
@@ -193,14 +151,61 @@ impl Mailbox {
         self.ep
     }
 
-    /// Whether a piece of `by` attacks mailbox square `target` on the array
-    /// `board` (this board's, or a modified copy of it), treating `ignore`
-    /// as empty. Scans outwards from the target, skipping the scans for
-    /// kinds `by` has none of.
+    /// Whether any piece of `by` attacks mailbox square `target`, with the
+    /// square `ignore` treated as empty.
     #[inline(always)]
-    pub fn attacked_on(&self, board: &[u8; 128], target: u8, by: Color, ignore: u8) -> bool {
-        let at = |s: u8| board[(s & 0x7f) as usize];
-        let counts = &self.counts[by.index()];
+    pub fn attacked120(&self, target: u8, by: Color, ignore: u8) -> bool {
+        self.attacked_on(&self.squares, target, by, ignore)
+    }
+}
+
+impl Geometry for TenByTwelve {
+    const NAME: &'static str = "mailbox";
+    const NO_SQUARE: u8 = NO_SQUARE;
+    const EMPTY_ARRAY: [u8; 128] = EMPTY_BOARD;
+    const UP: u8 = 10;
+    /// Each piece's list index, by square (0..64).
+    type ListIndex = [u8; 64];
+    const EMPTY_LIST_INDEX: [u8; 64] = [0; 64];
+
+    #[inline(always)]
+    fn from_square(sq: Square) -> u8 {
+        from_square(sq)
+    }
+
+    #[inline(always)]
+    fn to_square(s: u8) -> Square {
+        to_square(s)
+    }
+
+    /// Every index holds a code: the border holds the sentinel.
+    #[inline(always)]
+    fn holds_code(_: u8) -> bool {
+        true
+    }
+
+    #[inline(always)]
+    fn list_index(_: &[u8; 128], index: &[u8; 64], s: u8) -> u8 {
+        index[to_square(s).index()]
+    }
+
+    #[inline(always)]
+    fn set_list_index(_: &mut [u8; 128], index: &mut [u8; 64], s: u8, i: u8) {
+        index[to_square(s).index()] = i;
+    }
+
+    /// Scans outwards from the target, skipping the scans for kinds `by`
+    /// has none of.
+    #[inline(always)]
+    fn attacked_on(
+        board: &Mailbox,
+        squares: &[u8; 128],
+        target: u8,
+        by: Color,
+        ignore: u8,
+    ) -> bool {
+        let at = |s: u8| squares[(s & 0x7f) as usize];
+        let counts = &board.counts[by.index()];
         if counts[Role::Pawn.index()] != 0 {
             let pawn = code::of(by, Role::Pawn);
             // A pawn of `by` attacks from one rank behind (from its side).
@@ -251,89 +256,13 @@ impl Mailbox {
         false
     }
 
-    /// Whether any piece of `by` attacks mailbox square `target`, with the
-    /// square `ignore` treated as empty.
+    /// Scans out from the king of the side to move, recording for a slider
+    /// the step towards it.
     #[inline(always)]
-    pub fn attacked120(&self, target: u8, by: Color, ignore: u8) -> bool {
-        self.attacked_on(&self.board, target, by, ignore)
-    }
-
-    #[inline(always)]
-    fn put(&mut self, color: Color, code: u8, s: u8) {
-        let (c, r) = (color.index(), Self::role_index(code));
-        self.colors[c] = self.colors[c].with(to_square(s));
-        let n = self.counts[c][r];
-        self.lists[c][r][(n as usize).min(LIST_CAPACITY - 1)] = s;
-        self.counts[c][r] = (n + 1).min(LIST_CAPACITY as u8);
-        self.board[(s & 0x7f) as usize] = code;
-        self.list_index[to_square(s).index()] = n;
-        self.hash ^= Self::key(code, s);
-    }
-
-    /// Removes the piece on `s` (which must hold a piece of `color`).
-    #[inline(always)]
-    fn remove(&mut self, color: Color, s: u8) {
-        let code = self.board[(s & 0x7f) as usize];
-        let (c, r) = (color.index(), Self::role_index(code));
-        self.colors[c] = self.colors[c].without(to_square(s));
-        self.hash ^= Self::key(code, s);
-        self.board[(s & 0x7f) as usize] = EMPTY;
-        // Swap the last entry of the kind's list into the hole.
-        let idx = (self.list_index[to_square(s).index()] as usize).min(LIST_CAPACITY - 1);
-        let last = self.counts[c][r].saturating_sub(1);
-        let moved = self.lists[c][r][(last as usize).min(LIST_CAPACITY - 1)];
-        self.lists[c][r][idx] = moved;
-        self.list_index[to_square(moved).index()] = idx as u8;
-        self.counts[c][r] = last;
-    }
-
-    /// Moves the piece on `from` to the empty square `to`.
-    #[inline(always)]
-    fn relocate(&mut self, color: Color, from: u8, to: u8) {
-        let code = self.board[(from & 0x7f) as usize];
-        let idx = self.list_index[to_square(from).index()];
-        self.hash ^= Self::key(code, from) ^ Self::key(code, to);
-        let c = color.index();
-        self.colors[c] = self.colors[c].without(to_square(from)).with(to_square(to));
-        self.board[(from & 0x7f) as usize] = EMPTY;
-        self.board[(to & 0x7f) as usize] = code;
-        self.list_index[to_square(to).index()] = idx;
-        self.lists[color.index()][Self::role_index(code)][(idx as usize).min(LIST_CAPACITY - 1)] =
-            to;
-    }
-
-    /// The role index (0..6) of a piece code.
-    #[inline(always)]
-    fn role_index(code: u8) -> usize {
-        ((code & code::ROLE_MASK) as usize).wrapping_sub(1).min(5)
-    }
-
-    #[inline(always)]
-    fn key(code: u8, s: u8) -> u64 {
-        match code::decode(code) {
-            Some(p) => zobrist::piece(p, to_square(s)),
-            None => 0,
-        }
-    }
-
-    #[inline(always)]
-    fn set_ep(&mut self, ep: u8) {
-        if self.ep != NO_SQUARE {
-            self.hash ^= zobrist::en_passant(to_square(self.ep));
-        }
-        self.ep = ep;
-        if ep != NO_SQUARE {
-            self.hash ^= zobrist::en_passant(to_square(ep));
-        }
-    }
-
-    /// Finds the pieces giving check to the side to move by scanning out
-    /// from its king.
-    #[inline(always)]
-    fn update_checkers(&mut self) {
-        let us = self.turn;
+    fn checkers(board: &Mailbox) -> Checkers {
+        let us = board.turn();
         let them = !us;
-        let k = self.king120(us);
+        let k = board.king120(us);
         let mut found = 0usize;
         let mut squares = [0u8; 2];
         let mut steps = [0u8; 2];
@@ -345,12 +274,12 @@ impl Mailbox {
             found += 1;
         };
         // Kinds the checking side has none of are not scanned for.
-        let counts = self.counts[them.index()];
+        let counts = board.counts[them.index()];
         if counts[Role::Pawn.index()] != 0 {
             let pawn = code::of(them, Role::Pawn);
             let ahead = k.wrapping_add(us.fold(10u8, 10u8.wrapping_neg()));
             for s in [ahead.wrapping_add(1), ahead.wrapping_sub(1)] {
-                if self.code_at(s) == pawn {
+                if board.code_at(s) == pawn {
                     record(s, 0);
                 }
             }
@@ -359,7 +288,7 @@ impl Mailbox {
             let knight = code::of(them, Role::Knight);
             for d in KNIGHT_STEPS {
                 let s = k.wrapping_add(d);
-                if self.code_at(s) == knight {
+                if board.code_at(s) == knight {
                     record(s, 0);
                 }
             }
@@ -375,218 +304,34 @@ impl Mailbox {
             }
             for d in dirs {
                 let mut s = k.wrapping_add(d);
-                while self.code_at(s) == EMPTY {
+                while board.code_at(s) == EMPTY {
                     s = s.wrapping_add(d);
                 }
-                let p = self.code_at(s);
+                let p = board.code_at(s);
                 if p == slider || p == queen {
                     record(s, d);
                 }
             }
         }
-        self.checker_squares = squares;
-        self.checker_steps = steps;
-        self.checker_count = found.min(2) as u8;
-    }
-
-    fn list_bitboard(&self, color: Color, roles: &[Role]) -> Bitboard {
-        let mut bb = Bitboard::EMPTY;
-        for &role in roles {
-            for &s in self.piece_list(color, role) {
-                bb = bb.with(to_square(s));
-            }
+        Checkers {
+            squares,
+            steps,
+            count: found,
         }
-        bb
-    }
-}
-
-impl Board for Mailbox {
-    const NAME: &'static str = "mailbox";
-
-    fn from_setup(setup: &Setup) -> Result<Mailbox, PositionError> {
-        let setup = validate(setup)?;
-        let mut b = Mailbox {
-            board: EMPTY_BOARD,
-            list_index: [0; 64],
-            lists: [[[NO_SQUARE; LIST_CAPACITY]; 6]; 2],
-            counts: [[0; 6]; 2],
-            colors: [Bitboard::EMPTY; 2],
-            checker_squares: [0; 2],
-            checker_steps: [0; 2],
-            checker_count: 0,
-            hash: 0,
-            turn: setup.turn,
-            castling: setup.castling,
-            ep: NO_SQUARE,
-            halfmove: setup.halfmove_clock as u16,
-            fullmove: setup.fullmove_number as u16,
-        };
-        for sq in Square::all() {
-            if let Some(p) = setup.board[sq.index()] {
-                b.put(p.color, code::encode(p), from_square(sq));
-            }
-        }
-        if setup.turn == Color::Black {
-            b.hash ^= zobrist::side();
-        }
-        b.hash ^= zobrist::castling(setup.castling);
-        b.set_ep(setup.ep_square.map_or(NO_SQUARE, from_square));
-        b.update_checkers();
-        Ok(b)
     }
 
-    #[inline(always)]
-    fn piece_at(&self, sq: Square) -> Option<Piece> {
-        code::decode(self.code_at(from_square(sq)))
-    }
-
-    fn pieces(&self, color: Color, role: Role) -> Bitboard {
-        self.list_bitboard(color, &[role])
-    }
-
-    #[inline(always)]
-    fn by_color(&self, color: Color) -> Bitboard {
-        self.colors[color.index()]
-    }
-
-    #[inline(always)]
-    fn turn(&self) -> Color {
-        self.turn
-    }
-
-    #[inline(always)]
-    fn castling(&self) -> CastlingRights {
-        self.castling
-    }
-
-    #[inline(always)]
-    fn ep_square(&self) -> Option<Square> {
-        (self.ep != NO_SQUARE).then(|| to_square(self.ep))
-    }
-
-    fn halfmove_clock(&self) -> u32 {
-        self.halfmove as u32
-    }
-
-    fn fullmove_number(&self) -> u32 {
-        self.fullmove as u32
-    }
-
-    #[inline(always)]
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    #[inline(always)]
-    fn king(&self, color: Color) -> Square {
-        to_square(self.king120(color))
-    }
-
-    #[inline(always)]
-    fn checkers(&self) -> Bitboard {
-        self.checker_squares()
-            .iter()
-            .fold(Bitboard::EMPTY, |bb, &s| bb.with(to_square(s)))
-    }
-
-    #[inline(always)]
-    fn in_check(&self) -> bool {
-        self.checker_count != 0
-    }
-
-    #[inline(always)]
-    fn is_attacked(&self, sq: Square, by: Color) -> bool {
-        self.attacked120(from_square(sq), by, NO_SQUARE)
-    }
-
-    fn play(&mut self, mv: Move) {
-        let us = self.turn;
-        let them = !us;
-        let from = from_square(mv.from());
-        let to = from_square(mv.to());
-        let moving = self.code_at(from);
-        if moving == OFF || moving & code::color_bit(us) == 0 {
-            // Not a move of this position; keep the board consistent.
-            return;
-        }
-        self.set_ep(NO_SQUARE);
-        self.halfmove = self.halfmove.saturating_add(1);
-        let forward = us.fold(10u8, 10u8.wrapping_neg());
-        if mv.is_capture() {
-            self.halfmove = 0;
-            let victim = if mv.is_en_passant() {
-                to.wrapping_sub(forward)
-            } else {
-                to
-            };
-            let victim_code = self.code_at(victim);
-            if victim_code != OFF && victim_code & code::color_bit(them) != 0 {
-                self.remove(them, victim);
-            }
-        }
-        self.relocate(us, from, to);
-        if let Some(role) = mv.promotion() {
-            self.remove(us, to);
-            self.put(us, code::of(us, role), to);
-        }
-        match mv.kind() {
-            MoveKind::DoublePush => {
-                // Keep the ep square only when an enemy pawn can take on it.
-                let their_pawn = code::of(them, Role::Pawn);
-                if self.code_at(to.wrapping_add(1)) == their_pawn
-                    || self.code_at(to.wrapping_sub(1)) == their_pawn
-                {
-                    self.set_ep(to.wrapping_sub(forward));
-                }
-            }
-            MoveKind::KingCastle | MoveKind::QueenCastle => {
-                let side = if mv.kind() == MoveKind::KingCastle {
-                    CastlingSide::King
-                } else {
-                    CastlingSide::Queen
-                };
-                self.relocate(
-                    us,
-                    from_square(side.rook_from(us)),
-                    from_square(side.rook_to(us)),
-                );
-            }
-            _ => {}
-        }
-        if moving & code::ROLE_MASK == code::PAWN {
-            self.halfmove = 0;
-        }
-        let rights = self
-            .castling
-            .after_touching(mv.from())
-            .after_touching(mv.to());
-        if rights != self.castling {
-            self.hash ^= zobrist::castling(self.castling) ^ zobrist::castling(rights);
-            self.castling = rights;
-        }
-        if us == Color::Black {
-            self.fullmove = self.fullmove.saturating_add(1);
-        }
-        self.turn = them;
-        self.hash ^= zobrist::side();
-        self.update_checkers();
-    }
-
-    fn play_null(&mut self) {
-        self.set_ep(NO_SQUARE);
-        self.halfmove = self.halfmove.saturating_add(1);
-        if self.turn == Color::Black {
-            self.fullmove = self.fullmove.saturating_add(1);
-        }
-        self.turn = !self.turn;
-        self.hash ^= zobrist::side();
-        self.update_checkers();
+    /// The default [`Board::attackers`] (bitboard attack sets against the
+    /// piece lists).
+    fn attackers(board: &Mailbox, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
+        attackers_from_pieces(board, sq, by, occupied)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mv::{Move, MoveKind};
+    use crate::zobrist;
 
     #[test]
     fn conversion_tables() {

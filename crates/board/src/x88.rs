@@ -14,15 +14,11 @@
 //! can attack another is one table load, plus a walk along [`ATTACK_STEP`] for
 //! sliders.
 
+use crate::array::{ArrayBoard, Checkers, Geometry};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::castling::{CastlingRights, CastlingSide};
 use crate::code::{self, EMPTY};
-use crate::mv::{Move, MoveKind};
-use crate::setup::Setup;
-use crate::types::{Color, Piece, Role, Square};
-use crate::validate::{validate, PositionError};
-use crate::zobrist;
+use crate::types::{Color, Role, Square};
 
 /// A value that is never an on-board 0x88 square ("no square").
 pub const NO_SQUARE: u8 = 0x88;
@@ -144,11 +140,16 @@ pub static KIND_BIT: [u8; 64] = {
     t
 };
 
-/// Most pieces of one kind a side can have (two knights and eight promoted
-/// pawns).
-pub const LIST_CAPACITY: usize = 10;
+pub use crate::array::LIST_CAPACITY;
+
+/// The 0x88 geometry of [`ArrayBoard`]: a 128-byte array, 16 squares a rank.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct X88;
 
 /// A position on a 0x88 board with piece lists.
+///
+/// The array holds piece codes on the on-board squares; on the off-board
+/// square `s | 8`, the index of the piece on `s` in its kind's list.
 ///
 /// ```
 /// use fianchetto_board::{Board, Board0x88, Color, Role, Square};
@@ -157,39 +158,9 @@ pub const LIST_CAPACITY: usize = 10;
 /// assert_eq!(b.fen(), fianchetto_board::START_FEN);
 /// assert!(b.is_attacked(Square::F3, Color::White));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Board0x88 {
-    /// Piece codes on the on-board squares; on the off-board square `s | 8`,
-    /// the index of the piece on `s` in its kind's list.
-    squares: [u8; 128],
-    /// The 0x88 squares of each colour's pieces of each role, so that the
-    /// generator loops per kind without dispatching per piece.
-    lists: [[[u8; LIST_CAPACITY]; 6]; 2],
-    /// How many entries of each list are in use.
-    counts: [[u8; 6]; 2],
-    /// Each colour's squares, kept up to date move by move: `occupied()`
-    /// from the lists costs 50-80 ns, too much for an evaluator to call.
-    colors: [Bitboard; 2],
-    /// Squares of the pieces giving check (the first `checker_count`).
-    checker_squares: [u8; 2],
-    checker_count: u8,
-    hash: u64,
-    turn: Color,
-    castling: CastlingRights,
-    /// En-passant square (0x88), or [`NO_SQUARE`].
-    ep: u8,
-    halfmove: u16,
-    fullmove: u16,
-}
+pub type Board0x88 = ArrayBoard<X88>;
 
-impl Board0x88 {
-    /// The piece code on the 0x88 square `s` (see [`crate::code`]); only
-    /// meaningful when `s & 0x88 == 0`.
-    #[inline(always)]
-    pub fn code_at(&self, s: u8) -> u8 {
-        self.squares[(s & 0x7f) as usize]
-    }
-
+impl ArrayBoard<X88> {
     /// The raw 128-byte array: piece codes on the board, list indices on the
     /// off-board half.
     #[inline(always)]
@@ -197,23 +168,10 @@ impl Board0x88 {
         &self.squares
     }
 
-    /// The 0x88 squares of `color`'s pieces of `role`.
-    #[inline(always)]
-    pub fn piece_list(&self, color: Color, role: Role) -> &[u8] {
-        let n = self.counts[color.index()][role.index()] as usize;
-        &self.lists[color.index()][role.index()][..n.min(LIST_CAPACITY)]
-    }
-
     /// The 0x88 square of `color`'s king.
     #[inline(always)]
     pub fn king88(&self, color: Color) -> u8 {
-        self.lists[color.index()][Role::King.index()][0]
-    }
-
-    /// The 0x88 squares of the pieces giving check to the side to move.
-    #[inline(always)]
-    pub fn checker_squares(&self) -> &[u8] {
-        &self.checker_squares[..(self.checker_count as usize).min(2)]
+        self.king_index(color)
     }
 
     /// The en-passant square as a 0x88 index, or [`NO_SQUARE`].
@@ -222,14 +180,74 @@ impl Board0x88 {
         self.ep
     }
 
-    /// Whether a piece of `by` attacks `target`, reading piece codes from
-    /// `squares` (this board's array, or a modified copy of it) and treating
-    /// the square `ignore` as empty (pass [`NO_SQUARE`] for none). Pawns are
-    /// looked up on the two squares they would attack from; every other
-    /// piece of `by`'s lists is tested with the attack table, and a slider's
-    /// path walked along [`ATTACK_STEP`].
+    /// Whether any piece of `by` attacks the 0x88 square `target`, with the
+    /// square `ignore` treated as empty.
     #[inline(always)]
-    pub fn attacked_on(&self, squares: &[u8; 128], target: u8, by: Color, ignore: u8) -> bool {
+    pub fn attacked88(&self, target: u8, by: Color, ignore: u8) -> bool {
+        self.attacked_on(&self.squares, target, by, ignore)
+    }
+}
+
+/// Whether every square strictly between `from` and `target` (along
+/// `step`) is empty or is `ignore`. Callers take `step` from the attack
+/// table for this pair, so the walk reaches `target` on the board.
+#[inline(always)]
+fn ray_clear(squares: &[u8; 128], from: u8, target: u8, step: u8, ignore: u8) -> bool {
+    let mut s = from.wrapping_add(step);
+    while s != target {
+        if squares[(s & 0x7f) as usize] != EMPTY && s != ignore {
+            return false;
+        }
+        s = s.wrapping_add(step);
+    }
+    true
+}
+
+impl Geometry for X88 {
+    const NAME: &'static str = "0x88";
+    const NO_SQUARE: u8 = NO_SQUARE;
+    const EMPTY_ARRAY: [u8; 128] = [EMPTY; 128];
+    const UP: u8 = 16;
+    /// The list indices live on the off-board half of the array.
+    type ListIndex = ();
+    const EMPTY_LIST_INDEX: () = ();
+
+    #[inline(always)]
+    fn from_square(sq: Square) -> u8 {
+        from_square(sq)
+    }
+
+    #[inline(always)]
+    fn to_square(s: u8) -> Square {
+        to_square(s)
+    }
+
+    #[inline(always)]
+    fn holds_code(s: u8) -> bool {
+        s & 0x88 == 0
+    }
+
+    #[inline(always)]
+    fn list_index(squares: &[u8; 128], _: &(), s: u8) -> u8 {
+        squares[((s | 8) & 0x7f) as usize]
+    }
+
+    #[inline(always)]
+    fn set_list_index(squares: &mut [u8; 128], _: &mut (), s: u8, i: u8) {
+        squares[((s | 8) & 0x7f) as usize] = i;
+    }
+
+    /// Pawns are looked up on the two squares they would attack from; every
+    /// other piece of `by`'s lists is tested with the attack table, and a
+    /// slider's path walked along [`ATTACK_STEP`].
+    #[inline(always)]
+    fn attacked_on(
+        board: &Board0x88,
+        squares: &[u8; 128],
+        target: u8,
+        by: Color,
+        ignore: u8,
+    ) -> bool {
         let pawn = code::of(by, Role::Pawn);
         let behind = target.wrapping_sub(by.fold(16u8, 16u8.wrapping_neg()));
         for from in [behind.wrapping_add(1), behind.wrapping_sub(1)] {
@@ -238,7 +256,7 @@ impl Board0x88 {
             }
         }
         for (role, bit) in [(Role::Knight, ATTACK_KNIGHT), (Role::King, ATTACK_KING)] {
-            for &from in self.piece_list(by, role) {
+            for &from in board.piece_list(by, role) {
                 if ATTACK_KINDS[attack_index(from, target)] & bit != 0 {
                     return true;
                 }
@@ -249,10 +267,10 @@ impl Board0x88 {
             (Role::Rook, ATTACK_ROOK),
             (Role::Queen, ATTACK_QUEEN),
         ] {
-            for &from in self.piece_list(by, role) {
+            for &from in board.piece_list(by, role) {
                 let idx = attack_index(from, target);
                 if ATTACK_KINDS[idx] & bit != 0
-                    && Self::ray_clear(squares, from, target, ATTACK_STEP[idx] as u8, ignore)
+                    && ray_clear(squares, from, target, ATTACK_STEP[idx] as u8, ignore)
                 {
                     return true;
                 }
@@ -261,104 +279,13 @@ impl Board0x88 {
         false
     }
 
-    /// Whether every square strictly between `from` and `target` (along
-    /// `step`) is empty or is `ignore`. Callers take `step` from the attack
-    /// table for this pair, so the walk reaches `target` on the board.
+    /// Pawns by lookup, the rest through the attack table (no steps are
+    /// recorded).
     #[inline(always)]
-    fn ray_clear(squares: &[u8; 128], from: u8, target: u8, step: u8, ignore: u8) -> bool {
-        let mut s = from.wrapping_add(step);
-        while s != target {
-            if squares[(s & 0x7f) as usize] != EMPTY && s != ignore {
-                return false;
-            }
-            s = s.wrapping_add(step);
-        }
-        true
-    }
-
-    /// Whether any piece of `by` attacks the 0x88 square `target`, with the
-    /// square `ignore` treated as empty.
-    #[inline(always)]
-    pub fn attacked88(&self, target: u8, by: Color, ignore: u8) -> bool {
-        self.attacked_on(&self.squares, target, by, ignore)
-    }
-
-    #[inline(always)]
-    fn put(&mut self, color: Color, code: u8, s: u8) {
-        let (c, r) = (color.index(), Self::role_index(code));
-        self.colors[c] = self.colors[c].with(to_square(s));
-        let n = self.counts[c][r];
-        self.lists[c][r][(n as usize).min(LIST_CAPACITY - 1)] = s;
-        self.counts[c][r] = (n + 1).min(LIST_CAPACITY as u8);
-        self.squares[(s & 0x7f) as usize] = code;
-        self.squares[((s | 8) & 0x7f) as usize] = n;
-        self.hash ^= Self::key(code, s);
-    }
-
-    /// Removes the piece on `s` (which must hold a piece of `color`).
-    #[inline(always)]
-    fn remove(&mut self, color: Color, s: u8) {
-        let code = self.squares[(s & 0x7f) as usize];
-        let (c, r) = (color.index(), Self::role_index(code));
-        self.colors[c] = self.colors[c].without(to_square(s));
-        self.hash ^= Self::key(code, s);
-        self.squares[(s & 0x7f) as usize] = EMPTY;
-        // Swap the last entry of the kind's list into the hole.
-        let idx = (self.squares[((s | 8) & 0x7f) as usize] as usize).min(LIST_CAPACITY - 1);
-        let last = self.counts[c][r].saturating_sub(1);
-        let moved = self.lists[c][r][(last as usize).min(LIST_CAPACITY - 1)];
-        self.lists[c][r][idx] = moved;
-        self.squares[((moved | 8) & 0x7f) as usize] = idx as u8;
-        self.counts[c][r] = last;
-    }
-
-    /// Moves the piece on `from` to the empty square `to`.
-    #[inline(always)]
-    fn relocate(&mut self, color: Color, from: u8, to: u8) {
-        let code = self.squares[(from & 0x7f) as usize];
-        let idx = self.squares[((from | 8) & 0x7f) as usize];
-        self.hash ^= Self::key(code, from) ^ Self::key(code, to);
-        let c = color.index();
-        self.colors[c] = self.colors[c].without(to_square(from)).with(to_square(to));
-        self.squares[(from & 0x7f) as usize] = EMPTY;
-        self.squares[(to & 0x7f) as usize] = code;
-        self.squares[((to | 8) & 0x7f) as usize] = idx;
-        self.lists[color.index()][Self::role_index(code)][(idx as usize).min(LIST_CAPACITY - 1)] =
-            to;
-    }
-
-    /// The role index (0..6) of a piece code.
-    #[inline(always)]
-    fn role_index(code: u8) -> usize {
-        ((code & code::ROLE_MASK) as usize).wrapping_sub(1).min(5)
-    }
-
-    #[inline(always)]
-    fn key(code: u8, s: u8) -> u64 {
-        match code::decode(code) {
-            Some(p) => zobrist::piece(p, to_square(s)),
-            None => 0,
-        }
-    }
-
-    #[inline(always)]
-    fn set_ep(&mut self, ep: u8) {
-        if self.ep != NO_SQUARE {
-            self.hash ^= zobrist::en_passant(to_square(self.ep));
-        }
-        self.ep = ep;
-        if ep != NO_SQUARE {
-            self.hash ^= zobrist::en_passant(to_square(ep));
-        }
-    }
-
-    /// Finds the pieces of the side not to move that attack the king of the
-    /// side to move: pawns by lookup, the rest through the attack table.
-    #[inline(always)]
-    fn update_checkers(&mut self) {
-        let us = self.turn;
+    fn checkers(board: &Board0x88) -> Checkers {
+        let us = board.turn();
         let them = !us;
-        let k = self.king88(us);
+        let k = board.king88(us);
         let mut found = 0usize;
         let mut squares = [0u8; 2];
         let mut record = |s: u8| {
@@ -370,11 +297,11 @@ impl Board0x88 {
         let pawn = code::of(them, Role::Pawn);
         let ahead = k.wrapping_add(us.fold(16u8, 16u8.wrapping_neg()));
         for from in [ahead.wrapping_add(1), ahead.wrapping_sub(1)] {
-            if from & 0x88 == 0 && self.code_at(from) == pawn {
+            if from & 0x88 == 0 && board.code_at(from) == pawn {
                 record(from);
             }
         }
-        for &from in self.piece_list(them, Role::Knight) {
+        for &from in board.piece_list(them, Role::Knight) {
             if ATTACK_KINDS[attack_index(from, k)] & ATTACK_KNIGHT != 0 {
                 record(from);
             }
@@ -384,136 +311,31 @@ impl Board0x88 {
             (Role::Rook, ATTACK_ROOK),
             (Role::Queen, ATTACK_QUEEN),
         ] {
-            for &from in self.piece_list(them, role) {
+            for &from in board.piece_list(them, role) {
                 let idx = attack_index(from, k);
                 if ATTACK_KINDS[idx] & bit != 0
-                    && Self::ray_clear(&self.squares, from, k, ATTACK_STEP[idx] as u8, NO_SQUARE)
+                    && ray_clear(&board.squares, from, k, ATTACK_STEP[idx] as u8, NO_SQUARE)
                 {
                     record(from);
                 }
             }
         }
-        self.checker_squares = squares;
-        self.checker_count = found.min(2) as u8;
-    }
-
-    fn list_bitboard(&self, color: Color, roles: &[Role]) -> Bitboard {
-        let mut bb = Bitboard::EMPTY;
-        for &role in roles {
-            for &s in self.piece_list(color, role) {
-                bb = bb.with(to_square(s));
-            }
+        Checkers {
+            squares,
+            steps: [0; 2],
+            count: found,
         }
-        bb
-    }
-}
-
-impl Board for Board0x88 {
-    const NAME: &'static str = "0x88";
-
-    fn from_setup(setup: &Setup) -> Result<Board0x88, PositionError> {
-        let setup = validate(setup)?;
-        let mut b = Board0x88 {
-            squares: [EMPTY; 128],
-            lists: [[[NO_SQUARE; LIST_CAPACITY]; 6]; 2],
-            counts: [[0; 6]; 2],
-            colors: [Bitboard::EMPTY; 2],
-            checker_squares: [0; 2],
-            checker_count: 0,
-            hash: 0,
-            turn: setup.turn,
-            castling: setup.castling,
-            ep: NO_SQUARE,
-            halfmove: setup.halfmove_clock as u16,
-            fullmove: setup.fullmove_number as u16,
-        };
-        for sq in Square::all() {
-            if let Some(p) = setup.board[sq.index()] {
-                b.put(p.color, code::encode(p), from_square(sq));
-            }
-        }
-        if setup.turn == Color::Black {
-            b.hash ^= zobrist::side();
-        }
-        b.hash ^= zobrist::castling(setup.castling);
-        b.set_ep(setup.ep_square.map_or(NO_SQUARE, from_square));
-        b.update_checkers();
-        Ok(b)
     }
 
-    #[inline(always)]
-    fn piece_at(&self, sq: Square) -> Option<Piece> {
-        code::decode(self.code_at(from_square(sq)))
-    }
-
-    fn pieces(&self, color: Color, role: Role) -> Bitboard {
-        self.list_bitboard(color, &[role])
-    }
-
-    #[inline(always)]
-    fn by_color(&self, color: Color) -> Bitboard {
-        self.colors[color.index()]
-    }
-
-    #[inline(always)]
-    fn turn(&self) -> Color {
-        self.turn
-    }
-
-    #[inline(always)]
-    fn castling(&self) -> CastlingRights {
-        self.castling
-    }
-
-    #[inline(always)]
-    fn ep_square(&self) -> Option<Square> {
-        (self.ep != NO_SQUARE).then(|| to_square(self.ep))
-    }
-
-    fn halfmove_clock(&self) -> u32 {
-        self.halfmove as u32
-    }
-
-    fn fullmove_number(&self) -> u32 {
-        self.fullmove as u32
-    }
-
-    #[inline(always)]
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    #[inline(always)]
-    fn king(&self, color: Color) -> Square {
-        to_square(self.king88(color))
-    }
-
-    #[inline(always)]
-    fn checkers(&self) -> Bitboard {
-        self.checker_squares()
-            .iter()
-            .fold(Bitboard::EMPTY, |bb, &s| bb.with(to_square(s)))
-    }
-
-    #[inline(always)]
-    fn in_check(&self) -> bool {
-        self.checker_count != 0
-    }
-
-    #[inline(always)]
-    fn is_attacked(&self, sq: Square, by: Color) -> bool {
-        self.attacked88(from_square(sq), by, NO_SQUARE)
-    }
-
-    fn attackers(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
+    fn attackers(board: &Board0x88, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
         let target = from_square(sq);
         let mut found = Bitboard::EMPTY;
         for from in Role::ALL
             .iter()
-            .flat_map(|&role| self.piece_list(by, role))
+            .flat_map(|&role| board.piece_list(by, role))
             .copied()
         {
-            let kind = KIND_BIT[(self.code_at(from) & 63) as usize];
+            let kind = KIND_BIT[(board.code_at(from) & 63) as usize];
             let idx = attack_index(from, target);
             if ATTACK_KINDS[idx] & kind == 0 {
                 continue;
@@ -536,88 +358,6 @@ impl Board for Board0x88 {
         }
         found
     }
-
-    fn play(&mut self, mv: Move) {
-        let us = self.turn;
-        let them = !us;
-        let from = from_square(mv.from());
-        let to = from_square(mv.to());
-        let moving = self.code_at(from);
-        if moving & code::color_bit(us) == 0 {
-            // Not a move of this position; keep the board consistent.
-            return;
-        }
-        self.set_ep(NO_SQUARE);
-        self.halfmove = self.halfmove.saturating_add(1);
-        let forward = us.fold(16u8, 16u8.wrapping_neg());
-        if mv.is_capture() {
-            self.halfmove = 0;
-            let victim = if mv.is_en_passant() {
-                to.wrapping_sub(forward)
-            } else {
-                to
-            };
-            if self.code_at(victim) & code::color_bit(them) != 0 && victim & 0x88 == 0 {
-                self.remove(them, victim);
-            }
-        }
-        self.relocate(us, from, to);
-        if let Some(role) = mv.promotion() {
-            self.remove(us, to);
-            self.put(us, code::of(us, role), to);
-        }
-        match mv.kind() {
-            MoveKind::DoublePush => {
-                // Keep the ep square only when an enemy pawn can take on it.
-                let their_pawn = code::of(them, Role::Pawn);
-                let beside = |s: u8| s & 0x88 == 0 && self.code_at(s) == their_pawn;
-                if beside(to.wrapping_add(1)) || beside(to.wrapping_sub(1)) {
-                    self.set_ep(to.wrapping_sub(forward));
-                }
-            }
-            MoveKind::KingCastle | MoveKind::QueenCastle => {
-                let side = if mv.kind() == MoveKind::KingCastle {
-                    CastlingSide::King
-                } else {
-                    CastlingSide::Queen
-                };
-                self.relocate(
-                    us,
-                    from_square(side.rook_from(us)),
-                    from_square(side.rook_to(us)),
-                );
-            }
-            _ => {}
-        }
-        if moving & code::ROLE_MASK == code::PAWN {
-            self.halfmove = 0;
-        }
-        let rights = self
-            .castling
-            .after_touching(mv.from())
-            .after_touching(mv.to());
-        if rights != self.castling {
-            self.hash ^= zobrist::castling(self.castling) ^ zobrist::castling(rights);
-            self.castling = rights;
-        }
-        if us == Color::Black {
-            self.fullmove = self.fullmove.saturating_add(1);
-        }
-        self.turn = them;
-        self.hash ^= zobrist::side();
-        self.update_checkers();
-    }
-
-    fn play_null(&mut self) {
-        self.set_ep(NO_SQUARE);
-        self.halfmove = self.halfmove.saturating_add(1);
-        if self.turn == Color::Black {
-            self.fullmove = self.fullmove.saturating_add(1);
-        }
-        self.turn = !self.turn;
-        self.hash ^= zobrist::side();
-        self.update_checkers();
-    }
 }
 
 #[cfg(test)]
@@ -626,6 +366,8 @@ mod tests {
     use crate::attacks::{
         bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
     };
+    use crate::mv::{Move, MoveKind};
+    use crate::zobrist;
 
     #[test]
     fn square_conversion_round_trips() {
