@@ -51,6 +51,14 @@ pub trait Geometry: Clone + Debug + PartialEq + Eq + Send + Sync + Sized + 'stat
     const EMPTY_ARRAY: [u8; 128];
     /// The step one rank up (towards rank 8).
     const UP: u8;
+    /// Knight jumps as wrapping additions to an array index.
+    const KNIGHT_STEPS: [u8; 8];
+    /// King steps (the eight neighbours).
+    const KING_STEPS: [u8; 8];
+    /// Diagonal directions.
+    const BISHOP_STEPS: [u8; 4];
+    /// Orthogonal directions.
+    const ROOK_STEPS: [u8; 4];
     /// Where the geometry keeps each piece's index in its kind's list,
     /// besides the array itself.
     type ListIndex: Clone + Debug + PartialEq + Eq + Send + Sync;
@@ -112,7 +120,7 @@ pub struct ArrayBoard<G: Geometry> {
     turn: Color,
     castling: CastlingRights,
     /// En-passant square (array index), or [`Geometry::NO_SQUARE`].
-    pub(crate) ep: u8,
+    ep: u8,
     halfmove: u16,
     fullmove: u16,
     geometry: PhantomData<G>,
@@ -149,8 +157,21 @@ impl<G: Geometry> ArrayBoard<G> {
 
     /// The array square of `color`'s king.
     #[inline(always)]
-    pub(crate) fn king_index(&self, color: Color) -> u8 {
+    pub fn king_index(&self, color: Color) -> u8 {
         self.lists[color.index()][Role::King.index()][0]
+    }
+
+    /// The en-passant square as an array index, or [`Geometry::NO_SQUARE`].
+    #[inline(always)]
+    pub fn ep_index(&self) -> u8 {
+        self.ep
+    }
+
+    /// The raw 128-byte array (see the geometry for what the bytes off the
+    /// playing squares hold).
+    #[inline(always)]
+    pub fn array_squares(&self) -> &[u8; 128] {
+        &self.squares
     }
 
     #[inline(always)]

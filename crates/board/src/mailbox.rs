@@ -148,7 +148,7 @@ impl ArrayBoard<TenByTwelve> {
     /// The en-passant square as a mailbox index, or [`NO_SQUARE`].
     #[inline(always)]
     pub fn ep120(&self) -> u8 {
-        self.ep
+        self.ep_index()
     }
 
     /// Whether any piece of `by` attacks mailbox square `target`, with the
@@ -164,6 +164,10 @@ impl Geometry for TenByTwelve {
     const NO_SQUARE: u8 = NO_SQUARE;
     const EMPTY_ARRAY: [u8; 128] = EMPTY_BOARD;
     const UP: u8 = 10;
+    const KNIGHT_STEPS: [u8; 8] = KNIGHT_STEPS;
+    const KING_STEPS: [u8; 8] = KING_STEPS;
+    const BISHOP_STEPS: [u8; 4] = BISHOP_STEPS;
+    const ROOK_STEPS: [u8; 4] = ROOK_STEPS;
     /// Each piece's list index, by square (0..64).
     type ListIndex = [u8; 64];
     const EMPTY_LIST_INDEX: [u8; 64] = [0; 64];

@@ -177,7 +177,7 @@ impl ArrayBoard<X88> {
     /// The en-passant square as a 0x88 index, or [`NO_SQUARE`].
     #[inline(always)]
     pub fn ep88(&self) -> u8 {
-        self.ep
+        self.ep_index()
     }
 
     /// Whether any piece of `by` attacks the 0x88 square `target`, with the
@@ -208,6 +208,10 @@ impl Geometry for X88 {
     const NO_SQUARE: u8 = NO_SQUARE;
     const EMPTY_ARRAY: [u8; 128] = [EMPTY; 128];
     const UP: u8 = 16;
+    const KNIGHT_STEPS: [u8; 8] = KNIGHT_STEPS;
+    const KING_STEPS: [u8; 8] = KING_STEPS;
+    const BISHOP_STEPS: [u8; 4] = BISHOP_STEPS;
+    const ROOK_STEPS: [u8; 4] = ROOK_STEPS;
     /// The list indices live on the off-board half of the array.
     type ListIndex = ();
     const EMPTY_LIST_INDEX: () = ();

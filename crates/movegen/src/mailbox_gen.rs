@@ -4,41 +4,15 @@
 //! attacks, checks and pins are found by scanning rays out from the square
 //! in question.
 
-use crate::array_gen::{self, ArrayBoard, Pins};
-use crate::sink::{CountSink, ListSink};
-use crate::{GenKind, MoveGen, MoveList};
+use crate::array_gen::{GenGeometry, Pins};
 use fianchetto_board::code::{self, EMPTY};
-use fianchetto_board::mailbox::{
-    self, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, RANK_OF, ROOK_STEPS,
-};
-use fianchetto_board::{Board, Color, Mailbox, Role, Square};
+use fianchetto_board::mailbox::{TenByTwelve, BISHOP_STEPS, RANK_OF, ROOK_STEPS};
+use fianchetto_board::{Board, Mailbox, Role};
 
-impl ArrayBoard for Mailbox {
-    const KNIGHT: [u8; 8] = KNIGHT_STEPS;
-    const KING: [u8; 8] = KING_STEPS;
-    const BISHOP: [u8; 4] = BISHOP_STEPS;
-    const ROOK: [u8; 4] = ROOK_STEPS;
-    const UP: u8 = 10;
-    const NO_SQUARE: u8 = mailbox::NO_SQUARE;
-
+impl GenGeometry for TenByTwelve {
     #[inline(always)]
-    fn target(&self, s: u8) -> u8 {
-        self.code_at(s)
-    }
-
-    #[inline(always)]
-    fn list(&self, color: Color, role: Role) -> &[u8] {
-        self.piece_list(color, role)
-    }
-
-    #[inline(always)]
-    fn king_index(&self, color: Color) -> u8 {
-        self.king120(color)
-    }
-
-    #[inline(always)]
-    fn square(s: u8) -> Square {
-        mailbox::to_square(s)
+    fn target(b: &Mailbox, s: u8) -> u8 {
+        b.code_at(s)
     }
 
     #[inline(always)]
@@ -47,26 +21,15 @@ impl ArrayBoard for Mailbox {
     }
 
     #[inline(always)]
-    fn attacked(&self, t: u8, by: Color, ignore: u8) -> bool {
-        self.attacked120(t, by, ignore)
-    }
-
-    #[inline(always)]
-    fn checker_count(&self) -> usize {
-        self.checker_squares().len()
-    }
-
-    #[inline(always)]
-    fn evasion_mask(&self) -> u128 {
-        let (Some(&c), Some(&step)) =
-            (self.checker_squares().first(), self.checker_steps().first())
+    fn evasion_mask(b: &Mailbox) -> u128 {
+        let (Some(&c), Some(&step)) = (b.checker_squares().first(), b.checker_steps().first())
         else {
             return !0;
         };
         let mut mask = 1u128 << (c & 127);
         if step != 0 {
-            let mut s = self.king120(self.turn()).wrapping_add(step);
-            while s != c && self.code_at(s) == EMPTY {
+            let mut s = b.king120(b.turn()).wrapping_add(step);
+            while s != c && b.code_at(s) == EMPTY {
                 mask |= 1u128 << (s & 127);
                 s = s.wrapping_add(step);
             }
@@ -75,10 +38,10 @@ impl ArrayBoard for Mailbox {
     }
 
     #[inline(always)]
-    fn pins(&self) -> Pins {
-        let us = self.turn();
+    fn pins(b: &Mailbox) -> Pins {
+        let us = b.turn();
         let them = !us;
-        let k = self.king120(us);
+        let k = b.king120(us);
         let own = code::color_bit(us);
         let queen = code::of(them, Role::Queen);
         let mut pins = Pins::NONE;
@@ -88,60 +51,23 @@ impl ArrayBoard for Mailbox {
         ] {
             for d in dirs {
                 let mut s = k.wrapping_add(d);
-                while self.code_at(s) == EMPTY {
+                while b.code_at(s) == EMPTY {
                     s = s.wrapping_add(d);
                 }
-                let p = self.code_at(s);
+                let p = b.code_at(s);
                 if p == code::OFF || p & own == 0 {
                     continue;
                 }
                 let mut t = s.wrapping_add(d);
-                while self.code_at(t) == EMPTY {
+                while b.code_at(t) == EMPTY {
                     t = t.wrapping_add(d);
                 }
-                let q = self.code_at(t);
+                let q = b.code_at(t);
                 if q == slider || q == queen {
                     pins.add(s, d);
                 }
             }
         }
         pins
-    }
-
-    #[inline(always)]
-    fn ep(&self) -> Option<u8> {
-        let ep = self.ep120();
-        (ep != mailbox::NO_SQUARE).then_some(ep)
-    }
-
-    fn ep_is_legal(&self, from: u8, ep: u8) -> bool {
-        let us = self.turn();
-        let victim = ep.wrapping_sub(us.fold(10u8, 10u8.wrapping_neg()));
-        let mut board = *self.array();
-        board[(from & 0x7f) as usize] = EMPTY;
-        board[(victim & 0x7f) as usize] = EMPTY;
-        board[(ep & 0x7f) as usize] = code::of(us, Role::Pawn);
-        !self.attacked_on(&board, self.king120(us), !us, mailbox::NO_SQUARE)
-    }
-}
-
-impl MoveGen for Mailbox {
-    #[inline]
-    fn generate(&self, kind: GenKind, list: &mut MoveList) {
-        let mut sink = ListSink(list);
-        match kind {
-            GenKind::All => array_gen::generate::<_, _, { array_gen::ALL }>(self, &mut sink),
-            GenKind::Captures => {
-                array_gen::generate::<_, _, { array_gen::CAPTURES }>(self, &mut sink)
-            }
-            GenKind::Quiets => array_gen::generate::<_, _, { array_gen::QUIETS }>(self, &mut sink),
-        }
-    }
-
-    #[inline]
-    fn count_legal(&self) -> u64 {
-        let mut sink = CountSink(0);
-        array_gen::generate::<_, _, { array_gen::ALL }>(self, &mut sink);
-        sink.0
     }
 }
