@@ -6,7 +6,7 @@ use crate::limits::nps;
 use crate::time::TimeManager;
 use crate::{Info, Limits, SearchResult, MAX_PLY};
 use fianchetto_board::{Board, Move};
-use fianchetto_eval::Score;
+use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{Game, MoveGen, MoveList};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -80,6 +80,57 @@ pub(crate) fn no_moves_score<B: Board>(board: &B, ply: usize) -> Score {
     } else {
         Score::DRAW
     }
+}
+
+/// Plays `mv` on a copy of `board` (copy-make), runs `f` on the child with
+/// the evaluator and the path updated, and takes both back.
+#[inline]
+pub(crate) fn with_child<B: MoveGen, E: Evaluator<B>, T>(
+    ctx: &mut Ctx<B>,
+    eval: &mut E,
+    board: &B,
+    mv: Move,
+    f: impl FnOnce(&mut Ctx<B>, &mut E, &B) -> T,
+) -> T {
+    let mut next = board.clone();
+    next.play(mv);
+    eval.push(board, mv, &next);
+    ctx.path.push(next.hash());
+    let out = f(ctx, eval, &next);
+    ctx.path.pop();
+    eval.pop();
+    out
+}
+
+/// The start of an exact (full-window) node below the root, shared by
+/// minimax and Scout: clears the PV at `ply`, then returns `Err(value)` when
+/// the node is decided without searching (an abort gives zero; a draw; the
+/// static evaluation at the horizon; mate or stalemate without legal
+/// moves), else `Ok` with the legal moves to search.
+#[inline]
+pub(crate) fn open_node<B: MoveGen, E: Evaluator<B>>(
+    ctx: &mut Ctx<B>,
+    eval: &mut E,
+    board: &B,
+    depth: i32,
+    ply: usize,
+) -> Result<MoveList, Score> {
+    ctx.pv.clear(ply);
+    if ctx.enter(ply) {
+        return Err(Score::ZERO);
+    }
+    if is_draw(board, &ctx.path) {
+        return Err(Score::DRAW);
+    }
+    if depth <= 0 || ply >= MAX_PLY {
+        ctx.evals += 1;
+        return Err(eval.evaluate(board));
+    }
+    let moves = board.legal_moves();
+    if moves.is_empty() {
+        return Err(no_moves_score(board, ply));
+    }
+    Ok(moves)
 }
 
 /// The triangular principal-variation table: `line(ply)` is the best line

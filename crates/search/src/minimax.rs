@@ -23,8 +23,8 @@
 //! # Ok::<(), fianchetto_board::FenError>(())
 //! ```
 
-use crate::common::{drive, is_draw, no_moves_score, Ctx};
-use crate::{Info, Limits, Search, SearchResult, MAX_PLY};
+use crate::common::{drive, open_node, with_child, Ctx};
+use crate::{Info, Limits, Search, SearchResult};
 use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{Game, MoveGen};
 
@@ -80,7 +80,9 @@ fn root<B: MoveGen, E: Evaluator<B>>(ctx: &mut Ctx<B>, eval: &mut E, depth: u32)
     let moves = ctx.root_moves.clone();
     let mut best = -Score::INFINITE;
     for mv in moves {
-        let score = -child(ctx, eval, &board, mv, depth as i32 - 1, 1);
+        let score = -with_child(ctx, eval, &board, mv, |c, e, n| {
+            negamax(c, e, n, depth as i32 - 1, 1)
+        });
         if ctx.control.aborted {
             break;
         }
@@ -92,26 +94,6 @@ fn root<B: MoveGen, E: Evaluator<B>>(ctx: &mut Ctx<B>, eval: &mut E, depth: u32)
     best
 }
 
-/// Plays `mv` on a copy of `board` and searches the result.
-#[inline]
-fn child<B: MoveGen, E: Evaluator<B>>(
-    ctx: &mut Ctx<B>,
-    eval: &mut E,
-    board: &B,
-    mv: fianchetto_board::Move,
-    depth: i32,
-    ply: usize,
-) -> Score {
-    let mut next = board.clone();
-    next.play(mv);
-    eval.push(board, mv, &next);
-    ctx.path.push(next.hash());
-    let score = negamax(ctx, eval, &next, depth, ply);
-    ctx.path.pop();
-    eval.pop();
-    score
-}
-
 fn negamax<B: MoveGen, E: Evaluator<B>>(
     ctx: &mut Ctx<B>,
     eval: &mut E,
@@ -119,24 +101,15 @@ fn negamax<B: MoveGen, E: Evaluator<B>>(
     depth: i32,
     ply: usize,
 ) -> Score {
-    ctx.pv.clear(ply);
-    if ctx.enter(ply) {
-        return Score::ZERO;
-    }
-    if is_draw(board, &ctx.path) {
-        return Score::DRAW;
-    }
-    if depth <= 0 || ply >= MAX_PLY {
-        ctx.evals += 1;
-        return eval.evaluate(board);
-    }
-    let moves = board.legal_moves();
-    if moves.is_empty() {
-        return no_moves_score(board, ply);
-    }
+    let moves = match open_node(ctx, eval, board, depth, ply) {
+        Ok(moves) => moves,
+        Err(value) => return value,
+    };
     let mut best = -Score::INFINITE;
     for mv in moves {
-        let score = -child(ctx, eval, board, mv, depth - 1, ply + 1);
+        let score = -with_child(ctx, eval, board, mv, |c, e, n| {
+            negamax(c, e, n, depth - 1, ply + 1)
+        });
         if score > best {
             best = score;
             ctx.pv.update(ply, mv);

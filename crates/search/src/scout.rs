@@ -22,9 +22,8 @@
 //! # Ok::<(), fianchetto_board::FenError>(())
 //! ```
 
-use crate::common::{drive, is_draw, no_moves_score, Ctx};
+use crate::common::{drive, is_draw, no_moves_score, open_node, with_child, Ctx};
 use crate::{Info, Limits, Search, SearchResult, MAX_PLY};
-use fianchetto_board::Move;
 use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{Game, MoveGen};
 
@@ -72,25 +71,6 @@ impl<B: MoveGen, E: Evaluator<B>> Search<B> for Scout<E> {
     }
 }
 
-/// Plays `mv` on a copy of `board`, runs `f` on the child, takes it back.
-#[inline]
-fn with_child<B: MoveGen, E: Evaluator<B>, T>(
-    ctx: &mut Ctx<B>,
-    eval: &mut E,
-    board: &B,
-    mv: Move,
-    f: impl FnOnce(&mut Ctx<B>, &mut E, &B) -> T,
-) -> T {
-    let mut next = board.clone();
-    next.play(mv);
-    eval.push(board, mv, &next);
-    ctx.path.push(next.hash());
-    let out = f(ctx, eval, &next);
-    ctx.path.pop();
-    eval.pop();
-    out
-}
-
 fn root<B: MoveGen, E: Evaluator<B>>(ctx: &mut Ctx<B>, eval: &mut E, depth: u32) -> Score {
     let previous_best = ctx.pv.line(0).first().copied();
     ctx.pv.clear(0);
@@ -132,21 +112,10 @@ fn scout<B: MoveGen, E: Evaluator<B>>(
     depth: i32,
     ply: usize,
 ) -> Score {
-    ctx.pv.clear(ply);
-    if ctx.enter(ply) {
-        return Score::ZERO;
-    }
-    if is_draw(board, &ctx.path) {
-        return Score::DRAW;
-    }
-    if depth <= 0 || ply >= MAX_PLY {
-        ctx.evals += 1;
-        return eval.evaluate(board);
-    }
-    let moves = board.legal_moves();
-    if moves.is_empty() {
-        return no_moves_score(board, ply);
-    }
+    let moves = match open_node(ctx, eval, board, depth, ply) {
+        Ok(moves) => moves,
+        Err(value) => return value,
+    };
     let mut best = -Score::INFINITE;
     for (i, &mv) in moves.iter().enumerate() {
         let better = i == 0
