@@ -28,6 +28,8 @@ enum Command {
     Bench(commands::bench::BenchArgs),
     /// The search ablation (BuhoChess) and move-ordering (Rookie) experiments.
     Ablate(commands::ablate::AblateArgs),
+    /// Generate NNUE training data by self-play (marlinformat).
+    Datagen(commands::datagen::DatagenArgs),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +41,7 @@ fn main() -> ExitCode {
         Some(Command::Analyse(args)) => commands::analyse::run(args),
         Some(Command::Bench(args)) => commands::bench::run(args),
         Some(Command::Ablate(args)) => commands::ablate::run(args),
+        Some(Command::Datagen(args)) => commands::datagen::run(args),
         Some(Command::Uci) | None => {
             fianchetto_engine::uci::run_stdio();
             Ok(())

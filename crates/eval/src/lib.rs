@@ -40,6 +40,7 @@
 mod breakdown;
 mod evaluator;
 mod hce;
+pub mod nnue;
 mod params;
 pub mod pawns;
 mod presets;

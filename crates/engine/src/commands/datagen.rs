@@ -1,0 +1,102 @@
+//! `fianchetto datagen`: self-play training data in marlinformat.
+
+use super::CommandError;
+use crate::commands::analyse::parse_preset;
+use crate::say;
+use fianchetto_eval::Preset;
+use fianchetto_tune::datagen::{self, DatagenConfig, RunOptions, Target};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Arguments of `fianchetto datagen`.
+#[derive(Debug, clap::Args)]
+pub struct DatagenArgs {
+    /// Output file (marlinformat, 32 bytes a position). An existing file is
+    /// resumed (same seed) or appended to (another seed).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Stop once the file holds this many positions.
+    #[arg(long, conflicts_with = "games")]
+    pub positions: Option<u64>,
+    /// Stop once this many games have been written to the file.
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Worker threads, each playing its own games.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: u32,
+    /// Soft node limit of each search (it ends after the iteration that
+    /// passes it).
+    #[arg(long, default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Seed: game i of seed s is always the same game.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Opening book (FEN or EPD, one position a line); default: the start
+    /// position. Random plies are played after it either way.
+    #[arg(long)]
+    pub book: Option<PathBuf>,
+    /// Evaluation the searcher uses: classical, buhochess or material.
+    #[arg(long = "eval", default_value = "classical", value_parser = parse_preset)]
+    pub eval: Preset,
+    /// Hash table per thread, in MB.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub hash: u32,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Runs `datagen` until the target is reached or Ctrl-C; either way the
+/// file holds whole games and the next run resumes.
+pub fn run(args: &DatagenArgs) -> Result<(), CommandError> {
+    let target = match (args.positions, args.games) {
+        (Some(n), _) => Target::Positions(n),
+        (None, Some(n)) => Target::Games(n),
+        (None, None) => {
+            return Err(CommandError::Usage(
+                "datagen needs --positions N or --games N".into(),
+            ))
+        }
+    };
+    let book = match &args.book {
+        Some(path) => datagen::read_book(path).map_err(|e| CommandError::Usage(e.to_string()))?,
+        None => Vec::new(),
+    };
+    let config = DatagenConfig {
+        soft_nodes: args.nodes,
+        hard_nodes: args.nodes.saturating_mul(20),
+        hash_mb: args.hash as usize,
+        ..DatagenConfig::default()
+    };
+    let opts = RunOptions {
+        out: args.out.clone(),
+        target,
+        threads: args.threads as usize,
+        seed: args.seed,
+        book,
+        progress: !args.quiet,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    // A second Ctrl-C is not caught: the handler stays installed, but the
+    // flag is already up, so the user can press it again and then kill.
+    let _ = ctrlc::set_handler(move || {
+        eprintln!("\nstopping: finishing the games written so far (the run resumes later)");
+        flag.store(true, Ordering::Relaxed);
+    });
+    let summary = match args.eval {
+        Preset::Material => {
+            datagen::run(&config, fianchetto_eval::Material::default(), &opts, &stop)
+        }
+        Preset::BuhoChess => {
+            datagen::run(&config, fianchetto_eval::BuhoChess::default(), &opts, &stop)
+        }
+        Preset::Classical => {
+            datagen::run(&config, fianchetto_eval::Classical::default(), &opts, &stop)
+        }
+    }
+    .map_err(|e| CommandError::Usage(e.to_string()))?;
+    say!("{summary}");
+    Ok(())
+}

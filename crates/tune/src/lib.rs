@@ -1,0 +1,19 @@
+//! # fianchetto-tune
+//!
+//! What is learned from games: self-play [data generation](datagen), the
+//! [marlinformat](marlin) training-data records, and the NNUE trainer.
+//! Kept out of the libraries so that their users do not compile it.
+//!
+//! ```
+//! use fianchetto_board::{Bitboards, Board};
+//! use fianchetto_tune::marlin::{PackedBoard, Wdl};
+//!
+//! let record = PackedBoard::pack(&Bitboards::startpos(), 30, Wdl::WhiteWin);
+//! assert_eq!(record.to_bytes().len(), 32);
+//! assert_eq!(record.unpack()?.setup.to_fen(), Bitboards::startpos().fen());
+//! # Ok::<(), fianchetto_tune::marlin::DataError>(())
+//! ```
+#![warn(missing_docs)]
+
+pub mod datagen;
+pub mod marlin;
