@@ -30,10 +30,30 @@ enum Command {
     Ablate(commands::ablate::AblateArgs),
     /// Generate NNUE training data by self-play (marlinformat).
     Datagen(commands::datagen::DatagenArgs),
+    /// Balanced opening positions for OpenBench: `genfens N seed S [book FILE|None]`.
+    Genfens(commands::genfens::GenfensArgs),
+}
+
+/// OpenBench passes a request as one argument (`"genfens 10 seed 3 book
+/// None"`) followed by `quit`: split a first argument holding spaces into
+/// words, and drop a trailing `quit` (the program ends anyway).
+fn split_openbench_args(args: impl Iterator<Item = String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (i, arg) in args.enumerate() {
+        if i == 1 && arg.contains(' ') {
+            out.extend(arg.split_whitespace().map(str::to_string));
+        } else {
+            out.push(arg);
+        }
+    }
+    if out.len() > 2 && out.last().is_some_and(|a| a == "quit") {
+        out.pop();
+    }
+    out
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(split_openbench_args(std::env::args()));
     let result = match &cli.command {
         Some(Command::Perft(args)) => commands::perft::run(args),
         Some(Command::Eval(args)) => commands::eval::run(args),
@@ -42,6 +62,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => commands::bench::run(args),
         Some(Command::Ablate(args)) => commands::ablate::run(args),
         Some(Command::Datagen(args)) => commands::datagen::run(args),
+        Some(Command::Genfens(args)) => commands::genfens::run(args),
         Some(Command::Uci) | None => {
             fianchetto_engine::uci::run_stdio();
             Ok(())

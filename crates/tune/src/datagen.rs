@@ -214,6 +214,21 @@ fn opening<E: Evaluator<Bitboards> + Clone>(
     }
 }
 
+/// The opening of game `index` of `seed`: the position self-play starts
+/// from (after the random plies, verified balanced). What `genfens` prints
+/// for OpenBench workers.
+pub fn opening_position<E: Evaluator<Bitboards> + Clone>(
+    pvs: &mut Pvs<E>,
+    config: &DatagenConfig,
+    book: &[Setup],
+    seed: u64,
+    index: u64,
+) -> Bitboards {
+    let mut rng = game_rng(seed, index);
+    let (game, _) = opening(pvs, config, book, &mut rng);
+    game.board().clone()
+}
+
 /// Plays game `index` of `seed` with `pvs` and returns the positions worth
 /// keeping. `stop` (when given) abandons the game between moves; the
 /// returned record then has no positions.

@@ -6,6 +6,7 @@ pub mod analyse;
 pub mod bench;
 pub mod datagen;
 pub mod eval;
+pub mod genfens;
 pub mod perft;
 pub mod play;
 
