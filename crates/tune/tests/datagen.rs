@@ -6,7 +6,7 @@ use fianchetto_eval::{Material, Score};
 use fianchetto_movegen::MoveGen;
 use fianchetto_tune::datagen::{self, play_game, DatagenConfig, DatagenError, RunOptions, Target};
 use fianchetto_tune::marlin::{read_all, DataError, PackedBoard, RECORD_SIZE};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 fn config() -> DatagenConfig {
@@ -27,9 +27,9 @@ fn temp(name: &str) -> PathBuf {
     path
 }
 
-fn opts(out: &PathBuf, games: u64, threads: usize) -> RunOptions {
+fn opts(out: &Path, games: u64, threads: usize) -> RunOptions {
     RunOptions {
-        out: out.clone(),
+        out: out.to_path_buf(),
         target: Target::Games(games),
         threads,
         seed: 11,
