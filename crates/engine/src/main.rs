@@ -30,6 +30,8 @@ enum Command {
     Ablate(commands::ablate::AblateArgs),
     /// Generate NNUE training data by self-play (marlinformat).
     Datagen(commands::datagen::DatagenArgs),
+    /// Train an NNUE network on marlinformat data (CPU, multi-threaded).
+    Train(commands::train::TrainArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => commands::bench::run(args),
         Some(Command::Ablate(args)) => commands::ablate::run(args),
         Some(Command::Datagen(args)) => commands::datagen::run(args),
+        Some(Command::Train(args)) => commands::train::run(args),
         Some(Command::Uci) | None => {
             fianchetto_engine::uci::run_stdio();
             Ok(())

@@ -1,0 +1,259 @@
+//! The float network the trainer optimises, its forward and backward pass,
+//! and the per-thread gradient buffers.
+//!
+//! All parameters live in one flat `f32` vector (so that the optimiser, the
+//! checkpoint and the reduction treat them alike), in this order:
+//!
+//! | range | what |
+//! |---|---|
+//! | `0 .. 768·H` | feature weights, feature-major (row `f` is the H weights of feature `f`) |
+//! | `768·H .. 769·H` | feature biases |
+//! | `769·H .. 770·H` | output weights for the side to move's half |
+//! | `770·H .. 771·H` | output weights for the other side's half |
+//! | `771·H` | output bias |
+
+use super::data::{active_features, sigmoid, target, TrainData};
+use crate::marlin::PackedBoard;
+use fianchetto_eval::nnue::INPUTS;
+use std::ops::Range;
+
+/// Where each kind of parameter sits in the flat vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Layout {
+    pub hidden: usize,
+}
+
+impl Layout {
+    pub fn ft_weights(self) -> Range<usize> {
+        0..INPUTS * self.hidden
+    }
+    pub fn ft_bias(self) -> Range<usize> {
+        INPUTS * self.hidden..(INPUTS + 1) * self.hidden
+    }
+    pub fn out_weights(self) -> Range<usize> {
+        (INPUTS + 1) * self.hidden..(INPUTS + 3) * self.hidden
+    }
+    pub fn out_bias(self) -> usize {
+        (INPUTS + 3) * self.hidden
+    }
+    /// How many parameters in all.
+    pub fn len(self) -> usize {
+        self.out_bias() + 1
+    }
+}
+
+/// SCReLU: `clamp(x, 0, 1)²`.
+#[inline(always)]
+fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+/// The derivative of SCReLU (0 where the clamp is active).
+#[inline(always)]
+fn screlu_grad(x: f32) -> f32 {
+    if x > 0.0 && x < 1.0 {
+        2.0 * x
+    } else {
+        0.0
+    }
+}
+
+/// Lanes of the dot product: independent partial sums the compiler keeps in
+/// vector registers (floats are not reassociated for us). `hidden` is a
+/// multiple of 16.
+const LANES: usize = 16;
+
+/// One thread's scratch space and gradient: allocated once, reused for
+/// every position.
+pub(crate) struct Worker {
+    layout: Layout,
+    /// Gradient in the flat layout; of the feature weights only the rows in
+    /// `touched_rows` are non-zero.
+    pub grad: Vec<f32>,
+    touched: Vec<bool>,
+    pub touched_rows: Vec<u16>,
+    acc_stm: Vec<f32>,
+    acc_nstm: Vec<f32>,
+    d_stm: Vec<f32>,
+    d_nstm: Vec<f32>,
+    /// Sum of the squared errors of the positions seen since the last reset.
+    pub loss: f64,
+}
+
+impl Worker {
+    pub fn new(layout: Layout) -> Worker {
+        let h = layout.hidden;
+        Worker {
+            layout,
+            grad: vec![0.0; layout.len()],
+            touched: vec![false; INPUTS],
+            touched_rows: Vec::with_capacity(INPUTS),
+            acc_stm: vec![0.0; h],
+            acc_nstm: vec![0.0; h],
+            d_stm: vec![0.0; h],
+            d_nstm: vec![0.0; h],
+            loss: 0.0,
+        }
+    }
+
+    /// The accumulators of both perspectives and the raw output (in units
+    /// of [`SCALE`](fianchetto_eval::nnue::SCALE) centipawns).
+    #[inline]
+    fn forward(&mut self, params: &[f32], stm: &[u16], nstm: &[u16]) -> f32 {
+        let l = self.layout;
+        let h = l.hidden;
+        let weights = &params[l.ft_weights()];
+        let bias = &params[l.ft_bias()];
+        for (acc, feats) in [(&mut self.acc_stm, stm), (&mut self.acc_nstm, nstm)] {
+            acc.copy_from_slice(bias);
+            for &f in feats {
+                let row = &weights[f as usize * h..f as usize * h + h];
+                for (a, w) in acc.iter_mut().zip(row) {
+                    *a += w;
+                }
+            }
+        }
+        let out_w = &params[l.out_weights()];
+        let (w_stm, w_nstm) = out_w.split_at(h);
+        let mut lanes = [0.0f32; LANES];
+        for (((a, b), ws), wn) in self
+            .acc_stm
+            .chunks_exact(LANES)
+            .zip(self.acc_nstm.chunks_exact(LANES))
+            .zip(w_stm.chunks_exact(LANES))
+            .zip(w_nstm.chunks_exact(LANES))
+        {
+            for i in 0..LANES {
+                lanes[i] += screlu(a[i]) * ws[i] + screlu(b[i]) * wn[i];
+            }
+        }
+        params[l.out_bias()] + lanes.iter().sum::<f32>()
+    }
+
+    /// The raw output for one record (no gradient).
+    pub fn output(&mut self, params: &[f32], record: &PackedBoard) -> f32 {
+        let (mut stm, mut nstm) = ([0u16; 32], [0u16; 32]);
+        let n = active_features(record, &mut stm, &mut nstm);
+        self.forward(params, &stm[..n], &nstm[..n])
+    }
+
+    /// Adds the squared errors of `indices` to `self.loss`.
+    pub fn evaluate(&mut self, params: &[f32], data: &TrainData, indices: &[u32], wdl: f32) {
+        let mut loss = 0.0f64;
+        for &i in indices {
+            let record = data.get(i);
+            let out = self.output(params, record);
+            let err = sigmoid(out) - target(record, wdl);
+            loss += (err * err) as f64;
+        }
+        self.loss += loss;
+    }
+
+    /// Forward and backward over `indices`: adds the squared errors to
+    /// `self.loss` and `scale ×` the gradient of the summed squared error
+    /// to `self.grad`, touching only the rows of the active features.
+    pub fn train(
+        &mut self,
+        params: &[f32],
+        data: &TrainData,
+        indices: &[u32],
+        wdl: f32,
+        scale: f32,
+    ) {
+        let l = self.layout;
+        let h = l.hidden;
+        let (mut stm, mut nstm) = ([0u16; 32], [0u16; 32]);
+        let mut loss = 0.0f64;
+        for &i in indices {
+            let record = data.get(i);
+            let n = active_features(record, &mut stm, &mut nstm);
+            let out = self.forward(params, &stm[..n], &nstm[..n]);
+            let s = sigmoid(out);
+            let err = s - target(record, wdl);
+            loss += (err * err) as f64;
+            // d(err²)/d out.
+            let g = scale * 2.0 * err * s * (1.0 - s);
+
+            let out_w = &params[l.out_weights()];
+            let (w_stm, w_nstm) = out_w.split_at(h);
+            let (g_ft, rest) = self.grad.split_at_mut(l.ft_bias().start);
+            let (g_bias, rest) = rest.split_at_mut(h);
+            let (g_out, g_out_bias) = rest.split_at_mut(2 * h);
+            let (g_w_stm, g_w_nstm) = g_out.split_at_mut(h);
+            for (acc, w, g_w, d) in [
+                (&self.acc_stm, w_stm, g_w_stm, &mut self.d_stm),
+                (&self.acc_nstm, w_nstm, g_w_nstm, &mut self.d_nstm),
+            ] {
+                for (((&a, &wj), gw), dj) in acc.iter().zip(w).zip(g_w.iter_mut()).zip(d.iter_mut()) {
+                    *gw += g * screlu(a);
+                    *dj = g * wj * screlu_grad(a);
+                }
+            }
+            g_out_bias[0] += g;
+            for ((gb, ds), dn) in g_bias.iter_mut().zip(&self.d_stm).zip(&self.d_nstm) {
+                *gb += ds + dn;
+            }
+            for (feats, d) in [(&stm[..n], &self.d_stm), (&nstm[..n], &self.d_nstm)] {
+                for &f in feats {
+                    let f = f as usize;
+                    if !self.touched[f] {
+                        self.touched[f] = true;
+                        self.touched_rows.push(f as u16);
+                    }
+                    for (gw, dv) in g_ft[f * h..f * h + h].iter_mut().zip(d.iter()) {
+                        *gw += dv;
+                    }
+                }
+            }
+        }
+        self.loss += loss;
+    }
+
+    /// Adds this worker's gradient into `total` (rows it touched, and the
+    /// dense tail), marking the rows in `total`'s bookkeeping, then zeroes
+    /// what it touched.
+    pub fn drain_into(&mut self, total: &mut Worker) {
+        let l = self.layout;
+        let h = l.hidden;
+        for &f in &self.touched_rows {
+            let f = f as usize;
+            if !total.touched[f] {
+                total.touched[f] = true;
+                total.touched_rows.push(f as u16);
+            }
+            let rows = f * h..f * h + h;
+            for (t, g) in total.grad[rows.clone()]
+                .iter_mut()
+                .zip(&mut self.grad[rows])
+            {
+                *t += *g;
+                *g = 0.0;
+            }
+            self.touched[f] = false;
+        }
+        self.touched_rows.clear();
+        let tail = l.ft_bias().start..l.len();
+        for (t, g) in total.grad[tail.clone()]
+            .iter_mut()
+            .zip(&mut self.grad[tail])
+        {
+            *t += *g;
+            *g = 0.0;
+        }
+    }
+
+    /// Zeroes the gradient (only the rows touched, and the dense tail).
+    pub fn clear(&mut self) {
+        let l = self.layout;
+        let h = l.hidden;
+        for &f in &self.touched_rows {
+            let f = f as usize;
+            self.grad[f * h..f * h + h].fill(0.0);
+            self.touched[f] = false;
+        }
+        self.touched_rows.clear();
+        let tail = l.ft_bias().start..l.len();
+        self.grad[tail].fill(0.0);
+    }
+}
