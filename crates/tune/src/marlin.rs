@@ -438,9 +438,9 @@ mod tests {
         assert_eq!(&b[0..8], &0xFFFF_0000_0000_FFFFu64.to_le_bytes());
         // a1 white unmoved rook (6), b1 knight (1): low nibble first.
         assert_eq!(b[8], 0x16);
-        // e1 king (5) after d1 queen (4).
-        assert_eq!(b[9], 0x22);
-        assert_eq!(b[10], 0x54);
+        // c1 bishop (2), d1 queen (4); e1 king (5), f1 bishop (2).
+        assert_eq!(b[9], 0x42);
+        assert_eq!(b[10], 0x25);
         // a8 black unmoved rook: 6 | 8 = 14, b8 black knight 9.
         assert_eq!(b[20], 0x9E);
         assert_eq!(b[24], 64);
