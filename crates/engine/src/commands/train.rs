@@ -87,6 +87,13 @@ pub fn run(args: &TrainArgs) -> Result<(), CommandError> {
         c.threads,
         c.seed
     );
+    let val = trainer.validation_indices().to_vec();
+    if !val.is_empty() {
+        say!(
+            "validation loss of the best constant prediction (a baseline): {:.6}",
+            trainer.constant_loss(&val)
+        );
+    }
     if args.resume {
         say!(
             "resuming after {} epochs and {} positions",

@@ -198,8 +198,7 @@ impl Checkpoint {
             )));
         }
         let p = param_count(hidden as usize);
-        let expected =
-            (HEADER + CHECKSUM) as u64 + ENTRY as u64 * entries as u64 + 12 * p as u64;
+        let expected = (HEADER + CHECKSUM) as u64 + ENTRY as u64 * entries as u64 + 12 * p as u64;
         if bytes.len() as u64 != expected {
             return Err(CheckpointError::Length {
                 hidden,
@@ -327,10 +326,21 @@ impl Trainer {
         ] {
             out.extend_from_slice(&word.to_le_bytes());
         }
-        for x in [c.lr, c.final_lr_factor, c.weight_decay, c.wdl, c.val_fraction] {
+        for x in [
+            c.lr,
+            c.final_lr_factor,
+            c.weight_decay,
+            c.wdl,
+            c.val_fraction,
+        ] {
             out.extend_from_slice(&x.to_le_bytes());
         }
-        for word in [c.seed, self.data.len() as u64, self.data.fingerprint(), self.step] {
+        for word in [
+            c.seed,
+            self.data.len() as u64,
+            self.data.fingerprint(),
+            self.step,
+        ] {
             out.extend_from_slice(&word.to_le_bytes());
         }
         out.extend_from_slice(&self.epoch.to_le_bytes());

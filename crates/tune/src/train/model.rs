@@ -185,7 +185,8 @@ impl Worker {
                 (&self.acc_stm, w_stm, g_w_stm, &mut self.d_stm),
                 (&self.acc_nstm, w_nstm, g_w_nstm, &mut self.d_nstm),
             ] {
-                for (((&a, &wj), gw), dj) in acc.iter().zip(w).zip(g_w.iter_mut()).zip(d.iter_mut()) {
+                for (((&a, &wj), gw), dj) in acc.iter().zip(w).zip(g_w.iter_mut()).zip(d.iter_mut())
+                {
                     *gw += g * screlu(a);
                     *dj = g * wj * screlu_grad(a);
                 }

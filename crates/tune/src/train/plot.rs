@@ -33,7 +33,11 @@ fn draw(svg: &mut String, history: &[EpochStats]) -> Result<(), Box<dyn std::err
         .collect();
     let val: Vec<(f64, f64)> = history
         .iter()
-        .filter_map(|e| e.val_loss.filter(|v| v.is_finite()).map(|v| (e.epoch as f64, v)))
+        .filter_map(|e| {
+            e.val_loss
+                .filter(|v| v.is_finite())
+                .map(|v| (e.epoch as f64, v))
+        })
         .collect();
     let (mut lo, mut hi) = train
         .iter()
@@ -59,6 +63,7 @@ fn draw(svg: &mut String, history: &[EpochStats]) -> Result<(), Box<dyn std::err
         .configure_mesh()
         .x_desc("epoch")
         .y_desc("loss (mean squared error)")
+        .max_light_lines(4)
         .x_labels((last as usize).clamp(2, 12))
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{y:.4}"))
@@ -73,7 +78,9 @@ fn draw(svg: &mut String, history: &[EpochStats]) -> Result<(), Box<dyn std::err
                 color.stroke_width(2),
             ))?
             .label(name)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            });
         chart.draw_series(
             points
                 .iter()

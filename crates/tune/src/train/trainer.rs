@@ -149,7 +149,10 @@ impl Trainer {
             differs.push(format!("hidden {} vs {}", saved.hidden, config.hidden));
         }
         if saved.batch_size != config.batch_size {
-            differs.push(format!("batch {} vs {}", saved.batch_size, config.batch_size));
+            differs.push(format!(
+                "batch {} vs {}",
+                saved.batch_size, config.batch_size
+            ));
         }
         if saved.lr != config.lr {
             differs.push(format!("lr {} vs {}", saved.lr, config.lr));
@@ -184,8 +187,7 @@ impl Trainer {
                 differs.join(", ")
             )));
         }
-        if checkpoint.positions != data.len() as u64
-            || checkpoint.fingerprint != data.fingerprint()
+        if checkpoint.positions != data.len() as u64 || checkpoint.fingerprint != data.fingerprint()
         {
             return Err(TrainError::Resume(format!(
                 "the checkpoint was made on other data ({} positions, fingerprint {:016x}; \
@@ -520,9 +522,8 @@ impl Trainer {
     /// output bias × QA·QB rounded to `i32`.
     pub fn export(&self) -> Network {
         let l = self.layout;
-        let q16 = |x: f32, scale: i32| {
-            (x.clamp(-WEIGHT_CLIP, WEIGHT_CLIP) * scale as f32).round() as i16
-        };
+        let q16 =
+            |x: f32, scale: i32| (x.clamp(-WEIGHT_CLIP, WEIGHT_CLIP) * scale as f32).round() as i16;
         let ft_weights = self.params[l.ft_weights()]
             .iter()
             .map(|&w| q16(w, QA))
