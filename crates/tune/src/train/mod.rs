@@ -27,8 +27,10 @@
 //! thread count.
 //!
 //! **The data.** All records are held in memory (32 bytes each). A fixed
-//! fraction, drawn from the seed, is held out for validation; the rest is
-//! visited in a new seeded order every epoch.
+//! fraction is held out for validation, in blocks of [`VAL_BLOCK`]
+//! consecutive records drawn from the seed (so that a self-play game's
+//! positions mostly fall on one side); the rest is visited in a new seeded
+//! order every epoch.
 //!
 //! **The outputs.** After every epoch [`run`] writes a [checkpoint]
 //! (`NET.ckpt`, everything needed to continue exactly), the quantized
@@ -83,7 +85,7 @@ mod trainer;
 pub use checkpoint::{Checkpoint, CheckpointError};
 pub use data::{TrainData, MAX_POSITIONS};
 pub use optim::WEIGHT_CLIP;
-pub use trainer::{EpochStats, Trainer};
+pub use trainer::{EpochStats, Trainer, VAL_BLOCK};
 
 use crate::marlin::DataError;
 use fianchetto_eval::nnue::MAX_HIDDEN;
