@@ -418,7 +418,7 @@ pub fn run(
                 .with_position(trainer.epoch_progress());
             bar.set_style(
                 ProgressStyle::with_template(
-                    "epoch {prefix} {bar:40} {human_pos}/{human_len} positions, {per_sec}, ETA {eta}",
+                    "epoch {prefix} {bar:40} {human_pos}/{human_len} positions, {msg}, ETA {eta}",
                 )
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
@@ -432,7 +432,12 @@ pub fn run(
         } else {
             ProgressBar::hidden()
         };
-        let done = trainer.train_epoch_with(Some(stop), &mut |p| bar.set_position(p));
+        let (started, from) = (std::time::Instant::now(), trainer.epoch_progress());
+        let done = trainer.train_epoch_with(Some(stop), &mut |p| {
+            bar.set_position(p);
+            let rate = p.saturating_sub(from) as f64 / started.elapsed().as_secs_f64().max(1e-9);
+            bar.set_message(format!("{rate:.0} positions/s"));
+        });
         bar.finish_and_clear();
         match done {
             Some(stats) => {
