@@ -64,6 +64,29 @@ fn screlu_grad(x: f32) -> f32 {
 /// multiple of 16.
 const LANES: usize = 16;
 
+/// `acc[start..start + B] = bias + Σ rows of feats`, over that block only,
+/// kept in registers while the rows stream past.
+#[inline(always)]
+fn accumulate_block<const B: usize>(
+    acc: &mut [f32],
+    bias: &[f32],
+    weights: &[f32],
+    feats: &[u16],
+    h: usize,
+    start: usize,
+) {
+    let mut sum = [0.0f32; B];
+    sum.copy_from_slice(&bias[start..start + B]);
+    for &f in feats {
+        let at = f as usize * h + start;
+        let row = &weights[at..at + B];
+        for (s, w) in sum.iter_mut().zip(row) {
+            *s += w;
+        }
+    }
+    acc[start..start + B].copy_from_slice(&sum);
+}
+
 /// One thread's scratch space and gradient: allocated once, reused for
 /// every position.
 pub(crate) struct Worker {
@@ -106,12 +129,14 @@ impl Worker {
         let weights = &params[l.ft_weights()];
         let bias = &params[l.ft_bias()];
         for (acc, feats) in [(&mut self.acc_stm, stm), (&mut self.acc_nstm, nstm)] {
-            acc.copy_from_slice(bias);
-            for &f in feats {
-                let row = &weights[f as usize * h..f as usize * h + h];
-                for (a, w) in acc.iter_mut().zip(row) {
-                    *a += w;
-                }
+            // Blocks of 64 neurons summed in registers over every feature,
+            // then the rest in blocks of 16 (H is a multiple of 16).
+            let wide = h - h % 64;
+            for start in (0..wide).step_by(64) {
+                accumulate_block::<64>(acc, bias, weights, feats, h, start);
+            }
+            for start in (wide..h).step_by(16) {
+                accumulate_block::<16>(acc, bias, weights, feats, h, start);
             }
         }
         let out_w = &params[l.out_weights()];
