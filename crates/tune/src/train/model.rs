@@ -283,3 +283,94 @@ impl Worker {
         self.grad[tail].fill(0.0);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::marlin::Wdl;
+    use fianchetto_board::{Bitboards, Board};
+
+    /// The analytic gradient agrees with finite differences of the summed
+    /// squared error, for every kind of parameter.
+    #[test]
+    fn gradient_matches_finite_differences() {
+        let fens = [
+            (
+                "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+                35,
+            ),
+            ("4k3/8/3q4/8/8/2N5/PP6/4K3 b - - 0 40", -700),
+            ("8/5pk1/6p1/8/8/6P1/5PK1/3R4 w - - 0 50", 480),
+        ];
+        let records: Vec<PackedBoard> = fens
+            .iter()
+            .map(|&(fen, score)| {
+                PackedBoard::pack(&Bitboards::from_fen(fen).unwrap(), score, Wdl::WhiteWin)
+            })
+            .collect();
+        let data = TrainData::from_records(records).unwrap();
+        let layout = Layout { hidden: 16 };
+        // Deterministic, varied parameters with most neurons in (0, 1).
+        let mut params: Vec<f32> = (0..layout.len())
+            .map(|i| ((i * 7919 % 1000) as f32 / 1000.0 - 0.5) * 0.12)
+            .collect();
+        for b in &mut params[layout.ft_bias()] {
+            *b += 0.4;
+        }
+        let indices = [0u32, 1, 2];
+        let wdl = 0.3;
+        let mut worker = Worker::new(layout);
+        worker.train(&params, &data, &indices, wdl, 1.0);
+        let grad = worker.grad.clone();
+
+        let loss = |p: &[f32]| {
+            let mut w = Worker::new(layout);
+            w.evaluate(p, &data, &indices, wdl);
+            w.loss
+        };
+        // An active feature of the first position (white's e1 king, seen by
+        // white), a bias, an output weight of each half, the output bias.
+        let king_row = fianchetto_eval::nnue::feature(
+            fianchetto_board::Color::White,
+            fianchetto_board::Piece::new(
+                fianchetto_board::Color::White,
+                fianchetto_board::Role::King,
+            ),
+            fianchetto_board::Square::E1,
+        );
+        let probes = [
+            king_row * 16 + 3,
+            layout.ft_bias().start + 5,
+            layout.out_weights().start + 2,
+            layout.out_weights().start + 16 + 9,
+            layout.out_bias(),
+        ];
+        for i in probes {
+            let eps = 1e-3f32;
+            let mut up = params.clone();
+            up[i] += eps;
+            let mut down = params.clone();
+            down[i] -= eps;
+            let numeric = (loss(&up) - loss(&down)) / (2.0 * eps as f64);
+            let analytic = grad[i] as f64;
+            assert!(
+                analytic.abs() > 1e-4,
+                "parameter {i} has no gradient to check"
+            );
+            assert!(
+                (numeric - analytic).abs() <= 2e-3 * analytic.abs().max(1e-2),
+                "parameter {i}: analytic {analytic}, numeric {numeric}"
+            );
+        }
+        // Rows of inactive features stay untouched.
+        assert!(worker.touched_rows.len() < INPUTS);
+        let untouched = (0..INPUTS)
+            .find(|f| !worker.touched_rows.contains(&(*f as u16)))
+            .unwrap();
+        assert!(grad[untouched * 16..untouched * 16 + 16]
+            .iter()
+            .all(|&g| g == 0.0));
+        worker.clear();
+        assert!(worker.grad.iter().all(|&g| g == 0.0));
+    }
+}
