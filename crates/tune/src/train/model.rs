@@ -64,6 +64,62 @@ fn screlu_grad(x: f32) -> f32 {
 /// multiple of 16.
 const LANES: usize = 16;
 
+/// Fills the accumulators of both perspectives (`hidden` entries each) and
+/// returns the raw output (in units of
+/// [`SCALE`](fianchetto_eval::nnue::SCALE) centipawns).
+#[inline]
+pub(crate) fn forward(
+    l: Layout,
+    params: &[f32],
+    stm: &[u16],
+    nstm: &[u16],
+    acc_stm: &mut [f32],
+    acc_nstm: &mut [f32],
+) -> f32 {
+    let h = l.hidden;
+    let weights = &params[l.ft_weights()];
+    let bias = &params[l.ft_bias()];
+    for (acc, feats) in [(&mut *acc_stm, stm), (&mut *acc_nstm, nstm)] {
+        // Blocks of 64 neurons summed in registers over every feature,
+        // then the rest in blocks of 16 (H is a multiple of 16).
+        let wide = h - h % 64;
+        for start in (0..wide).step_by(64) {
+            accumulate_block::<64>(acc, bias, weights, feats, h, start);
+        }
+        for start in (wide..h).step_by(16) {
+            accumulate_block::<16>(acc, bias, weights, feats, h, start);
+        }
+    }
+    let out_w = &params[l.out_weights()];
+    let (w_stm, w_nstm) = out_w.split_at(h);
+    let mut lanes = [0.0f32; LANES];
+    for (((a, b), ws), wn) in acc_stm
+        .chunks_exact(LANES)
+        .zip(acc_nstm.chunks_exact(LANES))
+        .zip(w_stm.chunks_exact(LANES))
+        .zip(w_nstm.chunks_exact(LANES))
+    {
+        for i in 0..LANES {
+            lanes[i] += screlu(a[i]) * ws[i] + screlu(b[i]) * wn[i];
+        }
+    }
+    params[l.out_bias()] + lanes.iter().sum::<f32>()
+}
+
+/// The raw output for one record, with scratch accumulators of `hidden`
+/// entries.
+pub(crate) fn output(
+    l: Layout,
+    params: &[f32],
+    record: &PackedBoard,
+    acc_stm: &mut [f32],
+    acc_nstm: &mut [f32],
+) -> f32 {
+    let (mut stm, mut nstm) = ([0u16; 32], [0u16; 32]);
+    let n = active_features(record, &mut stm, &mut nstm);
+    forward(l, params, &stm[..n], &nstm[..n], acc_stm, acc_nstm)
+}
+
 /// `acc[start..start + B] = bias + Σ rows of feats`, over that block only,
 /// kept in registers while the rows stream past.
 #[inline(always)]
@@ -120,40 +176,16 @@ impl Worker {
         }
     }
 
-    /// The accumulators of both perspectives and the raw output (in units
-    /// of [`SCALE`](fianchetto_eval::nnue::SCALE) centipawns).
     #[inline]
     fn forward(&mut self, params: &[f32], stm: &[u16], nstm: &[u16]) -> f32 {
-        let l = self.layout;
-        let h = l.hidden;
-        let weights = &params[l.ft_weights()];
-        let bias = &params[l.ft_bias()];
-        for (acc, feats) in [(&mut self.acc_stm, stm), (&mut self.acc_nstm, nstm)] {
-            // Blocks of 64 neurons summed in registers over every feature,
-            // then the rest in blocks of 16 (H is a multiple of 16).
-            let wide = h - h % 64;
-            for start in (0..wide).step_by(64) {
-                accumulate_block::<64>(acc, bias, weights, feats, h, start);
-            }
-            for start in (wide..h).step_by(16) {
-                accumulate_block::<16>(acc, bias, weights, feats, h, start);
-            }
-        }
-        let out_w = &params[l.out_weights()];
-        let (w_stm, w_nstm) = out_w.split_at(h);
-        let mut lanes = [0.0f32; LANES];
-        for (((a, b), ws), wn) in self
-            .acc_stm
-            .chunks_exact(LANES)
-            .zip(self.acc_nstm.chunks_exact(LANES))
-            .zip(w_stm.chunks_exact(LANES))
-            .zip(w_nstm.chunks_exact(LANES))
-        {
-            for i in 0..LANES {
-                lanes[i] += screlu(a[i]) * ws[i] + screlu(b[i]) * wn[i];
-            }
-        }
-        params[l.out_bias()] + lanes.iter().sum::<f32>()
+        forward(
+            self.layout,
+            params,
+            stm,
+            nstm,
+            &mut self.acc_stm,
+            &mut self.acc_nstm,
+        )
     }
 
     /// The raw output for one record (no gradient).

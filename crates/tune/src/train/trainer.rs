@@ -3,7 +3,7 @@
 
 use super::checkpoint::Checkpoint;
 use super::data::{sigmoid, target, TrainData};
-use super::model::{Layout, Worker};
+use super::model::{self, Layout, Worker};
 use super::optim::{adamw_step, learning_rate, WEIGHT_CLIP};
 use super::{TrainConfig, TrainError};
 use crate::marlin::PackedBoard;
@@ -530,9 +530,18 @@ impl Trainer {
 
     /// The float network's evaluation of `record` in centipawns, from the
     /// side to move's point of view (what the quantized net approximates).
-    /// Allocates scratch space: meant for checks, not for hot loops.
+    /// Allocates two accumulators of H floats: meant for checks and tools,
+    /// not for a search's hot loop.
     pub fn predict(&self, record: &PackedBoard) -> f32 {
-        Worker::new(self.layout).output(&self.params, record) * SCALE as f32
+        let h = self.layout.hidden;
+        let (mut acc_stm, mut acc_nstm) = (vec![0.0; h], vec![0.0; h]);
+        model::output(
+            self.layout,
+            &self.params,
+            record,
+            &mut acc_stm,
+            &mut acc_nstm,
+        ) * SCALE as f32
     }
 
     /// The float network's win probability for the side to move
