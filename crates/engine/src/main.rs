@@ -32,6 +32,8 @@ enum Command {
     Datagen(commands::datagen::DatagenArgs),
     /// Balanced opening positions for OpenBench: `genfens N seed S [book FILE|None]`.
     Genfens(commands::genfens::GenfensArgs),
+    /// Train an NNUE network on marlinformat data (CPU, multi-threaded).
+    Train(commands::train::TrainArgs),
 }
 
 /// OpenBench passes a request as one argument (`"genfens 10 seed 3 book
@@ -63,6 +65,7 @@ fn main() -> ExitCode {
         Some(Command::Ablate(args)) => commands::ablate::run(args),
         Some(Command::Datagen(args)) => commands::datagen::run(args),
         Some(Command::Genfens(args)) => commands::genfens::run(args),
+        Some(Command::Train(args)) => commands::train::run(args),
         Some(Command::Uci) | None => {
             fianchetto_engine::uci::run_stdio();
             Ok(())

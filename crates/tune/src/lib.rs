@@ -1,7 +1,7 @@
 //! # fianchetto-tune
 //!
 //! What is learned from games: self-play [data generation](datagen), the
-//! [marlinformat](marlin) training-data records, and the NNUE trainer.
+//! [marlinformat](marlin) training-data records, and the NNUE [trainer](train).
 //! Kept out of the libraries so that their users do not compile it.
 //!
 //! ```
@@ -17,3 +17,4 @@
 
 pub mod datagen;
 pub mod marlin;
+pub mod train;

@@ -9,6 +9,7 @@ pub mod eval;
 pub mod genfens;
 pub mod perft;
 pub mod play;
+pub mod train;
 
 /// `println!` for subcommands: a closed standard output (`fianchetto perft 6 | head -1`)
 /// becomes a [`CommandError::Io`] instead of a panic.

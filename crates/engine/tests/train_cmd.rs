@@ -1,0 +1,81 @@
+//! `fianchetto train`: trains on a small self-play file, writes the net,
+//! checkpoint and loss curve, refuses to overwrite a run, resumes it, and
+//! rejects bad settings and bad data with a message.
+
+use fianchetto_engine::commands::train::{run, TrainArgs};
+use fianchetto_eval::nnue::Network;
+use fianchetto_tune::datagen::{play_game, DatagenConfig};
+use std::path::PathBuf;
+
+fn args(data: PathBuf, out: PathBuf) -> TrainArgs {
+    TrainArgs {
+        data: vec![data],
+        out,
+        hidden: Some(16),
+        epochs: Some(2),
+        batch: Some(64),
+        lr: None,
+        wdl: None,
+        threads: Some(2),
+        val_fraction: Some(0.1),
+        seed: None,
+        resume: false,
+        quiet: true,
+    }
+}
+
+#[test]
+fn train_command_trains_resumes_and_refuses_bad_input() {
+    let dir = std::env::temp_dir().join(format!("fianchetto-train-cmd-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = DatagenConfig {
+        soft_nodes: 200,
+        ..DatagenConfig::default()
+    };
+    let mut searcher = config.searcher(fianchetto_eval::Material::classic());
+    let mut bytes = Vec::new();
+    for index in 0..4 {
+        let game = play_game(&mut searcher, &config, &[], 11, index, None);
+        for record in &game.records {
+            bytes.extend_from_slice(&record.to_bytes());
+        }
+    }
+    assert!(bytes.len() >= 32 * 50, "too few positions for the test");
+    let data = dir.join("games.bin");
+    std::fs::write(&data, &bytes).unwrap();
+    let out = dir.join("net.nnue");
+
+    run(&args(data.clone(), out.clone())).unwrap();
+    assert!(Network::from_bytes(&std::fs::read(&out).unwrap()).is_ok());
+    assert!(dir.join("net.nnue.ckpt").exists());
+    assert!(std::fs::read_to_string(dir.join("net.nnue.svg"))
+        .unwrap()
+        .contains("<svg"));
+
+    let again = run(&args(data.clone(), out.clone()))
+        .unwrap_err()
+        .to_string();
+    assert!(again.contains("--resume"), "{again}");
+    let resumed = TrainArgs {
+        epochs: Some(3),
+        resume: true,
+        ..args(data.clone(), out.clone())
+    };
+    run(&resumed).unwrap();
+
+    let bad_hidden = TrainArgs {
+        hidden: Some(24),
+        ..args(data.clone(), dir.join("other.nnue"))
+    };
+    let err = run(&bad_hidden).unwrap_err().to_string();
+    assert!(err.contains("multiple of 16"), "{err}");
+
+    let truncated = dir.join("truncated.bin");
+    std::fs::write(&truncated, &bytes[..bytes.len() - 3]).unwrap();
+    let err = run(&args(truncated, dir.join("t.nnue")))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("truncated.bin"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,98 @@
+//! The loss curve: training and validation loss per epoch, as an SVG
+//! picture drawn with plotters (SVG backend only, so no system fonts or
+//! libraries are needed: text is written as SVG `<text>` for the viewer to
+//! render).
+
+use super::trainer::EpochStats;
+use super::TrainError;
+use plotters::prelude::*;
+use std::path::Path;
+
+/// Width and height of the picture in pixels.
+pub const PLOT_SIZE: (u32, u32) = (800, 500);
+
+/// The SVG text of the loss curve of `history` (an empty history gives an
+/// empty chart).
+pub fn loss_curve_svg(history: &[EpochStats]) -> Result<String, TrainError> {
+    let mut svg = String::new();
+    draw(&mut svg, history).map_err(|e| TrainError::Plot(e.to_string()))?;
+    Ok(svg)
+}
+
+/// Writes the loss curve of `history` to `path` (atomically).
+pub fn write_loss_curve(path: &Path, history: &[EpochStats]) -> Result<(), TrainError> {
+    let svg = loss_curve_svg(history)?;
+    super::write_atomic(path, svg.as_bytes())
+}
+
+fn draw(svg: &mut String, history: &[EpochStats]) -> Result<(), Box<dyn std::error::Error>> {
+    let train: Vec<(f64, f64)> = history
+        .iter()
+        .filter(|e| e.train_loss.is_finite())
+        .map(|e| (e.epoch as f64, e.train_loss))
+        .collect();
+    let val: Vec<(f64, f64)> = history
+        .iter()
+        .filter_map(|e| {
+            e.val_loss
+                .filter(|v| v.is_finite())
+                .map(|v| (e.epoch as f64, v))
+        })
+        .collect();
+    let (mut lo, mut hi) = train
+        .iter()
+        .chain(&val)
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &(_, y)| {
+            (lo.min(y), hi.max(y))
+        });
+    if !lo.is_finite() {
+        (lo, hi) = (0.0, 1.0);
+    }
+    let pad = ((hi - lo) * 0.08).max(hi.abs() * 0.02).max(1e-6);
+    let last = history.iter().map(|e| e.epoch).max().unwrap_or(1).max(1) as f64;
+
+    let root = SVGBackend::with_string(svg, PLOT_SIZE).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("NNUE training: loss per epoch", ("sans-serif", 22))
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0.5..last + 0.5, (lo - pad).max(0.0)..hi + pad)?;
+    chart
+        .configure_mesh()
+        .x_desc("epoch")
+        .y_desc("loss (mean squared error)")
+        .max_light_lines(4)
+        .x_labels((last as usize).clamp(2, 12))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.4}"))
+        .draw()?;
+    for (points, color, name) in [(&train, BLUE, "train"), (&val, RED, "validation")] {
+        if points.is_empty() {
+            continue;
+        }
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().copied(),
+                color.stroke_width(2),
+            ))?
+            .label(name)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            });
+        chart.draw_series(
+            points
+                .iter()
+                .map(move |&p| Circle::new(p, 3, color.filled())),
+        )?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}

@@ -1,0 +1,524 @@
+//! The NNUE trainer end to end: it learns, its export matches its float
+//! predictions, a checkpoint resumes exactly, and bad inputs are refused
+//! with clear errors.
+
+use fianchetto_board::{Bitboards, Board, Color, Piece, Role, Setup, Square};
+use fianchetto_eval::nnue::{feature, Network, QA, QB, SCALE};
+use fianchetto_tune::marlin::{DataError, PackedBoard, Wdl};
+use fianchetto_tune::train::{
+    self, Checkpoint, CheckpointError, ConfigRequest, RunOutcome, TrainConfig, TrainData,
+    TrainError, Trainer,
+};
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+fn below(rng: &mut Xoshiro256PlusPlus, n: u64) -> u64 {
+    rng.next_u64() % n
+}
+
+/// Random legal positions (two kings and up to 12 other pieces a side),
+/// scored by their material balance from white's point of view.
+fn material_positions(n: usize, seed: u64) -> Vec<PackedBoard> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let values = [100, 300, 310, 500, 900];
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let mut setup = Setup::empty();
+        let place = |setup: &mut Setup, piece: Piece, rng: &mut Xoshiro256PlusPlus| loop {
+            let sq = below(rng, 64) as usize;
+            let back_rank = !(8..56).contains(&sq);
+            if setup.board[sq].is_none() && !(piece.role == Role::Pawn && back_rank) {
+                setup.board[sq] = Some(piece);
+                return;
+            }
+        };
+        let mut balance = 0i32;
+        for color in [Color::White, Color::Black] {
+            place(&mut setup, Piece::new(color, Role::King), &mut rng);
+            for _ in 0..below(&mut rng, 13) {
+                let r = below(&mut rng, 5) as usize;
+                place(&mut setup, Piece::new(color, Role::ALL[r]), &mut rng);
+                balance += if color == Color::White {
+                    values[r]
+                } else {
+                    -values[r]
+                };
+            }
+        }
+        setup.turn = if below(&mut rng, 2) == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let Ok(board) = Bitboards::from_setup(&setup) else {
+            continue; // the side not to move in check, too many pawns, …
+        };
+        let wdl = match balance {
+            b if b > 150 => Wdl::WhiteWin,
+            b if b < -150 => Wdl::BlackWin,
+            _ => Wdl::Draw,
+        };
+        out.push(PackedBoard::pack(&board, balance as i16, wdl));
+    }
+    out
+}
+
+fn small_config() -> TrainConfig {
+    TrainConfig {
+        hidden: 32,
+        epochs: 8,
+        batch_size: 256,
+        lr: 0.005,
+        wdl: 0.0,
+        val_fraction: 0.1,
+        seed: 3,
+        threads: 2,
+        ..TrainConfig::default()
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fianchetto-train-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn the_trainer_learns_material() {
+    let data = TrainData::from_records(material_positions(6000, 1)).unwrap();
+    let mut trainer = Trainer::new(small_config(), data).unwrap();
+    let val = trainer.validation_indices().to_vec();
+    assert_eq!(val.len(), 600);
+    let constant = trainer.constant_loss(&val);
+    let before = trainer.validation_loss().unwrap();
+    while !trainer.is_finished() {
+        let stats = trainer.train_epoch();
+        eprintln!(
+            "epoch {}: train {:.5} val {:.5} (constant {constant:.5})",
+            stats.epoch,
+            stats.train_loss,
+            stats.val_loss.unwrap()
+        );
+    }
+    let history = trainer.history();
+    assert_eq!(history.len(), 8);
+    let last = history[7];
+    let val_loss = last.val_loss.unwrap();
+    assert!(val_loss < before);
+    assert!(
+        val_loss < 0.2 * constant,
+        "validation loss {val_loss} is not well below the best constant's {constant}"
+    );
+    assert!(last.train_loss < history[0].train_loss);
+    // A queen up for the side to move is clearly good, from either side.
+    let white = Bitboards::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
+    let black = Bitboards::from_fen("3qk3/8/8/8/8/8/8/4K3 b - - 0 1").unwrap();
+    for board in [white, black] {
+        let cp = trainer.predict(&PackedBoard::pack(&board, 0, Wdl::Draw));
+        assert!(cp > 400.0, "a queen up evaluates to {cp}");
+    }
+}
+
+/// The quantized forward pass, in integers, from `Network`'s accessors:
+/// what the engine's evaluator computes. Also checks that no accumulator
+/// leaves the `i16` range.
+fn quantized_eval(net: &Network, record: &PackedBoard) -> i32 {
+    let h = net.hidden();
+    let us = record.turn();
+    let them = match us {
+        Color::White => Color::Black,
+        Color::Black => Color::White,
+    };
+    let mut sum = 0i64;
+    for (half, perspective) in [us, them].into_iter().enumerate() {
+        let mut acc: Vec<i32> = net.ft_bias().iter().map(|&b| b as i32).collect();
+        for item in record.pieces() {
+            let (sq, piece): (Square, Piece) = item.unwrap();
+            let f = feature(perspective, piece, sq);
+            for (a, &w) in acc.iter_mut().zip(&net.ft_weights()[f * h..(f + 1) * h]) {
+                *a += w as i32;
+            }
+        }
+        for (i, &a) in acc.iter().enumerate() {
+            assert!(a.abs() <= i16::MAX as i32, "accumulator {a} overflows i16");
+            let c = a.clamp(0, QA) as i64;
+            sum += c * c * net.out_weights()[half * h + i] as i64;
+        }
+    }
+    let out = sum / QA as i64 + net.out_bias() as i64;
+    (out * SCALE as i64 / (QA * QB) as i64) as i32
+}
+
+/// The same forward pass in floats on the exported weights divided back by
+/// their scales: what the integer pass computes, before its truncations.
+fn dequantized_eval(net: &Network, record: &PackedBoard) -> f32 {
+    let h = net.hidden();
+    let us = record.turn();
+    let them = match us {
+        Color::White => Color::Black,
+        Color::Black => Color::White,
+    };
+    let mut out = net.out_bias() as f32 / (QA * QB) as f32;
+    for (half, perspective) in [us, them].into_iter().enumerate() {
+        let mut acc: Vec<f32> = net
+            .ft_bias()
+            .iter()
+            .map(|&b| b as f32 / QA as f32)
+            .collect();
+        for item in record.pieces() {
+            let (sq, piece) = item.unwrap();
+            let f = feature(perspective, piece, sq);
+            for (a, &w) in acc.iter_mut().zip(&net.ft_weights()[f * h..(f + 1) * h]) {
+                *a += w as f32 / QA as f32;
+            }
+        }
+        for (i, &a) in acc.iter().enumerate() {
+            let c = a.clamp(0.0, 1.0);
+            out += c * c * net.out_weights()[half * h + i] as f32 / QB as f32;
+        }
+    }
+    out * SCALE as f32
+}
+
+/// Tolerances: the integer pass equals the float pass on the exported
+/// weights up to its truncation to whole centipawns (< 1 cp, 1.5 allowed
+/// for float rounding). Against the trainer's float weights, the rounding
+/// of the output weights to 1/64 (QB) dominates: this small net (H = 32,
+/// evaluations up to thousands of cp) is about 5 cp off on average and 15
+/// at worst; the bounds are a mean of 8 cp and a worst case of 25 cp.
+#[test]
+fn the_quantized_export_reproduces_the_float_predictions() {
+    let records = material_positions(4000, 2);
+    let data = TrainData::from_records(records.clone()).unwrap();
+    let config = TrainConfig {
+        epochs: 5,
+        ..small_config()
+    };
+    let mut trainer = Trainer::new(config, data).unwrap();
+    while !trainer.is_finished() {
+        trainer.train_epoch();
+    }
+    let net = Network::from_bytes(&trainer.export().to_bytes()).unwrap();
+    assert_eq!(net, trainer.export());
+    assert!(net.out_weights().iter().all(|w| w.abs() <= 127));
+    let (mut worst, mut total, mut worst_int) = (0.0f32, 0.0f32, 0.0f32);
+    let sample = &records[..1000];
+    for record in sample {
+        let quantized = quantized_eval(&net, record) as f32;
+        worst_int = worst_int.max((dequantized_eval(&net, record) - quantized).abs());
+        let diff = (trainer.predict(record) - quantized).abs();
+        worst = worst.max(diff);
+        total += diff;
+    }
+    let mean = total / sample.len() as f32;
+    eprintln!(
+        "quantized vs float: mean {mean:.2} cp, worst {worst:.2} cp; \
+         integer vs dequantized float: worst {worst_int:.2} cp"
+    );
+    assert!(worst_int < 1.5, "the integer pass is {worst_int} cp off");
+    assert!(
+        mean <= 8.0,
+        "the quantized net is {mean} cp from the float one on average"
+    );
+    assert!(
+        worst <= 25.0,
+        "the quantized net is {worst} cp from the float one"
+    );
+}
+
+#[test]
+fn a_resumed_run_matches_a_straight_one() {
+    let data = TrainData::from_records(material_positions(1500, 3)).unwrap();
+    let config = TrainConfig {
+        hidden: 16,
+        epochs: 3,
+        batch_size: 100,
+        ..small_config()
+    };
+    let mut straight = Trainer::new(config.clone(), data.clone()).unwrap();
+    while !straight.is_finished() {
+        straight.train_epoch();
+    }
+
+    // One epoch, then three batches of the second before "Ctrl-C".
+    let mut first = Trainer::new(config.clone(), data.clone()).unwrap();
+    first.train_epoch();
+    let stop = AtomicBool::new(false);
+    let mut batches = 0;
+    let stopped = first.train_epoch_with(Some(&stop), &mut |_| {
+        batches += 1;
+        if batches == 3 {
+            stop.store(true, Ordering::Relaxed);
+        }
+    });
+    assert!(stopped.is_none());
+    assert_eq!((first.epochs_done(), first.epoch_progress()), (1, 300));
+    let bytes = first.checkpoint_bytes();
+    drop(first);
+
+    let checkpoint = Checkpoint::from_bytes(&bytes).unwrap();
+    assert_eq!(checkpoint.config(), &config);
+    let mut resumed = Trainer::resume(checkpoint, config, data).unwrap();
+    while !resumed.is_finished() {
+        resumed.train_epoch();
+    }
+    assert_eq!(resumed.steps(), straight.steps());
+    assert!(
+        resumed.parameters() == straight.parameters(),
+        "resumed weights differ from a straight run's"
+    );
+    assert_eq!(resumed.export(), straight.export());
+    let losses = |t: &Trainer| -> Vec<(u64, Option<u64>)> {
+        t.history()
+            .iter()
+            .map(|e| (e.train_loss.to_bits(), e.val_loss.map(f64::to_bits)))
+            .collect()
+    };
+    assert_eq!(losses(&resumed), losses(&straight));
+}
+
+#[test]
+fn runs_are_deterministic_for_a_seed_and_thread_count() {
+    let data = TrainData::from_records(material_positions(800, 4)).unwrap();
+    let config = TrainConfig {
+        hidden: 16,
+        epochs: 1,
+        batch_size: 64,
+        threads: 3,
+        ..small_config()
+    };
+    let mut a = Trainer::new(config.clone(), data.clone()).unwrap();
+    let mut b = Trainer::new(config.clone(), data.clone()).unwrap();
+    a.train_epoch();
+    b.train_epoch();
+    assert!(a.parameters() == b.parameters());
+    let mut c = Trainer::new(TrainConfig { seed: 99, ..config }, data).unwrap();
+    c.train_epoch();
+    assert!(a.parameters() != c.parameters());
+}
+
+#[test]
+fn the_run_writes_net_checkpoint_and_plot_and_resumes_after_a_stop() {
+    let dir = temp_dir("run");
+    let data_path = dir.join("data.bin");
+    let bytes: Vec<u8> = material_positions(1200, 5)
+        .iter()
+        .flat_map(|r| r.to_bytes())
+        .collect();
+    std::fs::write(&data_path, bytes).unwrap();
+    let out = dir.join("net.nnue");
+    let request = ConfigRequest {
+        hidden: Some(16),
+        epochs: Some(2),
+        batch_size: Some(128),
+        threads: Some(2),
+        val_fraction: Some(0.1),
+        ..ConfigRequest::default()
+    };
+    let load = || TrainData::load(&[&data_path]).unwrap();
+
+    // Stopped before the first batch: everything saved anyway.
+    let mut trainer = train::start(&request, load(), &out, false).unwrap();
+    let stop = AtomicBool::new(true);
+    let outcome = train::run(&mut trainer, &out, false, &stop, &mut |_| {}).unwrap();
+    assert_eq!(
+        outcome,
+        RunOutcome::Interrupted {
+            epochs_done: 0,
+            positions: 0
+        }
+    );
+    assert!(train::checkpoint_path(&out).exists());
+    assert!(Network::from_bytes(&std::fs::read(&out).unwrap()).is_ok());
+
+    // A new run does not overwrite it; a resumed one must keep its settings.
+    let err = train::start(&request, load(), &out, false).unwrap_err();
+    assert!(matches!(err, TrainError::CheckpointExists(_)), "{err}");
+    let clash = ConfigRequest {
+        hidden: Some(32),
+        ..request.clone()
+    };
+    let err = train::start(&clash, load(), &out, true).unwrap_err();
+    assert!(err.to_string().contains("--hidden 32"), "{err}");
+
+    let mut trainer = train::start(&request, load(), &out, true).unwrap();
+    let mut epochs = Vec::new();
+    let stop = AtomicBool::new(false);
+    let outcome = train::run(&mut trainer, &out, false, &stop, &mut |e| {
+        epochs.push(e.epoch)
+    })
+    .unwrap();
+    assert_eq!(outcome, RunOutcome::Finished);
+    assert_eq!(epochs, [1, 2]);
+    let net = Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(net, trainer.export());
+    let saved = Checkpoint::read(&train::checkpoint_path(&out)).unwrap();
+    assert_eq!(saved.epochs_done(), 2);
+    assert_eq!(saved.history().len(), 2);
+    let svg = std::fs::read_to_string(train::plot_path(&out)).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("validation") && svg.contains("epoch"));
+
+    // Training longer continues the same run.
+    let longer = ConfigRequest {
+        epochs: Some(3),
+        ..request
+    };
+    let mut trainer = train::start(&longer, load(), &out, true).unwrap();
+    assert_eq!(trainer.epochs_done(), 2);
+    train::run(&mut trainer, &out, false, &stop, &mut |_| {}).unwrap();
+    assert_eq!(trainer.history().len(), 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_data_files_are_named() {
+    let dir = temp_dir("data");
+    let good: Vec<u8> = material_positions(4, 6)
+        .iter()
+        .flat_map(|r| r.to_bytes())
+        .collect();
+
+    let truncated = dir.join("truncated.bin");
+    std::fs::write(&truncated, &good[..good.len() - 5]).unwrap();
+    let err = TrainData::load(&[&truncated]).unwrap_err();
+    assert!(
+        matches!(err, TrainError::Data(DataError::Truncated { .. })),
+        "{err}"
+    );
+    assert!(err.to_string().contains("truncated.bin"), "{err}");
+
+    let bad = dir.join("bad.bin");
+    let mut bytes = good.clone();
+    bytes[2 * 32 + 30] = 7; // record 2's result
+    std::fs::write(&bad, &bytes).unwrap();
+    let err = TrainData::load(&[&bad]).unwrap_err().to_string();
+    assert!(
+        err.contains("bad.bin") && err.contains("record 2") && err.contains("result 7"),
+        "{err}"
+    );
+
+    let err = TrainData::load(&[dir.join("missing.bin")]).unwrap_err();
+    assert!(err.to_string().contains("missing.bin"), "{err}");
+
+    let empty = dir.join("empty.bin");
+    std::fs::write(&empty, b"").unwrap();
+    let data = TrainData::load(&[&empty]).unwrap();
+    let err = Trainer::new(small_config(), data).unwrap_err();
+    assert!(matches!(err, TrainError::NoTrainingData(0)), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_checkpoints_are_refused_clearly() {
+    let data = TrainData::from_records(material_positions(300, 7)).unwrap();
+    let config = TrainConfig {
+        hidden: 16,
+        epochs: 2,
+        batch_size: 64,
+        ..small_config()
+    };
+    let mut trainer = Trainer::new(config.clone(), data.clone()).unwrap();
+    trainer.train_epoch();
+    let bytes = trainer.checkpoint_bytes();
+    assert!(Checkpoint::from_bytes(&bytes).is_ok());
+
+    assert_eq!(
+        Checkpoint::from_bytes(&bytes[..50]),
+        Err(CheckpointError::TooShort(50))
+    );
+    assert!(matches!(
+        Checkpoint::from_bytes(&bytes[..bytes.len() - 1]),
+        Err(CheckpointError::Length { hidden: 16, .. })
+    ));
+    let mut b = bytes.clone();
+    b[0] = b'X';
+    assert_eq!(Checkpoint::from_bytes(&b), Err(CheckpointError::Magic));
+    let mut b = bytes.clone();
+    b[8] = 9;
+    assert_eq!(Checkpoint::from_bytes(&b), Err(CheckpointError::Version(9)));
+    let mut b = bytes.clone();
+    let mid = b.len() / 2;
+    b[mid] ^= 0x40;
+    assert!(matches!(
+        Checkpoint::from_bytes(&b),
+        Err(CheckpointError::Checksum { .. })
+    ));
+
+    // Through a file: the error names it.
+    let dir = temp_dir("ckpt");
+    let path = dir.join("net.ckpt");
+    std::fs::write(&path, &bytes[..1000]).unwrap();
+    let err = Checkpoint::read(&path).unwrap_err().to_string();
+    assert!(
+        err.contains("net.ckpt") && err.contains("truncated"),
+        "{err}"
+    );
+    let err = Checkpoint::read(&dir.join("none.ckpt")).unwrap_err();
+    assert!(matches!(err, TrainError::Io { .. }), "{err}");
+
+    // The right file, the wrong data or settings.
+    let other = TrainData::from_records(material_positions(300, 8)).unwrap();
+    let err = Trainer::resume(
+        Checkpoint::from_bytes(&bytes).unwrap(),
+        config.clone(),
+        other,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("other data"), "{err}");
+    let err = Trainer::resume(
+        Checkpoint::from_bytes(&bytes).unwrap(),
+        TrainConfig { lr: 0.1, ..config },
+        data,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("lr"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn settings_are_checked() {
+    let data = || TrainData::from_records(material_positions(50, 9)).unwrap();
+    let d = TrainConfig::default;
+    for (config, word) in [
+        (TrainConfig { hidden: 100, ..d() }, "multiple of 16"),
+        (
+            TrainConfig {
+                batch_size: 0,
+                ..d()
+            },
+            "batch",
+        ),
+        (
+            TrainConfig {
+                lr: f32::NAN,
+                ..d()
+            },
+            "learning rate",
+        ),
+        (TrainConfig { wdl: 1.5, ..d() }, "wdl"),
+        (
+            TrainConfig {
+                val_fraction: 0.9,
+                ..d()
+            },
+            "validation",
+        ),
+        (TrainConfig { threads: 0, ..d() }, "threads"),
+    ] {
+        let err = Trainer::new(config, data()).unwrap_err().to_string();
+        assert!(err.contains(word), "{err}");
+    }
+    let fresh = ConfigRequest {
+        hidden: Some(64),
+        ..ConfigRequest::default()
+    }
+    .fresh()
+    .unwrap();
+    assert_eq!(fresh.hidden, 64);
+    assert_eq!(fresh.batch_size, 16_384);
+}
