@@ -58,6 +58,13 @@ impl Nnue {
         self.kernels.is_avx2()
     }
 
+    /// Takes back the last pushed move: [`Evaluator::pop`], callable without
+    /// naming a board type (`Nnue` evaluates every backend, so
+    /// `nnue.pop()` would otherwise be ambiguous).
+    pub fn pop(&mut self) {
+        self.stack.pop();
+    }
+
     /// The hidden layer's input for `board` (the accumulators): white's
     /// perspective, then black's, `H` values each. Brings the stack up to
     /// date exactly as [`evaluate`](Evaluator::evaluate) does, so `board`
@@ -98,7 +105,7 @@ impl<B: Board> Evaluator<B> for Nnue {
     }
 
     fn pop(&mut self) {
-        self.stack.pop();
+        Nnue::pop(self);
     }
 
     fn reset(&mut self, root: &B) {
