@@ -122,13 +122,16 @@ pub(crate) fn apply(
         .zip(child.chunks_exact_mut(h))
         .enumerate()
     {
-        let rows = |features: &[Feature]| -> ArrayVec<&[i16], MAX_CHANGES> {
-            features
-                .iter()
-                .map(|f| net.row(usize::from(f[p])))
-                .collect()
-        };
-        kernels.update(to, Some(from), &rows(delta.added()), &rows(delta.removed()));
+        let (mut adds, mut subs): ([&[i16]; MAX_CHANGES], [&[i16]; MAX_CHANGES]) =
+            ([&[]; MAX_CHANGES], [&[]; MAX_CHANGES]);
+        for (row, f) in adds.iter_mut().zip(delta.added()) {
+            *row = net.row(usize::from(f[p]));
+        }
+        for (row, f) in subs.iter_mut().zip(delta.removed()) {
+            *row = net.row(usize::from(f[p]));
+        }
+        let (adds, subs) = (&adds[..delta.added().len()], &subs[..delta.removed().len()]);
+        kernels.update(to, Some(from), adds, subs);
     }
 }
 

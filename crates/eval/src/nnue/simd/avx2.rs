@@ -16,8 +16,11 @@ use std::arch::x86_64::{
 pub(super) const LANES: usize = 16;
 
 /// `dst = base + Σ adds − Σ subs`, wrapping; `base` is `src`, or `dst` itself.
-/// Each block of 16 lanes is loaded once, updated in a register and stored
-/// once.
+///
+/// The shapes moves produce (one row in and one out, one in and two out,
+/// two in and two out) get versions with the row counts fixed at compile
+/// time, so that the loop over rows disappears; anything else (a refresh)
+/// takes the general loop.
 ///
 /// # Safety
 ///
@@ -31,6 +34,42 @@ pub(super) unsafe fn update(
     adds: &[&[i16]],
     subs: &[&[i16]],
 ) {
+    // SAFETY: the caller's contract is the one every version below needs.
+    unsafe {
+        match (adds, subs) {
+            (&[a], &[s]) => update_fixed(dst, src, [a], [s]),
+            (&[a], &[s0, s1]) => update_fixed(dst, src, [a], [s0, s1]),
+            (&[a0, a1], &[s0, s1]) => update_fixed(dst, src, [a0, a1], [s0, s1]),
+            _ => update_rows(dst, src, adds, subs),
+        }
+    }
+}
+
+/// [`update_rows`] with `A` rows in and `S` rows out.
+///
+/// # Safety
+///
+/// As [`update`].
+#[target_feature(enable = "avx2")]
+unsafe fn update_fixed<const A: usize, const S: usize>(
+    dst: &mut [i16],
+    src: Option<&[i16]>,
+    adds: [&[i16]; A],
+    subs: [&[i16]; S],
+) {
+    // SAFETY: as the caller's (same contract).
+    unsafe { update_rows(dst, src, &adds, &subs) }
+}
+
+/// The loop itself: each block of 16 lanes is loaded once, updated in a
+/// register and stored once.
+///
+/// # Safety
+///
+/// As [`update`].
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn update_rows(dst: &mut [i16], src: Option<&[i16]>, adds: &[&[i16]], subs: &[&[i16]]) {
     let n = dst.len();
     let out = dst.as_mut_ptr();
     // Reading the base through `out` when it is `dst` itself keeps one

@@ -171,15 +171,30 @@ mod tests {
             let n = 16 * (1 + seed as usize % 8);
             // Full-range values: sums wrap, both versions must wrap alike.
             let base = values(seed, n, i16::MAX);
-            let rows: Vec<Vec<i16>> = (0..6).map(|r| values(seed * 7 + r, n, i16::MAX)).collect();
+            let rows: Vec<Vec<i16>> = (0..34)
+                .map(|r| values(seed * 64 + r, n, i16::MAX))
+                .collect();
             let refs: Vec<&[i16]> = rows.iter().map(Vec::as_slice).collect();
-            let (mut x, mut y) = (vec![0; n], vec![0; n]);
-            fast.update(&mut x, Some(&base), &refs[..4], &refs[4..]);
-            slow.update(&mut y, Some(&base), &refs[..4], &refs[4..]);
-            assert_eq!(x, y);
-            fast.update(&mut x, None, &refs[1..2], &refs[..3]);
-            slow.update(&mut y, None, &refs[1..2], &refs[..3]);
-            assert_eq!(x, y);
+            // The shapes with their own AVX2 versions, and others.
+            for (a, s) in [
+                (1, 1),
+                (1, 2),
+                (2, 2),
+                (0, 0),
+                (4, 2),
+                (1, 3),
+                (32, 0),
+                (2, 1),
+            ] {
+                let (adds, subs) = (&refs[..a], &refs[a..a + s]);
+                let (mut x, mut y) = (vec![0; n], vec![0; n]);
+                fast.update(&mut x, Some(&base), adds, subs);
+                slow.update(&mut y, Some(&base), adds, subs);
+                assert_eq!(x, y, "{a} in, {s} out");
+                fast.update(&mut x, None, subs, adds);
+                slow.update(&mut y, None, subs, adds);
+                assert_eq!(x, y, "{s} in, {a} out, in place");
+            }
 
             // Accumulators around the clipping points, weights at the limit.
             let us = values(seed + 100, n, 400);
