@@ -63,7 +63,7 @@ fn bench(c: &mut Criterion) {
 /// A random network of hidden size `hidden`, the same on every run: weights
 /// of the size trained nets have, so that SCReLU clips as it would.
 fn random_net(hidden: usize) -> Network {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0xf1a_c4e7_70);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x00f1_ac4e_7700);
     let mut uniform = |range: i16| {
         let value = (rng.next_u64() % (2 * range as u64 + 1)) as i32 - i32::from(range);
         value as i16

@@ -19,7 +19,7 @@ use std::sync::Arc;
 /// The hidden layer is computed with AVX2 when the CPU has it (detected at
 /// run time, whatever the build's target CPU) and with portable code
 /// otherwise; both give bit-identical scores.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Nnue {
     net: Arc<Network>,
     kernels: Kernels,
@@ -76,6 +76,16 @@ impl Nnue {
     }
 }
 
+impl std::fmt::Debug for Nnue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Nnue")
+            .field("network", &self.net)
+            .field("avx2", &self.kernels.is_avx2())
+            .field("depth", &self.stack.depth())
+            .finish()
+    }
+}
+
 /// The network's output in centipawns from the SCReLU dot product `sum`:
 /// `(sum / QA + bias) · SCALE / (QA · QB)`, truncating, kept clear of the
 /// mate range.
@@ -116,6 +126,19 @@ impl<B: Board> Evaluator<B> for Nnue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn debug_is_short() {
+        let net = Network::from_parts(16, vec![0; 768 * 16], vec![0; 16], vec![0; 32], 0);
+        let Some(net) = net else {
+            panic!("zero net refused")
+        };
+        let text = format!("{:?}", Nnue::new(Arc::new(net)).with_simd(false));
+        assert_eq!(
+            text,
+            "Nnue { network: Network { (768 -> 16)x2 -> 1, SCReLU }, avx2: false, depth: 0 }"
+        );
+    }
 
     #[test]
     fn centipawns_truncate_and_stay_out_of_mate_range() {

@@ -20,7 +20,7 @@ use fianchetto_board::Board;
 pub(crate) const STACK_PLIES: usize = 256;
 
 /// What an entry holds.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 enum State {
     /// Nothing yet.
     Empty,
@@ -30,7 +30,7 @@ enum State {
     Ready,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 struct Entry {
     /// Zobrist hash of the position the entry describes.
     hash: u64,
@@ -38,7 +38,7 @@ struct Entry {
 }
 
 /// Accumulators for the root and [`STACK_PLIES`] plies above it.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct Stack {
     /// Values per entry: `2 × H`.
     width: usize,
@@ -66,6 +66,11 @@ impl Stack {
             ],
             depth: 0,
         }
+    }
+
+    /// Plies pushed since the root.
+    pub(crate) fn depth(&self) -> usize {
+        self.depth
     }
 
     /// The entry standing for the current ply.
