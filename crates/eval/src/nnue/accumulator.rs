@@ -6,7 +6,7 @@
 use super::network::{feature, Network};
 use super::simd::Kernels;
 use arrayvec::ArrayVec;
-use fianchetto_board::{Board, Color, Piece, Role};
+use fianchetto_board::{Board, Color, Piece, Role, Square};
 
 /// The most features a [`Delta`] adds, and the most it removes. A legal move
 /// needs two of each at most (castling: king and rook; a capture removes the
@@ -20,7 +20,8 @@ const REFRESH_BATCH: usize = 32;
 /// A feature as both perspectives see it: `[white's index, black's index]`.
 type Feature = [u16; 2];
 
-fn features(piece: Piece, sq: fianchetto_board::Square) -> Feature {
+/// Both perspectives' index of `piece` on `sq`.
+fn features(piece: Piece, sq: Square) -> Feature {
     // Feature indices are below INPUTS = 768, so they fit a u16.
     [
         feature(Color::White, piece, sq) as u16,
