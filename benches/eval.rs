@@ -1,11 +1,18 @@
-//! `evaluate` per preset on a few positions (opening, middlegame, endgame).
-//! Run: `cargo bench --bench eval`. Throughput is reported in evaluations
-//! per second ("elem/s").
+//! `evaluate` per preset on a few positions (opening, middlegame, endgame),
+//! and NNUE inference (full refresh, incremental update, output layer) per
+//! hidden size with AVX2 and with the portable kernels.
+//! Run: `cargo bench --bench eval` (`cargo bench --bench eval -- nnue` for
+//! NNUE only). Throughput is reported in evaluations per second ("elem/s").
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use fianchetto_board::{Bitboards, Board};
-use fianchetto_eval::{Evaluator, Preset};
+use fianchetto_board::{Bitboards, Board, Move};
+use fianchetto_eval::nnue::{Network, INPUTS, MAX_OUTPUT_WEIGHT};
+use fianchetto_eval::{Evaluator, Nnue, Preset};
+use fianchetto_movegen::MoveGen;
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use std::hint::black_box;
+use std::sync::Arc;
 
 const POSITIONS: &[(&str, &str)] = &[
     (
@@ -53,5 +60,89 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// A random network of hidden size `hidden`, the same on every run: weights
+/// of the size trained nets have, so that SCReLU clips as it would.
+fn random_net(hidden: usize) -> Network {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x00f1_ac4e_7700);
+    let mut uniform = |range: i16| {
+        let value = (rng.next_u64() % (2 * range as u64 + 1)) as i32 - i32::from(range);
+        value as i16
+    };
+    let ft_weights = (0..INPUTS * hidden).map(|_| uniform(80)).collect();
+    let ft_bias = (0..hidden).map(|_| uniform(100)).collect();
+    let out_weights = (0..2 * hidden)
+        .map(|_| uniform(MAX_OUTPUT_WEIGHT))
+        .collect();
+    match Network::try_from_parts(hidden, ft_weights, ft_bias, out_weights, 0) {
+        Ok(net) => net,
+        Err(e) => panic!("benchmark network refused: {e}"),
+    }
+}
+
+/// NNUE per hidden size and kernels:
+/// * `refresh`: evaluating positions the stack does not hold (accumulators
+///   from scratch, then the output layer), per position;
+/// * `incremental`: push + evaluate + pop of every move from kiwipete (one
+///   accumulator update from the parent, then the output layer), per move;
+/// * `output`: evaluating the position already on top (output layer only).
+fn bench_nnue(c: &mut Criterion) {
+    let boards: Vec<Bitboards> = POSITIONS
+        .iter()
+        .filter_map(|(_, fen)| Bitboards::from_fen(fen).ok())
+        .collect();
+    let Some(root) = boards.get(1).cloned() else {
+        return;
+    };
+    let children: Vec<(Move, Bitboards)> = root
+        .legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut child = root.clone();
+            child.play(mv);
+            (mv, child)
+        })
+        .collect();
+    for hidden in [128, 256] {
+        let net = Arc::new(random_net(hidden));
+        let mut group = c.benchmark_group(format!("nnue-{hidden}"));
+        for simd in [true, false] {
+            let mut nnue = Nnue::new(net.clone()).with_simd(simd);
+            if simd && !nnue.uses_avx2() {
+                eprintln!("note: no AVX2 on this CPU; only the portable kernels are measured");
+                continue;
+            }
+            let kernels = if simd { "avx2" } else { "portable" };
+
+            group.throughput(Throughput::Elements(boards.len() as u64));
+            group.bench_function(BenchmarkId::new("refresh", kernels), |b| {
+                b.iter(|| {
+                    // Each board differs from the one before: a refresh.
+                    for board in &boards {
+                        black_box(nnue.evaluate(black_box(board)));
+                    }
+                })
+            });
+
+            nnue.reset(&root);
+            group.throughput(Throughput::Elements(children.len() as u64));
+            group.bench_function(BenchmarkId::new("incremental", kernels), |b| {
+                b.iter(|| {
+                    for (mv, child) in &children {
+                        nnue.push(&root, *mv, black_box(child));
+                        black_box(nnue.evaluate(child));
+                        nnue.pop();
+                    }
+                })
+            });
+
+            group.throughput(Throughput::Elements(1));
+            group.bench_function(BenchmarkId::new("output", kernels), |b| {
+                b.iter(|| black_box(nnue.evaluate(black_box(&root))))
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench, bench_nnue);
 criterion_main!(benches);

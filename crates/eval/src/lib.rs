@@ -6,6 +6,9 @@
 //! [`Classical`] (the project's own tapered evaluation), all built from one
 //! set of terms weighted by a tunable [`Params`], and pickable by name with
 //! [`Preset`]. A [`Breakdown`] takes any evaluation apart term by term.
+//! [`Nnue`] evaluates with a quantized neural network instead (see [`nnue`]
+//! for the architecture, the file format and an example), its accumulators
+//! updated incrementally as a search pushes and pops moves.
 //!
 //! Every evaluation is generic over the [`Board`](fianchetto_board::Board)
 //! backend: it reads only `pieces()` bitboards, the kings, the side to move
@@ -49,6 +52,7 @@ mod weights;
 
 pub use breakdown::{blend, Breakdown, Term, PHASE_MAX};
 pub use evaluator::Evaluator;
+pub use nnue::Nnue;
 pub use params::{Params, ParamsError, Tapered};
 pub use pawns::{PawnEntry, PawnTable};
 pub use presets::{

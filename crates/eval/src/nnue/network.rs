@@ -29,6 +29,13 @@ pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
 /// The largest hidden size a file may declare.
 pub const MAX_HIDDEN: usize = 4096;
+/// The most pieces a position holds: bounds how many feature rows one
+/// accumulator sums.
+pub const MAX_PIECES: i32 = 32;
+/// The largest output weight (in absolute value) inference accepts: with
+/// activations in `0..=QA`, `activation × weight` then fits an `i16`
+/// (255 × 127 = 32 385), which the SIMD output layer relies on.
+pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 
 /// The file's magic bytes.
 pub const MAGIC: [u8; 8] = *b"FIANNUE\x1a";
@@ -99,6 +106,41 @@ pub enum NetError {
         /// Checksum of the weights read.
         got: u32,
     },
+    /// A part handed to [`Network::try_from_parts`] has the wrong length.
+    #[error("network {part} hold {got} values; a hidden size of {hidden} needs {expected}")]
+    Shape {
+        /// Which part: `feature weights`, `feature biases` or `output weights`.
+        part: &'static str,
+        /// The hidden size.
+        hidden: usize,
+        /// Values expected.
+        expected: usize,
+        /// Values given.
+        got: usize,
+    },
+    /// An output weight beyond ±[`MAX_OUTPUT_WEIGHT`].
+    #[error("network output weight {index} is {value}; inference needs |weight| <= {MAX_OUTPUT_WEIGHT} (clip the output layer to ±{MAX_OUTPUT_WEIGHT}/QB while training)")]
+    OutputWeight {
+        /// Index into the output weights (the side to move's half first).
+        index: usize,
+        /// The weight.
+        value: i16,
+    },
+    /// A hidden neuron whose accumulator could overflow an `i16`: its bias
+    /// plus [`MAX_PIECES`] times its largest feature weight exceeds 32 767.
+    #[error("network hidden neuron {neuron} could overflow its i16 accumulator: |bias| {bias} + {MAX_PIECES} x |feature weight| {weight} (feature {feature}) = {total} > 32767 (clip the feature layer while training)")]
+    FeatureRange {
+        /// The hidden neuron.
+        neuron: usize,
+        /// Its bias, in absolute value.
+        bias: i32,
+        /// The feature with its largest weight.
+        feature: usize,
+        /// That weight, in absolute value.
+        weight: i32,
+        /// `bias + MAX_PIECES × weight`.
+        total: i32,
+    },
 }
 
 /// A quantized network: what the file holds, in memory.
@@ -132,11 +174,16 @@ fn expected_len(hidden: usize) -> usize {
     HEADER_SIZE + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
 }
 
+/// Whether `hidden` is a size the format allows.
+fn hidden_ok(hidden: usize) -> bool {
+    (16..=MAX_HIDDEN).contains(&hidden) && hidden % 16 == 0
+}
+
 impl Network {
     /// A network from its quantized parts. `ft_weights` is feature-major
     /// (`INPUTS × hidden`), `out_weights` holds the side to move's half
-    /// first. Returns `None` when the lengths do not fit `hidden` or
-    /// `hidden` is not a multiple of 16 from 16 to [`MAX_HIDDEN`].
+    /// first. Returns `None` for every reason [`Network::try_from_parts`]
+    /// gives an error.
     pub fn from_parts(
         hidden: usize,
         ft_weights: Vec<i16>,
@@ -144,18 +191,84 @@ impl Network {
         out_weights: Vec<i16>,
         out_bias: i32,
     ) -> Option<Network> {
-        let ok = (16..=MAX_HIDDEN).contains(&hidden)
-            && hidden % 16 == 0
-            && ft_weights.len() == INPUTS * hidden
-            && ft_bias.len() == hidden
-            && out_weights.len() == 2 * hidden;
-        ok.then_some(Network {
+        Network::try_from_parts(hidden, ft_weights, ft_bias, out_weights, out_bias).ok()
+    }
+
+    /// [`Network::from_parts`], saying why the parts were refused: a hidden
+    /// size that is not a multiple of 16 from 16 to [`MAX_HIDDEN`], a part of
+    /// the wrong length, or weights inference cannot take (see
+    /// [`NetError::OutputWeight`] and [`NetError::FeatureRange`]).
+    pub fn try_from_parts(
+        hidden: usize,
+        ft_weights: Vec<i16>,
+        ft_bias: Vec<i16>,
+        out_weights: Vec<i16>,
+        out_bias: i32,
+    ) -> Result<Network, NetError> {
+        if !hidden_ok(hidden) {
+            return Err(NetError::Hidden(u32::try_from(hidden).unwrap_or(u32::MAX)));
+        }
+        for (part, expected, got) in [
+            ("feature weights", INPUTS * hidden, ft_weights.len()),
+            ("feature biases", hidden, ft_bias.len()),
+            ("output weights", 2 * hidden, out_weights.len()),
+        ] {
+            if got != expected {
+                return Err(NetError::Shape {
+                    part,
+                    hidden,
+                    expected,
+                    got,
+                });
+            }
+        }
+        let net = Network {
             hidden,
             ft_weights,
             ft_bias,
             out_weights,
             out_bias,
-        })
+        };
+        net.check_ranges()?;
+        Ok(net)
+    }
+
+    /// Refuses weights that would overflow the integer inference: output
+    /// weights beyond ±[`MAX_OUTPUT_WEIGHT`], and neurons whose accumulator
+    /// could leave the `i16` range with [`MAX_PIECES`] pieces on the board.
+    fn check_ranges(&self) -> Result<(), NetError> {
+        if let Some((index, &value)) = self
+            .out_weights
+            .iter()
+            .enumerate()
+            .find(|(_, w)| w.unsigned_abs() > MAX_OUTPUT_WEIGHT.unsigned_abs())
+        {
+            return Err(NetError::OutputWeight { index, value });
+        }
+        // Per neuron: the feature with the largest weight, then the bound.
+        let mut largest = vec![(0usize, 0i32); self.hidden];
+        for (feature, row) in self.ft_weights.chunks_exact(self.hidden).enumerate() {
+            for (best, &w) in largest.iter_mut().zip(row) {
+                let w = i32::from(w).abs();
+                if w > best.1 {
+                    *best = (feature, w);
+                }
+            }
+        }
+        for (neuron, (&bias, &(feature, weight))) in self.ft_bias.iter().zip(&largest).enumerate() {
+            let bias = i32::from(bias).abs();
+            let total = bias + MAX_PIECES * weight;
+            if total > i32::from(i16::MAX) {
+                return Err(NetError::FeatureRange {
+                    neuron,
+                    bias,
+                    feature,
+                    weight,
+                    total,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// The hidden size H.
@@ -183,7 +296,8 @@ impl Network {
         self.out_bias
     }
 
-    /// Reads a network file, refusing anything that is not exactly one.
+    /// Reads a network file, refusing anything that is not exactly one, and
+    /// weights inference cannot take (the checks of [`Network::try_from_parts`]).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
         if bytes.len() < HEADER_SIZE {
             return Err(NetError::TooShort(bytes.len()));
@@ -203,7 +317,7 @@ impl Network {
             return Err(NetError::Architecture(arch));
         }
         let hidden = word(16);
-        if !(16..=MAX_HIDDEN).contains(&(hidden as usize)) || hidden % 16 != 0 {
+        if !hidden_ok(hidden as usize) {
             return Err(NetError::Hidden(hidden));
         }
         let (qa, qb, scale) = (word(20), word(24), word(28));
@@ -241,13 +355,21 @@ impl Network {
         let out_weights = take(2 * hidden);
         let tail = &payload[payload.len() - 4..];
         let out_bias = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
-        Ok(Network {
+        let net = Network {
             hidden,
             ft_weights,
             ft_bias,
             out_weights,
             out_bias,
-        })
+        };
+        net.check_ranges()?;
+        Ok(net)
+    }
+
+    /// The feature weights of input `feature` (one per hidden neuron).
+    #[inline(always)]
+    pub(crate) fn row(&self, feature: usize) -> &[i16] {
+        &self.ft_weights[feature * self.hidden..(feature + 1) * self.hidden]
     }
 
     /// The network file's bytes (what [`Network::from_bytes`] reads).
