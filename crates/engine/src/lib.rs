@@ -13,6 +13,7 @@
 
 pub mod backend;
 pub mod commands;
+pub mod evals;
 pub mod play;
 pub mod searchers;
 pub mod uci;

@@ -2,9 +2,11 @@
 //! hiding the backend type behind [`Driver`] so that the UCI session and the
 //! command line can switch all three at run time.
 
+use crate::evals::{EvalChoice, EvalName};
 use crate::uci::EngineOptions;
-use crate::with_backend;
+use crate::{with_backend, with_evaluator};
 use fianchetto_board::{Move, Setup};
+use fianchetto_eval::nnue::Network;
 use fianchetto_eval::Evaluator;
 use fianchetto_movegen::{Game, MoveGen};
 use fianchetto_search::alphabeta::{AlphaBeta, Horizon, MoveOrdering};
@@ -13,28 +15,7 @@ use fianchetto_search::minimax::Minimax;
 use fianchetto_search::pvs::{Pvs, PvsConfig};
 use fianchetto_search::scout::Scout;
 use fianchetto_search::{Info, Limits, Search, SearchResult};
-
-/// Runs `$body` with the type alias `$E` bound to the named evaluation
-/// (`material`, `buhochess`, anything else: `classical`).
-#[macro_export]
-macro_rules! with_eval {
-    ($name:expr, $E:ident => $body:expr) => {
-        match $name {
-            "material" => {
-                type $E = fianchetto_eval::Material;
-                $body
-            }
-            "buhochess" => {
-                type $E = fianchetto_eval::BuhoChess;
-                $body
-            }
-            _ => {
-                type $E = fianchetto_eval::Classical;
-                $body
-            }
-        }
-    };
-}
+use std::sync::Arc;
 
 /// A searcher with its backend hidden.
 pub trait Driver: Send {
@@ -141,10 +122,10 @@ pub struct SearchConfig {
 
 /// The one place a searcher is built from a choice of algorithm, for the
 /// UCI session, `analyse` and `play` alike.
-pub fn build_search<B: MoveGen, E: Evaluator<B> + Clone + Default + Send + 'static>(
+pub fn build_search<B: MoveGen, E: Evaluator<B> + Clone + Send + 'static>(
     config: &SearchConfig,
+    eval: E,
 ) -> Box<dyn Search<B> + Send> {
-    let eval = E::default();
     match config.algo {
         Algo::Minimax => Box::new(Minimax::new(eval)),
         Algo::Alphabeta => Box::new(
@@ -163,8 +144,8 @@ pub fn engine_mcts(threads: usize) -> MctsConfig {
     MctsConfig::new(Variant::Puct).threads(threads, Parallelism::Tree)
 }
 
-/// The driver the options ask for.
-pub fn build_driver(o: &EngineOptions) -> Box<dyn Driver> {
+/// The driver the options ask for; `net` is the network NNUE runs.
+pub fn build_driver(o: &EngineOptions, net: &Arc<Network>) -> Box<dyn Driver> {
     let config = SearchConfig {
         algo: Algo::parse(&o.algorithm).unwrap_or_default(),
         pvs: PvsConfig {
@@ -174,9 +155,10 @@ pub fn build_driver(o: &EngineOptions) -> Box<dyn Driver> {
         },
         mcts: engine_mcts(o.threads),
     };
-    with_backend!(o.backend, B => with_eval!(o.evaluation.as_str(), E => {
+    let choice = EvalChoice::new(EvalName::parse(&o.evaluation).unwrap_or_default(), net);
+    with_backend!(o.backend, B => with_evaluator!(&choice, eval => {
         let d: Box<dyn Driver> = Box::new(Typed::<B> {
-            search: build_search::<B, E>(&config),
+            search: build_search::<B, _>(&config, eval),
         });
         d
     }))

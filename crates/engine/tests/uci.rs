@@ -307,3 +307,58 @@ fn end_of_input_ends_the_engine() {
         std::thread::sleep(Duration::from_millis(10));
     }
 }
+
+#[test]
+fn evalfile_loads_a_network_and_a_bad_file_changes_nothing() {
+    let dir = std::env::temp_dir().join(format!("fianchetto-uci-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("copy.nnue");
+    std::fs::write(&good, fianchetto_eval::nnue::EMBEDDED_NET).unwrap();
+    let truncated = dir.join("truncated.nnue");
+    std::fs::write(&truncated, &fianchetto_eval::nnue::EMBEDDED_NET[..1000]).unwrap();
+
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok", Duration::from_secs(5));
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name EvalFile type string default <embedded>"));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name Evaluation type combo") && l.contains("var nnue")));
+    e.send("setoption name Evaluation value nnue");
+    e.send("position fen 4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+    e.send("eval");
+    let before = e.until(
+        |l| l.starts_with("Final evaluation"),
+        Duration::from_secs(5),
+    );
+
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        truncated.display()
+    ));
+    let err = e.until(|l| l.starts_with("info string"), Duration::from_secs(5));
+    let err = err.last().unwrap();
+    assert!(
+        err.starts_with("info string error:") && err.contains("the current network stays"),
+        "{err}"
+    );
+    e.send("eval");
+    let after = e.until(
+        |l| l.starts_with("Final evaluation"),
+        Duration::from_secs(5),
+    );
+    assert_eq!(before.last(), after.last());
+
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    let ok = e.until(|l| l.starts_with("info string"), Duration::from_secs(5));
+    assert!(
+        ok.last().unwrap().starts_with("info string loaded network"),
+        "{ok:?}"
+    );
+    e.send("go depth 6");
+    let (best, _) = e.bestmove(Duration::from_secs(20));
+    assert_ne!(best, "0000");
+    e.quit();
+}

@@ -742,3 +742,24 @@ fn feature_weights_that_could_overflow_the_accumulator_are_refused() {
         })
     ));
 }
+
+#[test]
+fn the_shipped_network_loads_and_plays_sensibly() {
+    use fianchetto_eval::nnue::embedded_network;
+    let net = embedded_network().expect("the embedded network passes every check");
+    let mut nnue = fianchetto_eval::nnue::Nnue::default();
+    assert!(Arc::ptr_eq(nnue.network(), &net));
+    // A queen up is winning for the side that has it, whoever is to move.
+    let up = fianchetto_board::Bitboards::from_fen(
+        "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    )
+    .unwrap();
+    let down = fianchetto_board::Bitboards::from_fen(
+        "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+    )
+    .unwrap();
+    assert!(nnue.evaluate(&up).value() > 400);
+    assert!(nnue.evaluate(&down).value() < -400);
+    let start = fianchetto_board::Bitboards::startpos();
+    assert!(nnue.evaluate(&start).value().abs() < 100);
+}

@@ -3,7 +3,8 @@
 //! with clear errors.
 
 use fianchetto_board::{Bitboards, Board, Color, Piece, Role, Setup, Square};
-use fianchetto_eval::nnue::{feature, Network, QA, QB, SCALE};
+use fianchetto_eval::nnue::{feature, Network, Nnue, QA, QB, SCALE};
+use fianchetto_eval::Evaluator;
 use fianchetto_tune::marlin::{DataError, PackedBoard, Wdl};
 use fianchetto_tune::train::{
     self, Checkpoint, CheckpointError, ConfigRequest, RunOutcome, TrainConfig, TrainData,
@@ -206,8 +207,13 @@ fn the_quantized_export_reproduces_the_float_predictions() {
     assert!(net.out_weights().iter().all(|w| w.abs() <= 127));
     let (mut worst, mut total, mut worst_int) = (0.0f32, 0.0f32, 0.0f32);
     let sample = &records[..1000];
+    // The engine's evaluator, loaded from the exported bytes.
+    let mut engine = Nnue::from_bytes(&trainer.export().to_bytes()).unwrap();
     for record in sample {
-        let quantized = quantized_eval(&net, record) as f32;
+        let board = Bitboards::from_setup(&record.unpack().unwrap().setup).unwrap();
+        let from_engine = engine.evaluate(&board).value();
+        assert_eq!(from_engine, quantized_eval(&net, record), "engine vs reference");
+        let quantized = from_engine as f32;
         worst_int = worst_int.max((dequantized_eval(&net, record) - quantized).abs());
         let diff = (trainer.predict(record) - quantized).abs();
         worst = worst.max(diff);

@@ -9,12 +9,12 @@
 //!
 //! Both print Markdown tables.
 
-use super::analyse::parse_preset;
 use super::CommandError;
 use crate::backend::Backend;
+use crate::evals::EvalSelect;
 use crate::say;
-use crate::{with_backend, with_eval};
-use fianchetto_eval::{Evaluator, Preset};
+use crate::{with_backend, with_evaluator};
+use fianchetto_eval::Evaluator;
 use fianchetto_movegen::{Game, MoveGen};
 use fianchetto_search::alphabeta::{AlphaBeta, Horizon, MoveOrdering};
 use fianchetto_search::minimax::Minimax;
@@ -57,9 +57,9 @@ pub struct AblateArgs {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65_536))]
     pub hash: u32,
-    /// Evaluation: material, buhochess or classical.
-    #[arg(long = "eval", default_value = "classical", value_parser = parse_preset)]
-    pub eval: Preset,
+    /// The evaluation.
+    #[command(flatten)]
+    pub eval: EvalSelect,
     /// Board backend.
     #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
     pub backend: Backend,
@@ -67,8 +67,9 @@ pub struct AblateArgs {
 
 /// Runs the experiment and prints its tables.
 pub fn run(args: &AblateArgs) -> Result<(), CommandError> {
-    with_backend!(args.backend, B => with_eval!(args.eval.name(), E => {
-        if args.rookie { rookie::<B, E>(args, E::default()) } else { buhochess::<B, E>(args, E::default()) }
+    let choice = args.eval.choice()?;
+    with_backend!(args.backend, B => with_evaluator!(&choice, eval => {
+        if args.rookie { rookie::<B, _>(args, eval) } else { buhochess::<B, _>(args, eval) }
     }))
 }
 
@@ -188,7 +189,7 @@ fn buhochess<B: MoveGen, E: Evaluator<B> + Clone>(
         say!(
             "\n### {title}: nodes to depth (sum over {} positions; {} eval, {} backend)\n",
             fens.len(),
-            args.eval,
+            args.eval.eval,
             B::NAME
         );
         let mut header = "| configuration |".to_string();
@@ -297,7 +298,7 @@ fn rookie<B: MoveGen, E: Evaluator<B> + Clone>(
     ];
     say!(
         "\n### Rookie experiment: fool's mate (black to play Qd8-h4#), fixed depth, {} eval, {} backend, best time of 5 runs\n",
-        args.eval,
+        args.eval.eval,
         B::NAME
     );
     say!("| search | depth | positions evaluated | nodes | time | best | Rookie: positions | Rookie: time |");

@@ -3,9 +3,10 @@
 
 use super::CommandError;
 use crate::backend::Backend;
+use crate::evals::EvalSelect;
 use crate::say;
 use crate::searchers::{build_search, Algo, SearchConfig};
-use crate::{with_backend, with_eval};
+use crate::{with_backend, with_evaluator};
 use fianchetto_board::START_FEN;
 use fianchetto_eval::{Evaluator, Preset};
 use fianchetto_movegen::{Game, MoveGen};
@@ -49,9 +50,9 @@ pub struct AnalyseArgs {
     /// Transposition table replacement policy: always, depth, depth-always.
     #[arg(long, default_value = "depth-always")]
     pub replacement: Replacement,
-    /// Evaluation: material, buhochess or classical.
-    #[arg(long = "eval", default_value = "classical", value_parser = parse_preset)]
-    pub eval: Preset,
+    /// The evaluation.
+    #[command(flatten)]
+    pub eval: EvalSelect,
     /// Board backend.
     #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
     pub backend: Backend,
@@ -103,12 +104,15 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CommandError> {
         mcts: MctsConfig::new(args.mcts).threads(args.threads as usize, Parallelism::Tree),
         pvs: config,
     };
-    with_backend!(args.backend, B => with_eval!(args.eval.name(), E => run_on::<B, E>(args, &config)))
+    let choice = args.eval.choice()?;
+    with_backend!(args.backend, B => with_evaluator!(&choice, eval => run_on::<B, _>(args, &config, eval, choice.name())))
 }
 
-fn run_on<B: MoveGen, E: Evaluator<B> + Clone + Default + Send + 'static>(
+fn run_on<B: MoveGen, E: Evaluator<B> + Clone + Send + 'static>(
     args: &AnalyseArgs,
     config: &SearchConfig,
+    eval: E,
+    eval_name: &str,
 ) -> Result<(), CommandError> {
     let game = build_game::<B>(&args.fen, &args.moves)?;
     let mut limits = Limits {
@@ -123,12 +127,12 @@ fn run_on<B: MoveGen, E: Evaluator<B> + Clone + Default + Send + 'static>(
     if args.algo == Algo::Pvs {
         say!("info string pvs: {}", config.pvs);
     }
-    let mut search = build_search::<B, E>(config);
+    let mut search = build_search::<B, E>(config, eval);
     say!(
         "info string {} on {} with {} evaluation, backend {}",
         search.name(),
         game.board().fen(),
-        args.eval,
+        eval_name,
         B::NAME
     );
     // The reports cannot return an error: keep the first one for after.

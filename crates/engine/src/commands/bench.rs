@@ -2,12 +2,12 @@
 //! depth. The total node count is a signature of the search (it changes
 //! only when the search or the evaluation changes); the nps measures speed.
 
-use super::analyse::parse_preset;
 use super::CommandError;
 use crate::backend::Backend;
+use crate::evals::EvalSelect;
 use crate::say;
-use crate::{with_backend, with_eval};
-use fianchetto_eval::{Evaluator, Preset};
+use crate::{with_backend, with_evaluator};
+use fianchetto_eval::Evaluator;
 use fianchetto_movegen::{Game, MoveGen};
 use fianchetto_search::pvs::{Pvs, PvsConfig};
 use fianchetto_search::{Limits, Search};
@@ -41,9 +41,9 @@ pub struct BenchArgs {
     /// Transposition table size in MB (cleared before each position).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65_536))]
     pub hash: u32,
-    /// Evaluation: material, buhochess or classical.
-    #[arg(long = "eval", default_value = "classical", value_parser = parse_preset)]
-    pub eval: Preset,
+    /// The evaluation.
+    #[command(flatten)]
+    pub eval: EvalSelect,
     /// Board backend.
     #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
     pub backend: Backend,
@@ -62,13 +62,15 @@ pub fn run(args: &BenchArgs) -> Result<(), CommandError> {
     config
         .disable(&args.disable)
         .map_err(|e| CommandError::Usage(e.to_string()))?;
-    with_backend!(args.backend, B => with_eval!(args.eval.name(), E => run_on::<B, E>(args, E::default(), config)))
+    let choice = args.eval.choice()?;
+    with_backend!(args.backend, B => with_evaluator!(&choice, eval => run_on::<B, _>(args, eval, config, choice.name())))
 }
 
 fn run_on<B: MoveGen, E: Evaluator<B> + Clone>(
     args: &BenchArgs,
     eval: E,
     config: PvsConfig,
+    eval_name: &str,
 ) -> Result<(), CommandError> {
     let mut pvs = Pvs::with_config(eval, config);
     let (mut nodes, mut time) = (0u64, Duration::ZERO);
@@ -94,7 +96,7 @@ fn run_on<B: MoveGen, E: Evaluator<B> + Clone>(
         args.depth,
         args.threads,
         args.hash,
-        args.eval,
+        eval_name,
         B::NAME,
         time.as_secs_f64()
     );

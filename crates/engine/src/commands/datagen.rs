@@ -1,9 +1,8 @@
 //! `fianchetto datagen`: self-play training data in marlinformat.
 
 use super::CommandError;
-use crate::commands::analyse::parse_preset;
-use crate::say;
-use fianchetto_eval::Preset;
+use crate::evals::EvalSelect;
+use crate::{say, with_evaluator};
 use fianchetto_tune::datagen::{self, DatagenConfig, RunOptions, Target};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,9 +35,10 @@ pub struct DatagenArgs {
     /// position. Random plies are played after it either way.
     #[arg(long)]
     pub book: Option<PathBuf>,
-    /// Evaluation the searcher uses: classical, buhochess or material.
-    #[arg(long = "eval", default_value = "classical", value_parser = parse_preset)]
-    pub eval: Preset,
+    /// The evaluation the searcher uses (`--eval nnue` for data from the
+    /// network engine).
+    #[command(flatten)]
+    pub eval: EvalSelect,
     /// Hash table per thread, in MB.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub hash: u32,
@@ -85,18 +85,9 @@ pub fn run(args: &DatagenArgs) -> Result<(), CommandError> {
         eprintln!("\nstopping: finishing the games written so far (the run resumes later)");
         flag.store(true, Ordering::Relaxed);
     });
-    let summary = match args.eval {
-        Preset::Material => {
-            datagen::run(&config, fianchetto_eval::Material::default(), &opts, &stop)
-        }
-        Preset::BuhoChess => {
-            datagen::run(&config, fianchetto_eval::BuhoChess::default(), &opts, &stop)
-        }
-        Preset::Classical => {
-            datagen::run(&config, fianchetto_eval::Classical::default(), &opts, &stop)
-        }
-    }
-    .map_err(|e| CommandError::Usage(e.to_string()))?;
+    let choice = args.eval.choice()?;
+    let summary = with_evaluator!(&choice, eval => datagen::run(&config, eval, &opts, &stop))
+        .map_err(|e| CommandError::Usage(e.to_string()))?;
     say!("{summary}");
     Ok(())
 }

@@ -1,9 +1,12 @@
-//! `fianchetto eval`: the static evaluation of a position, term by term.
+//! `fianchetto eval`: the static evaluation of a position, term by term,
+//! and the network's output beside it.
 
 use super::CommandError;
 use crate::backend::Backend;
+use crate::evals::{EvalChoice, EvalSelect};
 use crate::{say, with_backend};
 use fianchetto_board::{Board, START_FEN};
+use fianchetto_eval::nnue::Nnue;
 use fianchetto_eval::{Evaluator, Preset};
 
 /// Arguments of `fianchetto eval`.
@@ -12,43 +15,63 @@ pub struct EvalArgs {
     /// Position to evaluate (default: the start position).
     #[arg(long, default_value = START_FEN)]
     pub fen: String,
-    /// Evaluation: material, buhochess or classical.
-    #[arg(long = "eval", default_value = "classical", value_parser = parse_preset)]
-    pub eval: Preset,
+    /// The evaluation.
+    #[command(flatten)]
+    pub eval: EvalSelect,
     /// Board backend.
     #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
     pub backend: Backend,
-}
-
-fn parse_preset(s: &str) -> Result<Preset, String> {
-    s.parse()
-        .map_err(|e: fianchetto_eval::UnknownPreset| e.to_string())
 }
 
 /// Runs `eval`: prints the breakdown table (term, white mg/eg, black mg/eg,
 /// blended from white's view), then as the last line
 /// `Final evaluation: <N> cp (side to move)`.
 pub fn run(args: &EvalArgs) -> Result<(), CommandError> {
-    with_backend!(args.backend, B => run_on::<B>(args))
+    let choice = args.eval.choice()?;
+    with_backend!(args.backend, B => run_on::<B>(args, &choice))
 }
 
-fn run_on<B: Board>(args: &EvalArgs) -> Result<(), CommandError> {
+fn run_on<B: Board>(args: &EvalArgs, choice: &EvalChoice) -> Result<(), CommandError> {
     let board = B::from_fen(&args.fen)?;
-    say!("{}", report(&board, args.eval));
+    say!("{}", report(&board, choice));
     Ok(())
 }
 
-/// The evaluation report of `board` under `preset`: a header, the
-/// breakdown table, and `Final evaluation: <N> cp (side to move)` last.
-/// Shared by `fianchetto eval` and the UCI `eval` command.
-pub fn report<B: Board>(board: &B, preset: Preset) -> String {
+/// The evaluation report of `board`: a header, the breakdown table of the
+/// hand-crafted evaluation (the classical one when NNUE is chosen, with the
+/// network's output beside it), and `Final evaluation: <N> cp (side to
+/// move)` last. Shared by `fianchetto eval` and the UCI `eval` command.
+pub fn report<B: Board>(board: &B, choice: &EvalChoice) -> String {
+    let (preset, nnue) = match choice {
+        EvalChoice::Preset(p) => (*p, None),
+        EvalChoice::Nnue(net) => (Preset::Classical, Some(Nnue::new(net.clone()))),
+    };
     let mut evaluator = preset.evaluator();
     let breakdown = evaluator.breakdown(board);
-    let score = evaluator.evaluate(board);
-    format!(
-        "Evaluation {preset} on backend {}: {}\n{breakdown}\nFinal evaluation: {} cp (side to move)",
+    let hce = evaluator.evaluate(board);
+    let header = format!(
+        "Evaluation {} on backend {}: {}",
+        choice.name(),
         B::NAME,
-        board.fen(),
-        score.value()
-    )
+        board.fen()
+    );
+    match nnue {
+        None => format!(
+            "{header}\n{breakdown}\nFinal evaluation: {} cp (side to move)",
+            hce.value()
+        ),
+        Some(mut nnue) => {
+            let net = nnue.evaluate(board);
+            format!(
+                "{header}\n{preset} breakdown (for comparison):\n{breakdown}\n\
+                 {preset} evaluation: {} cp (side to move)\n\
+                 NNUE {:?}: {} cp (side to move)\n\
+                 Final evaluation: {} cp (side to move)",
+                hce.value(),
+                nnue.network(),
+                net.value(),
+                net.value()
+            )
+        }
+    }
 }

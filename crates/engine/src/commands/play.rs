@@ -4,10 +4,11 @@
 
 use super::CommandError;
 use crate::backend::Backend;
+use crate::evals::{load_network, EvalChoice, EvalName};
 use crate::play::{play_session, Opponent};
 use crate::searchers::{build_search, engine_mcts, Algo, SearchConfig};
 use crate::uci::options::{ALGORITHMS, EVALUATIONS};
-use crate::{with_backend, with_eval};
+use crate::{with_backend, with_evaluator};
 use fianchetto_board::{Board, Color, Move, START_FEN};
 use fianchetto_movegen::{Game, MoveGen};
 use fianchetto_search::{Limits, Search};
@@ -104,6 +105,12 @@ pub fn run(args: &PlayArgs) -> Result<(), CommandError> {
     let eval = args.eval.as_deref().unwrap_or(eval);
     check_name("algorithm", algo, ALGORITHMS)?;
     check_name("evaluation", eval, EVALUATIONS)?;
+    let name = EvalName::parse(eval).unwrap_or_default();
+    let net = match name {
+        EvalName::Nnue => load_network(None).map_err(|e| CommandError::Usage(e.to_string()))?,
+        _ => std::sync::Arc::new(fianchetto_eval::nnue::Network::zero()),
+    };
+    let choice = EvalChoice::new(name, &net);
     let (depth, movetime) = match (args.depth, args.movetime) {
         (None, None) => (depth, movetime),
         explicit => explicit,
@@ -129,7 +136,7 @@ pub fn run(args: &PlayArgs) -> Result<(), CommandError> {
             mcts: engine_mcts(1),
             ..SearchConfig::default()
         };
-        let search = with_eval!(eval, E => build_search::<B, E>(&config));
+        let search = with_evaluator!(&choice, e => build_search::<B, _>(&config, e));
         let mut opponent = SearchOpponent::<B> { search, limits, description };
         let stdin = std::io::stdin();
         play_session(start, human, &mut opponent, &mut stdin.lock(), &mut std::io::stdout())?;

@@ -8,7 +8,7 @@ use crate::backend::Backend;
 /// [`crate::searchers::Algo`]).
 pub const ALGORITHMS: &[&str] = &["pvs", "alphabeta", "scout", "minimax", "mcts"];
 /// Evaluations the `Evaluation` option offers.
-pub const EVALUATIONS: &[&str] = &["classical", "buhochess", "material"];
+pub const EVALUATIONS: &[&str] = &["nnue", "classical", "buhochess", "material"];
 
 /// Lowest and highest `UCI_Elo`.
 pub const ELO_RANGE: (i64, i64) = (800, 2800);
@@ -30,6 +30,8 @@ pub struct EngineOptions {
     pub algorithm: String,
     /// Evaluation name (one of [`EVALUATIONS`]).
     pub evaluation: String,
+    /// The network NNUE runs: a file, or [`crate::evals::EMBEDDED`].
+    pub eval_file: String,
     /// Board backend.
     pub backend: Backend,
     /// Whether to play below full strength.
@@ -48,6 +50,7 @@ impl Default for EngineOptions {
             move_overhead_ms: 20,
             algorithm: "pvs".into(),
             evaluation: "classical".into(),
+            eval_file: crate::evals::EMBEDDED.into(),
             backend: Backend::Bitboard,
             limit_strength: false,
             elo: ELO_RANGE.1,
@@ -64,6 +67,9 @@ pub enum Applied {
     ClearHash,
     /// The hash size changed: the caller resizes the table.
     ResizeHash,
+    /// `EvalFile` changed: the caller loads the network, and puts the old
+    /// value back if the file is refused.
+    EvalFile,
 }
 
 /// Why a `setoption` was refused.
@@ -175,6 +181,7 @@ impl EngineOptions {
             "option name Clear Hash type button".to_string(),
             combo_line("Algorithm", &d.algorithm, ALGORITHMS),
             combo_line("Evaluation", &d.evaluation, EVALUATIONS),
+            format!("option name EvalFile type string default {}", d.eval_file),
             combo_line("Backend", d.backend.name(), &backends),
             format!(
                 "option name UCI_LimitStrength type check default {}",
@@ -204,6 +211,13 @@ impl EngineOptions {
             "clear hash" => return Ok(Applied::ClearHash),
             "algorithm" => self.algorithm = combo("Algorithm", value, ALGORITHMS)?,
             "evaluation" => self.evaluation = combo("Evaluation", value, EVALUATIONS)?,
+            "evalfile" => {
+                self.eval_file = match value.map(str::trim) {
+                    Some(v) if !v.is_empty() => v.to_string(),
+                    _ => crate::evals::EMBEDDED.to_string(),
+                };
+                return Ok(Applied::EvalFile);
+            }
             "backend" => {
                 let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
                 let chosen = combo("Backend", value, &names)?;

@@ -6,13 +6,15 @@
 use super::options::{Applied, EngineOptions};
 use super::parse::{parse_command, GoParams, UciCommand};
 use crate::commands::eval::report;
+use crate::evals::{load_network, EvalChoice, EvalName};
 use crate::searchers::{build_driver, Driver};
 use crate::with_backend;
 use fianchetto_board::{diagram, Bitboards, Board, Move, Setup};
-use fianchetto_eval::Preset;
+use fianchetto_eval::nnue::Network;
 use fianchetto_movegen::{divide, parse_uci, Game, MoveGen};
 use fianchetto_search::{time::TimeManager, Limits, SearchResult};
 use std::io::{BufRead, Write};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -61,6 +63,8 @@ pub struct Session {
     start: Setup,
     moves: Vec<Move>,
     driver: Arc<Mutex<Box<dyn Driver>>>,
+    /// The network NNUE runs (`EvalFile`).
+    net: Arc<Network>,
     running: Option<Running>,
     debug: bool,
 }
@@ -80,13 +84,17 @@ impl Session {
     /// A session writing to `out`, at the start position with default options.
     pub fn new(out: Output) -> Session {
         let options = EngineOptions::default();
-        let driver = Arc::new(Mutex::new(build_driver(&options)));
+        // The embedded network passes its checks (a test loads it); should a
+        // bad build-time EVALFILE slip through, NNUE scores 0 and says why.
+        let net = load_network(None).unwrap_or_else(|_| Arc::new(Network::zero()));
+        let driver = Arc::new(Mutex::new(build_driver(&options, &net)));
         Session {
             out,
             options,
             start: Setup::start(),
             moves: Vec::new(),
             driver,
+            net,
             running: None,
             debug: false,
         }
@@ -152,11 +160,12 @@ impl Session {
                 return Flow::Continue;
             }
             UciCommand::Eval => {
-                let preset = self.options.evaluation.parse().unwrap_or(Preset::Classical);
+                let name = EvalName::parse(&self.options.evaluation).unwrap_or_default();
+                let choice = EvalChoice::new(name, &self.net);
                 let game = self.current();
                 let text = with_backend!(self.options.backend, B => {
                     match Game::<B>::from_setup(&game.board().to_setup()) {
-                        Ok(g) => report(g.board(), preset),
+                        Ok(g) => report(g.board(), &choice),
                         Err(e) => e.to_string(),
                     }
                 });
@@ -203,9 +212,24 @@ impl Session {
         let before = self.options.clone();
         match self.options.set(name, value) {
             Ok(Applied::ClearHash) => self.with_driver(|d| d.clear()),
+            Ok(Applied::EvalFile) => match load_network(Some(Path::new(&self.options.eval_file))) {
+                Ok(net) => {
+                    self.out.line(&format!(
+                        "info string loaded network {} ({:?})",
+                        self.options.eval_file, net
+                    ));
+                    self.net = net;
+                    let driver = build_driver(&self.options, &self.net);
+                    self.with_driver(|d| *d = driver);
+                }
+                Err(e) => {
+                    self.options = before;
+                    self.error(format!("{e}; the current network stays"));
+                }
+            },
             Ok(_) => {
                 if self.options != before {
-                    let driver = build_driver(&self.options);
+                    let driver = build_driver(&self.options, &self.net);
                     self.with_driver(|d| *d = driver);
                 }
             }

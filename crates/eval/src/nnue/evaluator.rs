@@ -26,6 +26,19 @@ pub struct Nnue {
     stack: Stack,
 }
 
+impl Default for Nnue {
+    /// The network shipped inside the crate ([`super::embedded_network`]).
+    ///
+    /// Should the embedded file fail its checks (only possible with a
+    /// corrupted `EVALFILE` at build time; the shipped net is tested), the
+    /// evaluator falls back to an all-zero network that scores every
+    /// position 0, and [`super::embedded_network`] says what went wrong.
+    fn default() -> Nnue {
+        let net = super::embedded_network().unwrap_or_else(|_| Arc::new(Network::zero()));
+        Nnue::new(net)
+    }
+}
+
 impl Nnue {
     /// An evaluator for `net`.
     pub fn new(net: Arc<Network>) -> Nnue {

@@ -66,11 +66,13 @@
 //! ```
 
 mod accumulator;
+mod embedded;
 mod evaluator;
 mod network;
 mod simd;
 mod stack;
 
+pub use embedded::{embedded_network, EMBEDDED_NET};
 pub use evaluator::Nnue;
 pub use network::{
     feature, NetError, Network, ARCH_PERSPECTIVE_SCRELU, HEADER_SIZE, INPUTS, MAGIC, MAX_HIDDEN,

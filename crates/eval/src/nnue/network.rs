@@ -271,6 +271,18 @@ impl Network {
         Ok(())
     }
 
+    /// The smallest network, with every weight zero: it scores every
+    /// position 0 (a stand-in where no trained network is available).
+    pub fn zero() -> Network {
+        Network {
+            hidden: 16,
+            ft_weights: vec![0; INPUTS * 16],
+            ft_bias: vec![0; 16],
+            out_weights: vec![0; 32],
+            out_bias: 0,
+        }
+    }
+
     /// The hidden size H.
     pub fn hidden(&self) -> usize {
         self.hidden

@@ -1,0 +1,207 @@
+//! Picking an evaluation by name: one of the hand-crafted presets, or NNUE
+//! with the embedded network or one loaded from a file.
+
+use crate::commands::CommandError;
+use fianchetto_eval::nnue::{embedded_network, Network};
+use fianchetto_eval::Preset;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The evaluations a user can name (`--eval`, the UCI `Evaluation` option).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum EvalName {
+    /// The neural network (the embedded one unless a file is given).
+    Nnue,
+    /// The project's tapered hand-crafted evaluation.
+    #[default]
+    Classical,
+    /// Lugo's BuhoChess evaluation.
+    Buhochess,
+    /// Material only.
+    Material,
+}
+
+impl EvalName {
+    /// Every evaluation, in the order the UCI option lists them.
+    pub const ALL: [EvalName; 4] = [
+        EvalName::Nnue,
+        EvalName::Classical,
+        EvalName::Buhochess,
+        EvalName::Material,
+    ];
+
+    /// The name users type.
+    pub fn name(self) -> &'static str {
+        match self {
+            EvalName::Nnue => "nnue",
+            EvalName::Classical => "classical",
+            EvalName::Buhochess => "buhochess",
+            EvalName::Material => "material",
+        }
+    }
+
+    /// The evaluation called `name` (case-insensitive).
+    pub fn parse(name: &str) -> Option<EvalName> {
+        EvalName::ALL
+            .into_iter()
+            .find(|e| e.name().eq_ignore_ascii_case(name.trim()))
+    }
+}
+
+impl std::fmt::Display for EvalName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A chosen evaluation, ready to build evaluators from.
+#[derive(Clone, Debug)]
+pub enum EvalChoice {
+    /// A hand-crafted preset.
+    Preset(Preset),
+    /// NNUE with this network.
+    Nnue(Arc<Network>),
+}
+
+impl EvalChoice {
+    /// The evaluation `name`, with `net` if it is NNUE.
+    pub fn new(name: EvalName, net: &Arc<Network>) -> EvalChoice {
+        match name {
+            EvalName::Nnue => EvalChoice::Nnue(net.clone()),
+            EvalName::Classical => EvalChoice::Preset(Preset::Classical),
+            EvalName::Buhochess => EvalChoice::Preset(Preset::BuhoChess),
+            EvalName::Material => EvalChoice::Preset(Preset::Material),
+        }
+    }
+
+    /// Its name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EvalChoice::Preset(Preset::Classical) => "classical",
+            EvalChoice::Preset(Preset::BuhoChess) => "buhochess",
+            EvalChoice::Preset(Preset::Material) => "material",
+            EvalChoice::Nnue(_) => "nnue",
+        }
+    }
+}
+
+/// Why a network could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadNetError {
+    /// The file could not be read.
+    #[error("cannot read network {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not a valid network.
+    #[error("network {path}: {source}")]
+    Net {
+        /// The file (`<embedded>` for the built-in one).
+        path: PathBuf,
+        /// What is wrong with it.
+        source: fianchetto_eval::nnue::NetError,
+    },
+}
+
+/// The name that stands for the embedded network (`EvalFile` default).
+pub const EMBEDDED: &str = "<embedded>";
+
+/// The network in `path`, or the embedded one for `None`, an empty path
+/// or [`EMBEDDED`].
+pub fn load_network(path: Option<&Path>) -> Result<Arc<Network>, LoadNetError> {
+    match path.filter(|p| !p.as_os_str().is_empty() && p.as_os_str() != EMBEDDED) {
+        None => embedded_network().map_err(|source| LoadNetError::Net {
+            path: PathBuf::from(EMBEDDED),
+            source,
+        }),
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|source| LoadNetError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            Network::from_bytes(&bytes)
+                .map(Arc::new)
+                .map_err(|source| LoadNetError::Net {
+                    path: path.to_path_buf(),
+                    source,
+                })
+        }
+    }
+}
+
+/// The `--eval` and `--evalfile` arguments the subcommands share.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct EvalSelect {
+    /// Evaluation: nnue, classical, buhochess or material.
+    #[arg(long = "eval", value_enum, default_value_t = EvalName::default())]
+    pub eval: EvalName,
+    /// Network file for `--eval nnue` (default: the embedded network).
+    #[arg(long)]
+    pub evalfile: Option<PathBuf>,
+}
+
+impl EvalSelect {
+    /// The chosen evaluation, loading the network if NNUE was asked for.
+    pub fn choice(&self) -> Result<EvalChoice, CommandError> {
+        Ok(match self.eval {
+            EvalName::Nnue => EvalChoice::Nnue(
+                load_network(self.evalfile.as_deref())
+                    .map_err(|e| CommandError::Usage(e.to_string()))?,
+            ),
+            name => EvalChoice::new(name, &Arc::new(Network::zero())),
+        })
+    }
+}
+
+/// Runs `$body` with `$e` bound to a fresh evaluator of the chosen kind
+/// (an [`EvalChoice`]); the body is compiled once per evaluator type.
+#[macro_export]
+macro_rules! with_evaluator {
+    ($choice:expr, $e:ident => $body:expr) => {
+        match $choice {
+            $crate::evals::EvalChoice::Preset(fianchetto_eval::Preset::Material) => {
+                let $e = fianchetto_eval::Material::default();
+                $body
+            }
+            $crate::evals::EvalChoice::Preset(fianchetto_eval::Preset::BuhoChess) => {
+                let $e = fianchetto_eval::BuhoChess::default();
+                $body
+            }
+            $crate::evals::EvalChoice::Preset(fianchetto_eval::Preset::Classical) => {
+                let $e = fianchetto_eval::Classical::default();
+                $body
+            }
+            $crate::evals::EvalChoice::Nnue(net) => {
+                let $e = fianchetto_eval::nnue::Nnue::new(net.clone());
+                $body
+            }
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_files_are_checked() {
+        for e in EvalName::ALL {
+            assert_eq!(EvalName::parse(e.name()), Some(e));
+        }
+        assert_eq!(EvalName::parse("NNUE"), Some(EvalName::Nnue));
+        assert_eq!(EvalName::parse("abacus"), None);
+        assert!(load_network(None).is_ok());
+        assert!(load_network(Some(Path::new(EMBEDDED))).is_ok());
+        let missing = load_network(Some(Path::new("/no/such/net.nnue"))).unwrap_err();
+        assert!(missing
+            .to_string()
+            .contains("cannot read network /no/such/net.nnue"));
+        let bad = std::env::temp_dir().join(format!("fianchetto-bad-{}.nnue", std::process::id()));
+        std::fs::write(&bad, b"FIANNUE\x1a but not much else").unwrap();
+        let err = load_network(Some(&bad)).unwrap_err().to_string();
+        assert!(err.contains("network") && err.contains("bytes"), "{err}");
+    }
+}
