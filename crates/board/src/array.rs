@@ -15,7 +15,7 @@ use core::marker::PhantomData;
 
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::castling::{CastlingRights, CastlingSide};
+use crate::castling::CastlingRights;
 use crate::code::{self, EMPTY, OFF};
 use crate::mv::{Move, MoveKind};
 use crate::setup::Setup;
@@ -382,28 +382,40 @@ impl<G: Geometry> Board for ArrayBoard<G> {
         self.set_ep(G::NO_SQUARE);
         self.halfmove = self.halfmove.saturating_add(1);
         let forward = us.fold(G::UP, G::UP.wrapping_neg());
-        if mv.is_capture() {
-            self.halfmove = 0;
-            let victim = if mv.is_en_passant() {
-                to.wrapping_sub(forward)
-            } else {
-                to
+        if let Some(side) = mv.castling_side() {
+            // King and rook both lifted before either lands: in Chess960
+            // one may land where the other stood.
+            let Some(rook_from) = self.castling.rook_square(us, side) else {
+                return;
             };
-            let victim_code = self.code_at(victim);
-            if G::holds_code(victim)
-                && victim_code != OFF
-                && victim_code & code::color_bit(them) != 0
-            {
-                self.remove(them, victim);
+            let rook_from = G::from_square(rook_from);
+            let rook = self.code_at(rook_from);
+            self.remove(us, from);
+            self.remove(us, rook_from);
+            self.put(us, moving, to);
+            self.put(us, rook, G::from_square(side.rook_to(us)));
+        } else {
+            if mv.is_capture() {
+                self.halfmove = 0;
+                let victim = if mv.is_en_passant() {
+                    to.wrapping_sub(forward)
+                } else {
+                    to
+                };
+                let victim_code = self.code_at(victim);
+                if G::holds_code(victim)
+                    && victim_code != OFF
+                    && victim_code & code::color_bit(them) != 0
+                {
+                    self.remove(them, victim);
+                }
             }
-        }
-        self.relocate(us, from, to);
-        if let Some(role) = mv.promotion() {
-            self.remove(us, to);
-            self.put(us, code::of(us, role), to);
-        }
-        match mv.kind() {
-            MoveKind::DoublePush => {
+            self.relocate(us, from, to);
+            if let Some(role) = mv.promotion() {
+                self.remove(us, to);
+                self.put(us, code::of(us, role), to);
+            }
+            if mv.kind() == MoveKind::DoublePush {
                 // Keep the ep square only when an enemy pawn can take on it.
                 let their_pawn = code::of(them, Role::Pawn);
                 let beside = |s: u8| G::holds_code(s) && self.code_at(s) == their_pawn;
@@ -411,27 +423,11 @@ impl<G: Geometry> Board for ArrayBoard<G> {
                     self.set_ep(to.wrapping_sub(forward));
                 }
             }
-            MoveKind::KingCastle | MoveKind::QueenCastle => {
-                let side = if mv.kind() == MoveKind::KingCastle {
-                    CastlingSide::King
-                } else {
-                    CastlingSide::Queen
-                };
-                self.relocate(
-                    us,
-                    G::from_square(side.rook_from(us)),
-                    G::from_square(side.rook_to(us)),
-                );
-            }
-            _ => {}
         }
         if moving & code::ROLE_MASK == code::PAWN {
             self.halfmove = 0;
         }
-        let rights = self
-            .castling
-            .after_touching(mv.from())
-            .after_touching(mv.to());
+        let rights = self.castling.after_move(mv.from(), mv.to());
         if rights != self.castling {
             self.hash ^= zobrist::castling(self.castling) ^ zobrist::castling(rights);
             self.castling = rights;

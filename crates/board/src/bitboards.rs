@@ -6,7 +6,7 @@
 use crate::attacks::{between, bishop_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::castling::{CastlingRights, CastlingSide};
+use crate::castling::CastlingRights;
 use crate::mv::{Move, MoveKind};
 use crate::setup::Setup;
 use crate::types::{Color, Piece, Role, Square};
@@ -239,44 +239,44 @@ impl Board for Bitboards {
         };
         self.set_ep(None);
         self.halfmove = self.halfmove.saturating_add(1);
-        if mv.is_capture() {
-            self.halfmove = 0;
-            if mv.is_en_passant() {
-                if let Some(victim) = to.offset(-us.forward()) {
-                    self.remove(Piece::new(them, Role::Pawn), victim);
+        if let Some(side) = mv.castling_side() {
+            // King and rook both lifted before either lands: in Chess960
+            // one may land where the other stood.
+            let Some(rook_from) = self.castling.rook_square(us, side) else {
+                return;
+            };
+            let rook = Piece::new(us, Role::Rook);
+            self.remove(moving, from);
+            self.remove(rook, rook_from);
+            self.put(moving, to);
+            self.put(rook, side.rook_to(us));
+        } else {
+            if mv.is_capture() {
+                self.halfmove = 0;
+                if mv.is_en_passant() {
+                    if let Some(victim) = to.offset(-us.forward()) {
+                        self.remove(Piece::new(them, Role::Pawn), victim);
+                    }
+                } else if let Some(captured) = self.piece_byte(to) {
+                    self.remove(captured, to);
                 }
-            } else if let Some(captured) = self.piece_byte(to) {
-                self.remove(captured, to);
             }
-        }
-        self.remove(moving, from);
-        match mv.promotion() {
-            Some(role) => self.put(Piece::new(us, role), to),
-            None => self.put(moving, to),
-        }
-        match mv.kind() {
-            MoveKind::DoublePush => {
+            self.remove(moving, from);
+            match mv.promotion() {
+                Some(role) => self.put(Piece::new(us, role), to),
+                None => self.put(moving, to),
+            }
+            if mv.kind() == MoveKind::DoublePush {
                 let ep = Square::from_index_wrapping((from.index() + to.index()) / 2);
                 if (pawn_attacks(us, ep) & self.pieces(them, Role::Pawn)).any() {
                     self.set_ep(Some(ep));
                 }
             }
-            MoveKind::KingCastle | MoveKind::QueenCastle => {
-                let side = if mv.kind() == MoveKind::KingCastle {
-                    CastlingSide::King
-                } else {
-                    CastlingSide::Queen
-                };
-                let rook = Piece::new(us, Role::Rook);
-                self.remove(rook, side.rook_from(us));
-                self.put(rook, side.rook_to(us));
-            }
-            _ => {}
         }
         if moving.role == Role::Pawn {
             self.halfmove = 0;
         }
-        let rights = self.castling.after_touching(from).after_touching(to);
+        let rights = self.castling.after_move(from, to);
         if rights != self.castling {
             self.hash ^= zobrist::castling(self.castling) ^ zobrist::castling(rights);
             self.castling = rights;

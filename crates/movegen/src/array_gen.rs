@@ -104,6 +104,8 @@ pub(crate) trait ArrayGen: Board {
     fn king_index(&self, color: Color) -> u8;
     /// The square of an on-board index.
     fn square(s: u8) -> Square;
+    /// The index of a square.
+    fn index(sq: Square) -> u8;
     /// The rank (0..8) of an on-board index.
     fn rank(s: u8) -> u8;
     /// Whether `by` attacks `t`, with `ignore` seen as empty.
@@ -297,6 +299,10 @@ pub(crate) fn generate<B: ArrayGen, S: Sink, const KIND: u8>(b: &B, sink: &mut S
 
     if KIND != CAPTURES && b.checker_count() == 0 {
         let rights = b.castling();
+        if !rights.is_standard() {
+            castling_960(b, sink, us);
+            return;
+        }
         // The right implies king and rook on their home squares; the squares
         // between must be empty and those the king crosses unattacked.
         if rights.has(us, CastlingSide::King) {
@@ -319,6 +325,33 @@ pub(crate) fn generate<B: ArrayGen, S: Sink, const KIND: u8>(b: &B, sink: &mut S
             {
                 sink.single(Move::new(B::square(k), B::square(c), MoveKind::QueenCastle));
             }
+        }
+    }
+}
+
+/// Castling for any start files (Chess960): the squares the king and rook
+/// cross or land on empty but for the two of them, and none of the king's
+/// squares attacked with the castling rook taken as empty (it may shield
+/// the king's destination along the back rank). Not called in check.
+#[cold]
+#[inline(never)]
+fn castling_960<B: ArrayGen, S: Sink>(b: &B, sink: &mut S, us: Color) {
+    for side in CastlingSide::ALL {
+        let Some(path) = b.castling().path(us, side) else {
+            continue;
+        };
+        let rook = B::index(path.rook_from);
+        if path.empty.iter().all(|sq| b.target(B::index(sq)) == EMPTY)
+            && path
+                .king_path
+                .iter()
+                .all(|sq| !b.attacked(B::index(sq), !us, rook))
+        {
+            sink.single(Move::new(
+                path.king_from,
+                path.king_to,
+                MoveKind::castle(side),
+            ));
         }
     }
 }
@@ -404,6 +437,11 @@ impl<G: GenGeometry> ArrayGen for ArrayBoard<G> {
     #[inline(always)]
     fn square(s: u8) -> Square {
         G::to_square(s)
+    }
+
+    #[inline(always)]
+    fn index(sq: Square) -> u8 {
+        G::from_square(sq)
     }
 
     #[inline(always)]

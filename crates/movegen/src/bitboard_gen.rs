@@ -113,20 +113,48 @@ pub(crate) fn generate<S: Sink, const KIND: u8>(b: &Bitboards, sink: &mut S) {
     pawn_moves::<S, KIND>(b, sink, us, occ, theirs, ksq, check_mask);
 
     if KIND != CAPTURES && checkers.is_empty() && b.castling().has_any(us) {
-        for side in CastlingSide::ALL {
-            if b.castling().has(us, side)
-                && (side.empty_squares(us) & occ).is_empty()
-                && side
-                    .king_path(us)
-                    .iter()
-                    .all(|sq| !attacked(b, sq, them, occ))
-            {
-                let kind = match side {
-                    CastlingSide::King => MoveKind::KingCastle,
-                    CastlingSide::Queen => MoveKind::QueenCastle,
-                };
-                sink.single(Move::new(ksq, side.king_to(us), kind));
+        if b.castling().is_standard() {
+            for side in CastlingSide::ALL {
+                if b.castling().has(us, side)
+                    && (side.empty_squares(us) & occ).is_empty()
+                    && side
+                        .king_path(us)
+                        .iter()
+                        .all(|sq| !attacked(b, sq, them, occ))
+                {
+                    sink.single(Move::new(ksq, side.king_to(us), MoveKind::castle(side)));
+                }
             }
+        } else {
+            castling_960(b, sink, us, occ);
+        }
+    }
+}
+
+/// Castling for any start files (Chess960): every square the king and rook
+/// cross or land on empty but for the two of them, and no square of the
+/// king's path attacked with the castling rook lifted off the board (it may
+/// be what shields the king's destination from a rook or queen on the back
+/// rank). The king is not in check, or this is not called.
+#[cold]
+#[inline(never)]
+fn castling_960<S: Sink>(b: &Bitboards, sink: &mut S, us: Color, occ: Bitboard) {
+    for side in CastlingSide::ALL {
+        let Some(path) = b.castling().path(us, side) else {
+            continue;
+        };
+        let without_rook = occ.without(path.rook_from);
+        if (path.empty & occ).is_empty()
+            && path
+                .king_path
+                .iter()
+                .all(|sq| !attacked(b, sq, !us, without_rook))
+        {
+            sink.single(Move::new(
+                path.king_from,
+                path.king_to,
+                MoveKind::castle(side),
+            ));
         }
     }
 }
