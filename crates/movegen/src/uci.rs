@@ -13,7 +13,7 @@
 //! use fianchetto_board::{Bitboards, Board, CastlingMode};
 //! use fianchetto_movegen::uci::{parse_uci, to_uci};
 //!
-//! let fen = "bbqnnrk1/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFf - 0 1";
+//! let fen = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNN1KR w Hhf - 0 1";
 //! let board = Bitboards::from_fen_with(fen, CastlingMode::Chess960)?;
 //! // The king on g1 castles short with the rook on h1: it stays on g1.
 //! let castle = parse_uci(&board, "g1h1")?;
