@@ -336,3 +336,95 @@ fn boards_keep_960_rights_and_pieces() {
     );
     assert_eq!(b.king(Color::Black), Square::B8);
 }
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A back rank (lower case): king, two rooks, knight, bishop, queen and
+    /// two empty squares in any order, so that rooks may stand both on one
+    /// side of the king.
+    fn back_rank() -> impl Strategy<Value = String> {
+        Just(vec!['k', 'r', 'r', 'n', 'b', 'q', '1', '1'])
+            .prop_shuffle()
+            .prop_map(|squares| squares.into_iter().collect())
+    }
+
+    /// The castling field for `rank` (a back rank, lower case) of one
+    /// colour: each rook picked by a bit of `pick`, written as its file or
+    /// (by another bit) as `k`/`q` for its side.
+    fn rights_for(rank: &str, pick: u16, upper: bool) -> String {
+        let king = rank.find('k').unwrap_or(4);
+        let mut out = String::new();
+        for (file, c) in rank.char_indices().filter(|&(_, c)| c == 'r') {
+            if pick >> file & 1 == 0 {
+                continue;
+            }
+            let letter = if pick >> (8 + file) & 1 == 0 {
+                (b'a' + file as u8) as char
+            } else if file > king {
+                'k'
+            } else {
+                'q'
+            };
+            out.push(if upper {
+                letter.to_ascii_uppercase()
+            } else {
+                letter
+            });
+        }
+        out
+    }
+
+    /// Both back ranks behind full pawn ranks (so no side is in check), with
+    /// castling rights for some of their rooks (in X-FEN or Shredder-FEN
+    /// letters, possibly two on one side, which is an error), or one time
+    /// in four any letters at all.
+    fn castling_fen() -> impl Strategy<Value = String> {
+        (
+            back_rank(),
+            back_rank(),
+            any::<(u16, u16)>(),
+            "[KQkqA-Ha-h]{0,5}|-",
+            0..4,
+            any::<bool>(),
+        )
+            .prop_map(|(black, white, (wp, bp), random, mode, black_to_move)| {
+                let side = if black_to_move { 'b' } else { 'w' };
+                let mut castling = rights_for(&white, wp, true) + &rights_for(&black, bp, false);
+                if mode == 0 {
+                    castling = random;
+                } else if castling.is_empty() {
+                    castling.push('-');
+                }
+                let white = white.to_ascii_uppercase();
+                format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} {side} {castling} - 0 1")
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn any_text_in_chess960_mode(text in any::<String>()) {
+            let _ = Setup::from_fen_with(&text, C960);
+            let _ = Mailbox::from_fen_with(&text, C960);
+        }
+
+        /// Whatever the letters, reading never panics; what validates
+        /// round-trips through both FEN forms, and every backend agrees.
+        #[test]
+        fn any_castling_field(fen in castling_fen()) {
+            if let Ok(setup) = Setup::from_fen_with(&fen, C960) {
+                if let Ok(valid) = validate(&setup) {
+                    prop_assert_eq!(Setup::from_fen_with(&valid.to_fen(), C960), Ok(valid.clone()));
+                    prop_assert_eq!(
+                        Setup::from_fen_with(&valid.to_shredder_fen(), C960),
+                        Ok(valid.clone())
+                    );
+                    all_backends_agree(&valid);
+                }
+            }
+        }
+    }
+}
