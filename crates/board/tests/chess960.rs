@@ -356,7 +356,7 @@ mod never_panics {
     fn rights_for(rank: &str, pick: u16, upper: bool) -> String {
         let king = rank.find('k').unwrap_or(4);
         let mut out = String::new();
-        for (file, c) in rank.char_indices().filter(|&(_, c)| c == 'r') {
+        for (file, _) in rank.char_indices().filter(|&(_, c)| c == 'r') {
             if pick >> file & 1 == 0 {
                 continue;
             }
