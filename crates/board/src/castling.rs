@@ -191,22 +191,24 @@ pub struct CastlingPath {
 /// The rights themselves are four bits, as before Chess960: white O-O = 1,
 /// white O-O-O = 2, black O-O = 4, black O-O-O = 8 ([`CastlingRights::bits`],
 /// which is also what the Zobrist key hashes). Beside them, packed in the
-/// same 32-bit word: the rook file of each right (3 bits each, from bit 4)
-/// and each colour's king file (3 bits each, from bit 16). A right that is
+/// same 32-bit word: the rook file of each right (3 bits each, from bit 8)
+/// and each colour's king file (3 bits each, from bit 20). A right that is
 /// not held keeps the standard file (h or a), a colour without rights the
 /// e-file, so that equal rights compare equal and standard rights are
 /// exactly the sixteen old values.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CastlingRights(u32);
 
-/// Bit offset of the rook file of right `i` (0 = white O-O .. 3 = black O-O-O).
+/// Bit offset of the rook file of right `i` (0 = white O-O .. 3 = black
+/// O-O-O). The files start at bit 8, so that the low byte is the four
+/// rights alone and [`CastlingRights::bits`] costs no masking.
 const fn rook_shift(i: usize) -> u32 {
-    4 + 3 * i as u32
+    8 + 3 * i as u32
 }
 
 /// Bit offset of the king file of `color`.
 const fn king_shift(color: Color) -> u32 {
-    16 + 3 * color as u32
+    20 + 3 * color as u32
 }
 
 /// The files of standard chess: rooks on h and a, kings on e.
@@ -252,7 +254,8 @@ impl CastlingRights {
     /// The four bits.
     #[inline]
     pub const fn bits(self) -> u8 {
-        (self.0 & 15) as u8
+        // Bits 4 to 7 are always clear.
+        self.0 as u8
     }
 
     /// Whether every right held uses the standard squares (king on the
@@ -397,7 +400,7 @@ impl CastlingRights {
         if self.is_standard() {
             CastlingRights(self.0 & (LAYOUT_MASK | KEEP_MASK[sq.index()] as u32))
         } else {
-            self.after_touching_any(sq)
+            self.without_bits(self.touched(sq))
         }
     }
 
@@ -410,26 +413,56 @@ impl CastlingRights {
             let keep = KEEP_MASK[from.index()] & KEEP_MASK[to.index()];
             CastlingRights(self.0 & (LAYOUT_MASK | keep as u32))
         } else {
-            self.after_touching_any(from).after_touching_any(to)
+            self.after_move_any(from, to)
         }
     }
 
-    /// [`after_touching`](Self::after_touching) for any start files.
+    /// [`after_move`](Self::after_move) for any start files: apart, so that
+    /// the standard case stays small where it is inlined.
     #[cold]
-    fn after_touching_any(self, sq: Square) -> CastlingRights {
+    #[inline(never)]
+    fn after_move_any(self, from: Square, to: Square) -> CastlingRights {
+        self.without_bits(self.touched(from) | self.touched(to))
+    }
+
+    /// The bits of the rights held whose king or rook starts on `sq`.
+    #[inline(always)]
+    const fn touched(self, sq: Square) -> u8 {
+        let color = match sq.rank().index() {
+            0 => Color::White,
+            7 => Color::Black,
+            _ => return 0,
+        };
+        let file = sq.file().index() as u32;
+        let mut hit = 0u8;
+        if (self.0 >> king_shift(color)) & 7 == file {
+            hit = 3;
+        }
+        if (self.0 >> rook_shift(Self::index(color, CastlingSide::King))) & 7 == file {
+            hit |= 1;
+        }
+        if (self.0 >> rook_shift(Self::index(color, CastlingSide::Queen))) & 7 == file {
+            hit |= 2;
+        }
+        (hit << (2 * color as u8)) & self.bits()
+    }
+
+    /// These rights without those of `bits` (a mask as [`Self::bits`]).
+    #[inline(always)]
+    const fn without_bits(self, bits: u8) -> CastlingRights {
         let mut out = self;
-        for color in Color::ALL {
-            if sq.rank().index() != back_rank(color).index() {
-                continue;
+        let mut i = 0;
+        while i < 4 {
+            if bits & (1 << i) != 0 {
+                let color = if i < 2 { Color::White } else { Color::Black };
+                let side = if i % 2 == 0 {
+                    CastlingSide::King
+                } else {
+                    CastlingSide::Queen
+                };
+                out = out.without(color, side);
             }
-            if self.king_file(color) == Some(sq.file()) {
-                out = out.without_color(color);
-            }
-            for side in CastlingSide::ALL {
-                if self.rook_file(color, side) == Some(sq.file()) {
-                    out = out.without(color, side);
-                }
-            }
+            i += 1;
         }
         out
     }
@@ -580,7 +613,7 @@ mod tests {
             for sq in Square::all() {
                 assert_eq!(
                     r.after_touching(sq),
-                    r.after_touching_any(sq),
+                    r.without_bits(r.touched(sq)),
                     "{bits} {sq}"
                 );
             }
