@@ -254,6 +254,45 @@ impl<G: Geometry> ArrayBoard<G> {
         self.checker_count = found.count.min(2) as u8;
     }
 
+    /// Castling, standard or Chess960: king and rook are both lifted
+    /// before either lands, since in Chess960 one may land where the other
+    /// stood.
+    #[inline(never)]
+    fn play_castle(&mut self, mv: Move, side: CastlingSide) {
+        let us = self.turn;
+        let from = G::from_square(mv.from());
+        let king = self.code_at(from);
+        let rook_from = self.castling.rook_square(us, side).map(G::from_square);
+        let Some(rook_from) = rook_from.filter(|_| king == code::of(us, Role::King)) else {
+            // Not a move of this position; keep the board consistent.
+            return;
+        };
+        self.set_ep(G::NO_SQUARE);
+        self.halfmove = self.halfmove.saturating_add(1);
+        let rook = self.code_at(rook_from);
+        self.remove(us, from);
+        self.remove(us, rook_from);
+        self.put(us, king, G::from_square(mv.to()));
+        self.put(us, rook, G::from_square(side.rook_to(us)));
+        self.finish(self.castling.without_color(us));
+    }
+
+    /// The end of every move: the new castling rights, the move number,
+    /// the side to move, the checkers.
+    #[inline(always)]
+    fn finish(&mut self, rights: CastlingRights) {
+        if rights != self.castling {
+            self.hash ^= zobrist::castling(self.castling) ^ zobrist::castling(rights);
+            self.castling = rights;
+        }
+        if self.turn == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.turn = !self.turn;
+        self.hash ^= zobrist::side();
+        self.update_checkers();
+    }
+
     fn list_bitboard(&self, color: Color, roles: &[Role]) -> Bitboard {
         let mut bb = Bitboard::EMPTY;
         for &role in roles {
@@ -370,6 +409,10 @@ impl<G: Geometry> Board for ArrayBoard<G> {
     }
 
     fn play(&mut self, mv: Move) {
+        if let Some(side) = mv.castling_side() {
+            // Apart, so that the common moves keep their own tight code.
+            return self.play_castle(mv, side);
+        }
         let us = self.turn;
         let them = !us;
         let from = G::from_square(mv.from());
@@ -402,46 +445,19 @@ impl<G: Geometry> Board for ArrayBoard<G> {
             self.remove(us, to);
             self.put(us, code::of(us, role), to);
         }
-        match mv.kind() {
-            MoveKind::DoublePush => {
-                // Keep the ep square only when an enemy pawn can take on it.
-                let their_pawn = code::of(them, Role::Pawn);
-                let beside = |s: u8| G::holds_code(s) && self.code_at(s) == their_pawn;
-                if beside(to.wrapping_add(1)) || beside(to.wrapping_sub(1)) {
-                    self.set_ep(to.wrapping_sub(forward));
-                }
+        if mv.kind() == MoveKind::DoublePush {
+            // Keep the ep square only when an enemy pawn can take on it.
+            let their_pawn = code::of(them, Role::Pawn);
+            let beside = |s: u8| G::holds_code(s) && self.code_at(s) == their_pawn;
+            if beside(to.wrapping_add(1)) || beside(to.wrapping_sub(1)) {
+                self.set_ep(to.wrapping_sub(forward));
             }
-            MoveKind::KingCastle | MoveKind::QueenCastle => {
-                let side = if mv.kind() == MoveKind::KingCastle {
-                    CastlingSide::King
-                } else {
-                    CastlingSide::Queen
-                };
-                self.relocate(
-                    us,
-                    G::from_square(side.rook_from(us)),
-                    G::from_square(side.rook_to(us)),
-                );
-            }
-            _ => {}
         }
         if moving & code::ROLE_MASK == code::PAWN {
             self.halfmove = 0;
         }
-        let rights = self
-            .castling
-            .after_touching(mv.from())
-            .after_touching(mv.to());
-        if rights != self.castling {
-            self.hash ^= zobrist::castling(self.castling) ^ zobrist::castling(rights);
-            self.castling = rights;
-        }
-        if us == Color::Black {
-            self.fullmove = self.fullmove.saturating_add(1);
-        }
-        self.turn = them;
-        self.hash ^= zobrist::side();
-        self.update_checkers();
+        let rights = self.castling.after_move(mv.from(), mv.to());
+        self.finish(rights);
     }
 
     fn play_null(&mut self) {

@@ -132,6 +132,45 @@ impl Bitboards {
             self.ep = sq.index() as u8;
         }
     }
+
+    /// Castling, standard or Chess960: king and rook are both lifted
+    /// before either lands, since in Chess960 one may land where the other
+    /// stood.
+    #[inline(never)]
+    fn play_castle(&mut self, mv: Move, side: CastlingSide) {
+        let us = self.turn;
+        let (Some(king), Some(rook_from)) = (
+            self.piece_byte(mv.from()),
+            self.castling.rook_square(us, side),
+        ) else {
+            // Not a move of this position; keep the board consistent.
+            return;
+        };
+        self.set_ep(None);
+        self.halfmove = self.halfmove.saturating_add(1);
+        let rook = Piece::new(us, Role::Rook);
+        self.remove(king, mv.from());
+        self.remove(rook, rook_from);
+        self.put(king, mv.to());
+        self.put(rook, side.rook_to(us));
+        self.finish(self.castling.without_color(us));
+    }
+
+    /// The end of every move: the new castling rights, the move number,
+    /// the side to move, the masks.
+    #[inline(always)]
+    fn finish(&mut self, rights: CastlingRights) {
+        if rights != self.castling {
+            self.hash ^= zobrist::castling(self.castling) ^ zobrist::castling(rights);
+            self.castling = rights;
+        }
+        if self.turn == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.turn = !self.turn;
+        self.hash ^= zobrist::side();
+        self.update_masks();
+    }
 }
 
 impl Board for Bitboards {
@@ -230,6 +269,10 @@ impl Board for Bitboards {
     }
 
     fn play(&mut self, mv: Move) {
+        if let Some(side) = mv.castling_side() {
+            // Apart, so that the common moves keep their own tight code.
+            return self.play_castle(mv, side);
+        }
         let us = self.turn;
         let them = !us;
         let (from, to) = (mv.from(), mv.to());
@@ -254,39 +297,17 @@ impl Board for Bitboards {
             Some(role) => self.put(Piece::new(us, role), to),
             None => self.put(moving, to),
         }
-        match mv.kind() {
-            MoveKind::DoublePush => {
-                let ep = Square::from_index_wrapping((from.index() + to.index()) / 2);
-                if (pawn_attacks(us, ep) & self.pieces(them, Role::Pawn)).any() {
-                    self.set_ep(Some(ep));
-                }
+        if mv.kind() == MoveKind::DoublePush {
+            let ep = Square::from_index_wrapping((from.index() + to.index()) / 2);
+            if (pawn_attacks(us, ep) & self.pieces(them, Role::Pawn)).any() {
+                self.set_ep(Some(ep));
             }
-            MoveKind::KingCastle | MoveKind::QueenCastle => {
-                let side = if mv.kind() == MoveKind::KingCastle {
-                    CastlingSide::King
-                } else {
-                    CastlingSide::Queen
-                };
-                let rook = Piece::new(us, Role::Rook);
-                self.remove(rook, side.rook_from(us));
-                self.put(rook, side.rook_to(us));
-            }
-            _ => {}
         }
         if moving.role == Role::Pawn {
             self.halfmove = 0;
         }
-        let rights = self.castling.after_touching(from).after_touching(to);
-        if rights != self.castling {
-            self.hash ^= zobrist::castling(self.castling) ^ zobrist::castling(rights);
-            self.castling = rights;
-        }
-        if us == Color::Black {
-            self.fullmove = self.fullmove.saturating_add(1);
-        }
-        self.turn = them;
-        self.hash ^= zobrist::side();
-        self.update_masks();
+        let rights = self.castling.after_move(from, to);
+        self.finish(rights);
     }
 
     fn play_null(&mut self) {

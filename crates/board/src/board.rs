@@ -3,7 +3,7 @@
 
 use crate::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use crate::bitboard::Bitboard;
-use crate::castling::CastlingRights;
+use crate::castling::{CastlingMode, CastlingRights};
 use crate::mv::Move;
 use crate::setup::{FenError, Setup};
 use crate::types::{Color, Piece, Role, Square};
@@ -82,6 +82,13 @@ pub trait Board: Clone + Debug + Send + Sync + 'static {
         Ok(Self::from_setup(&Setup::from_fen(fen)?)?)
     }
 
+    /// The position from FEN text whose castling field is read as `mode`
+    /// says (X-FEN and Shredder-FEN in [`CastlingMode::Chess960`]; see
+    /// [`Setup::from_fen_with`]).
+    fn from_fen_with(fen: &str, mode: CastlingMode) -> Result<Self, FenError> {
+        Ok(Self::from_setup(&Setup::from_fen_with(fen, mode)?)?)
+    }
+
     /// The standard starting position.
     fn startpos() -> Self {
         match Self::from_setup(&Setup::start()) {
@@ -107,9 +114,15 @@ pub trait Board: Clone + Debug + Send + Sync + 'static {
         }
     }
 
-    /// FEN text of the position.
+    /// FEN text of the position (X-FEN castling: plain FEN in standard
+    /// chess; see [`Setup::to_fen`]).
     fn fen(&self) -> String {
         self.to_setup().to_fen()
+    }
+
+    /// Shredder-FEN text of the position: castling as rook files (`HAha`).
+    fn shredder_fen(&self) -> String {
+        self.to_setup().to_shredder_fen()
     }
 
     /// The squares of all pieces of `role`, both colours.

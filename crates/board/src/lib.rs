@@ -6,6 +6,11 @@
 //! position, Zobrist keys, the bit tricks the thesis compares, and the
 //! [`Board`] trait with its backends.
 //!
+//! Chess960 and Double Fischer Random work on every backend: castling rights
+//! remember their king and rook files ([`CastlingRights`]), FEN is read in a
+//! [`CastlingMode`] (X-FEN and Shredder-FEN in Chess960 mode) and written as
+//! X-FEN, and [`Setup::chess960`] numbers the 960 start positions.
+//!
 //! ```
 //! use fianchetto_board::{Bitboards, Board, Color, Square, Role, Piece};
 //!
@@ -18,6 +23,11 @@
 //! // Malformed or impossible FENs get an error that names the problem.
 //! let err = Bitboards::from_fen("8/8/8/8/8/8/8/8 w - - 0 1").unwrap_err();
 //! assert_eq!(err.to_string(), "impossible position: white has no king");
+//!
+//! // Chess960 position 0, with Shredder-FEN castling rights.
+//! let fen = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1";
+//! let b960 = Bitboards::from_fen_with(fen, fianchetto_board::CastlingMode::Chess960)?;
+//! assert_eq!(b960.to_setup(), fianchetto_board::Setup::chess960(0).unwrap());
 //! # Ok::<(), fianchetto_board::FenError>(())
 //! ```
 #![warn(missing_docs)]
@@ -42,10 +52,10 @@ pub mod zobrist;
 pub use bitboard::{Bitboard, BitboardIter};
 pub use bitboards::Bitboards;
 pub use board::Board;
-pub use castling::{CastlingRights, CastlingSide};
+pub use castling::{CastlingMode, CastlingPath, CastlingRights, CastlingSide};
 pub use mailbox::Mailbox;
 pub use mv::{Move, MoveKind};
-pub use setup::{diagram, FenError, Setup, START_FEN};
+pub use setup::{chess960_back_rank, chess960_number, diagram, FenError, Setup, START_FEN};
 pub use types::{Color, File, ParseSquareError, Piece, Rank, Role, Square};
 pub use validate::{validate, PositionError, MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
 pub use x88::Board0x88;

@@ -1,5 +1,6 @@
 //! `Move`: a move in 16 bits (from, to, and a 4-bit kind).
 
+use crate::castling::CastlingSide;
 use crate::types::{Role, Square};
 use std::fmt;
 
@@ -58,6 +59,15 @@ impl MoveKind {
         Some(MoveKind::CapturePromoteQueen),
     ];
 
+    /// The castling kind for `side`.
+    #[inline]
+    pub const fn castle(side: CastlingSide) -> MoveKind {
+        match side {
+            CastlingSide::King => MoveKind::KingCastle,
+            CastlingSide::Queen => MoveKind::QueenCastle,
+        }
+    }
+
     /// The promotion kind for `role` (knight..queen), capturing or not.
     #[inline]
     pub const fn promotion(role: Role, capture: bool) -> Option<MoveKind> {
@@ -74,9 +84,22 @@ impl MoveKind {
 
 /// A move: from-square, to-square and [`MoveKind`] packed in 16 bits.
 ///
-/// Castling is written as the king's move (e1g1, e1c1, e8g8, e8c8). A `Move`
-/// says nothing about which piece moves: it only means something together with
-/// the position it was generated in.
+/// Castling is the king's move: `from` is the king's square and `to` its
+/// destination on the g- or c-file (e1g1, e1c1, e8g8, e8c8), with the kind
+/// ([`MoveKind::KingCastle`] or [`MoveKind::QueenCastle`]) saying that the
+/// rook moves too. The same holds in Chess960, where the king may start on
+/// any file between its rooks: the rook's square is then found in the
+/// position's [`crate::CastlingRights`], which remember the rook file of
+/// every right. So in Chess960 `to` may equal `from` (king already on g1),
+/// or be the castling rook's square (king f1, rook g1), and a king move and
+/// a castling may share `from` and `to` (king b1 to c1), told apart by the
+/// kind. This keeps standard chess exactly as it was (same bits, same
+/// `e1g1` text, same destination for every table a search keeps); the
+/// king-takes-rook notation that Chess960 GUIs use (`e1h1`) is written and
+/// read by the movegen crate's `uci` module, which has the position.
+///
+/// A `Move` says nothing about which piece moves: it only means something
+/// together with the position it was generated in.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Move(u16);
 
@@ -110,7 +133,8 @@ impl Move {
         Square::from_index_wrapping((self.0 & 63) as usize)
     }
 
-    /// Destination square (for castling: where the king goes).
+    /// Destination square (for castling: where the king goes, on the g- or
+    /// c-file, also in Chess960).
     #[inline(always)]
     pub const fn to(self) -> Square {
         Square::from_index_wrapping(((self.0 >> 6) & 63) as usize)
@@ -143,6 +167,16 @@ impl Move {
     pub const fn is_castle(self) -> bool {
         let k = self.0 >> 12;
         k == 2 || k == 3
+    }
+
+    /// The side of a castling move; `None` for every other move.
+    #[inline(always)]
+    pub const fn castling_side(self) -> Option<CastlingSide> {
+        match self.0 >> 12 {
+            2 => Some(CastlingSide::King),
+            3 => Some(CastlingSide::Queen),
+            _ => None,
+        }
     }
 
     /// Whether the move captures en passant.
@@ -216,6 +250,12 @@ mod tests {
         assert_eq!(Move::NULL.to_string(), "0000");
         let c = Move::new(Square::E1, Square::G1, MoveKind::KingCastle);
         assert!(c.is_castle() && c.is_quiet());
+        assert_eq!(c.castling_side(), Some(CastlingSide::King));
+        assert_eq!(m.castling_side(), None);
+        assert_eq!(MoveKind::castle(CastlingSide::Queen), MoveKind::QueenCastle);
+        // Chess960: the king may already stand on its destination.
+        let stay = Move::new(Square::G1, Square::G1, MoveKind::KingCastle);
+        assert!(!stay.is_null() && stay.is_castle());
         assert!(Move::new(Square::E5, Square::D6, MoveKind::EnPassant).is_en_passant());
         assert_eq!(
             MoveKind::promotion(Role::Knight, true),

@@ -2,8 +2,8 @@
 //! and out. Turning a `Setup` into a playable board (and rejecting impossible
 //! positions) is [`crate::validate`]'s job.
 
-use crate::castling::CastlingRights;
-use crate::types::{Color, Piece, Square};
+use crate::castling::{CastlingMode, CastlingRights, CastlingSide};
+use crate::types::{Color, File, Piece, Rank, Role, Square};
 use std::fmt;
 use std::str::FromStr;
 
@@ -17,7 +17,7 @@ pub struct Setup {
     pub board: [Option<Piece>; 64],
     /// The side to move.
     pub turn: Color,
-    /// Castling rights.
+    /// Castling rights, with their king and rook files (Chess960).
     pub castling: CastlingRights,
     /// The en-passant target square (the square a pawn skipped), if any.
     pub ep_square: Option<Square>,
@@ -51,8 +51,9 @@ pub enum FenError {
     /// The side-to-move field is not `w` or `b`.
     #[error("FEN side to move is `{0}`; expected `w` or `b`")]
     Turn(String),
-    /// The castling field is not `-` or a subset of `KQkq`.
-    #[error("FEN castling field is `{0}`; expected `-` or letters from KQkq, each at most once")]
+    /// The castling field is not `-` or a subset of `KQkq` (in Chess960
+    /// mode: X-FEN or Shredder-FEN letters, each right at most once).
+    #[error("FEN castling field is `{0}`; expected `-` or letters from KQkq, each at most once (rook files A-H and a-h only in Chess960 mode, naming a rook beside its king)")]
     Castling(String),
     /// The en-passant field is not `-` or a square on rank 3 or 6.
     #[error("FEN en-passant field is `{0}`; expected `-` or a square on rank 3 or 6 such as e3")]
@@ -90,10 +91,36 @@ impl Setup {
         }
     }
 
-    /// Parses FEN text. Only syntax is checked here; see
+    /// Parses FEN text of standard chess: the castling field is `-` or
+    /// letters of `KQkq`. Only syntax is checked here; see
     /// [`crate::validate`] for legality. The halfmove and fullmove fields may
     /// be left out (they default to 0 and 1), as in EPD.
     pub fn from_fen(fen: &str) -> Result<Setup, FenError> {
+        Setup::from_fen_with(fen, CastlingMode::Standard)
+    }
+
+    /// Parses FEN text, reading the castling field as `mode` says: in
+    /// [`CastlingMode::Chess960`], X-FEN (`KQkq` for the outermost rook on
+    /// each side of the king, a file letter for another rook) and
+    /// Shredder-FEN (file letters only, such as `HAha`).
+    ///
+    /// ```
+    /// use fianchetto_board::{CastlingMode, CastlingSide, Color, Setup, Square};
+    ///
+    /// // Chess960 position 0 (bbqnnrkr): the king on g1 between rooks on f1 and h1.
+    /// let x = Setup::from_fen_with("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1",
+    ///                              CastlingMode::Chess960)?;
+    /// let shredder = Setup::from_fen_with("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1",
+    ///                                     CastlingMode::Chess960)?;
+    /// assert_eq!(x, shredder);
+    /// assert_eq!(x.castling.rook_square(Color::White, CastlingSide::Queen), Some(Square::F1));
+    /// assert_eq!(x.to_fen(), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
+    /// assert_eq!(x.to_shredder_fen(), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1");
+    /// // Standard chess reads `KQkq` as king on e1 and rooks in the corners.
+    /// assert!(fianchetto_board::validate(&Setup::from_fen(&x.to_fen())?).is_err());
+    /// # Ok::<(), fianchetto_board::FenError>(())
+    /// ```
+    pub fn from_fen_with(fen: &str, mode: CastlingMode) -> Result<Setup, FenError> {
         let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
         if !(4..=6).contains(&fields.len()) {
             return Err(FenError::FieldCount(fields.len()));
@@ -130,7 +157,10 @@ impl Setup {
             "b" => Color::Black,
             other => return Err(FenError::Turn(other.to_string())),
         };
-        setup.castling = parse_castling(fields[2])?;
+        setup.castling = match mode {
+            CastlingMode::Standard => parse_castling(fields[2])?,
+            CastlingMode::Chess960 => parse_castling_960(fields[2], &setup.board)?,
+        };
         setup.ep_square = match fields[3] {
             "-" => None,
             s => match s.parse::<Square>() {
@@ -147,9 +177,147 @@ impl Setup {
         Ok(setup)
     }
 
-    /// The FEN text of this setup (always six fields).
+    /// The FEN text of this setup (always six fields). Castling is written
+    /// as X-FEN: `KQkq` letters, except that a Chess960 right whose rook is
+    /// not the outermost one on its side of the king is written as the
+    /// rook's file. For standard chess this is plain FEN.
     pub fn to_fen(&self) -> String {
         self.to_string()
+    }
+
+    /// The Shredder-FEN text of this setup: as [`to_fen`](Self::to_fen), but
+    /// castling rights are always the rook files (`HAha` for `KQkq`).
+    pub fn to_shredder_fen(&self) -> String {
+        let mut out = String::with_capacity(90);
+        self.write_fen(&mut out, true)
+            .map_or(String::new(), |()| out)
+    }
+
+    /// The castling field as X-FEN writes it for this placement.
+    fn xfen_castling(&self) -> String {
+        if self.castling.is_empty() {
+            return "-".to_string();
+        }
+        let mut s = String::new();
+        for color in Color::ALL {
+            let rank = match color {
+                Color::White => Rank::FIRST,
+                Color::Black => Rank::EIGHTH,
+            };
+            let rook = Some(Piece::new(color, Role::Rook));
+            for side in CastlingSide::ALL {
+                let Some(file) = self.castling.rook_file(color, side) else {
+                    continue;
+                };
+                // Another rook of ours further out on the same side makes
+                // the letter ambiguous: name the file instead.
+                let beyond = (0..8u8)
+                    .filter_map(File::new)
+                    .filter(|f| match side {
+                        CastlingSide::King => f.index() > file.index(),
+                        CastlingSide::Queen => f.index() < file.index(),
+                    })
+                    .any(|f| self.piece_at(Square::from_coords(f, rank)) == rook);
+                let c = match (beyond, side) {
+                    (true, _) => file.char(),
+                    (false, CastlingSide::King) => 'k',
+                    (false, CastlingSide::Queen) => 'q',
+                };
+                s.push(match color {
+                    Color::White => c.to_ascii_uppercase(),
+                    Color::Black => c,
+                });
+            }
+        }
+        s
+    }
+
+    /// Writes FEN: X-FEN castling, or Shredder-FEN with `shredder`.
+    fn write_fen(&self, f: &mut impl fmt::Write, shredder: bool) -> fmt::Result {
+        for rank in (0..8u8).rev() {
+            let mut empty = 0;
+            for file in 0..8u8 {
+                match self.board[rank as usize * 8 + file as usize] {
+                    Some(p) => {
+                        if empty > 0 {
+                            write!(f, "{empty}")?;
+                            empty = 0;
+                        }
+                        write!(f, "{}", p.char())?;
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                write!(f, "{empty}")?;
+            }
+            if rank > 0 {
+                f.write_str("/")?;
+            }
+        }
+        let castling = if shredder {
+            self.castling.shredder()
+        } else {
+            self.xfen_castling()
+        };
+        write!(f, " {} {castling} ", self.turn.char())?;
+        match self.ep_square {
+            Some(sq) => write!(f, "{sq}")?,
+            None => f.write_str("-")?,
+        }
+        write!(f, " {} {}", self.halfmove_clock, self.fullmove_number)
+    }
+
+    /// The Chess960 start position number `n` (0..960, Scharnagl's
+    /// numbering: 518 is the standard position), both sides with the same
+    /// arrangement, with all four castling rights. `None` for `n` ≥ 960.
+    ///
+    /// ```
+    /// use fianchetto_board::{Setup, START_FEN};
+    /// assert_eq!(Setup::chess960(518).map(|s| s.to_fen()).as_deref(), Some(START_FEN));
+    /// assert_eq!(Setup::chess960(0).unwrap().to_fen(),
+    ///            "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
+    /// assert!(Setup::chess960(960).is_none());
+    /// ```
+    pub fn chess960(n: u32) -> Option<Setup> {
+        Setup::double_chess960(n, n)
+    }
+
+    /// A Double Fischer Random start position: white's pieces arranged as
+    /// Chess960 position `white`, black's as position `black` (each 0..960),
+    /// with all four castling rights. `None` if either number is ≥ 960.
+    ///
+    /// ```
+    /// use fianchetto_board::Setup;
+    /// let s = Setup::double_chess960(518, 0).unwrap();
+    /// assert_eq!(s.to_fen(), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    /// ```
+    pub fn double_chess960(white: u32, black: u32) -> Option<Setup> {
+        let mut setup = Setup::empty();
+        for (color, n) in [(Color::White, white), (Color::Black, black)] {
+            let back = chess960_back_rank(n)?;
+            let (rank, pawns) = match color {
+                Color::White => (0, 8),
+                Color::Black => (56, 48),
+            };
+            let mut rooks = Vec::with_capacity(2);
+            let mut king = File::A;
+            for (i, &role) in back.iter().enumerate() {
+                setup.board[rank + i] = Some(Piece::new(color, role));
+                setup.board[pawns + i] = Some(Piece::new(color, Role::Pawn));
+                let file = File::new(i as u8)?;
+                match role {
+                    Role::King => king = file,
+                    Role::Rook => rooks.push(file),
+                    _ => {}
+                }
+            }
+            for rook in rooks {
+                let side = CastlingSide::of_rook(king, rook)?;
+                setup.castling = setup.castling.with_files(color, side, king, rook);
+            }
+        }
+        Some(setup)
     }
 
     /// The piece on `sq`.
@@ -184,6 +352,132 @@ impl Setup {
         out.ep_square = self.ep_square.map(Square::flip_horizontal);
         out
     }
+}
+
+/// The back rank of Chess960 start position `n` (0..960) in Scharnagl's
+/// numbering, a-file first; `None` for `n` ≥ 960.
+///
+/// `n` is read as digits of mixed radix: `n % 4` places the light-squared
+/// bishop (b, d, f or h file), the next base-4 digit the dark-squared one
+/// (a, c, e or g), the next base-6 digit the queen on one of the six files
+/// left, and the quotient (0..10) one of the ten ways to put two knights on
+/// the five files left. The last three files get rook, king, rook.
+///
+/// ```
+/// use fianchetto_board::{chess960_back_rank, Role::*};
+/// assert_eq!(chess960_back_rank(518), Some([Rook, Knight, Bishop, Queen, King, Bishop, Knight, Rook]));
+/// assert_eq!(chess960_back_rank(0), Some([Bishop, Bishop, Queen, Knight, Knight, Rook, King, Rook]));
+/// ```
+pub fn chess960_back_rank(n: u32) -> Option<[Role; 8]> {
+    if n >= 960 {
+        return None;
+    }
+    // The pairs of free files (counted among the five left) the knights take.
+    const KNIGHTS: [(usize, usize); 10] = [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 3),
+        (2, 4),
+        (3, 4),
+    ];
+    let mut rank: [Option<Role>; 8] = [None; 8];
+    let mut n = n as usize;
+    rank[2 * (n % 4) + 1] = Some(Role::Bishop);
+    n /= 4;
+    rank[2 * (n % 4)] = Some(Role::Bishop);
+    n /= 4;
+    let queen = n % 6;
+    n /= 6;
+    let (k1, k2) = KNIGHTS[n % 10];
+    let put = |rank: &mut [Option<Role>; 8], nth: usize, role: Role| {
+        if let Some(i) = (0..8).filter(|&i| rank[i].is_none()).nth(nth) {
+            rank[i] = Some(role);
+        }
+    };
+    put(&mut rank, queen, Role::Queen);
+    // The second knight first, so that the first one's index still counts
+    // the free files as they were.
+    put(&mut rank, k2, Role::Knight);
+    put(&mut rank, k1, Role::Knight);
+    for role in [Role::Rook, Role::King, Role::Rook] {
+        put(&mut rank, 0, role);
+    }
+    let mut out = [Role::Pawn; 8];
+    for (o, r) in out.iter_mut().zip(rank) {
+        *o = r?;
+    }
+    Some(out)
+}
+
+/// The Chess960 number (0..960) of a back rank, if it is one of the 960.
+///
+/// ```
+/// use fianchetto_board::{chess960_back_rank, chess960_number};
+/// assert_eq!(chess960_back_rank(123).and_then(chess960_number), Some(123));
+/// ```
+pub fn chess960_number(back_rank: [Role; 8]) -> Option<u32> {
+    (0..960).find(|&n| chess960_back_rank(n) == Some(back_rank))
+}
+
+/// Reads a Chess960 castling field (X-FEN or Shredder-FEN) against the
+/// placement `board`. Each right's king is `color`'s king on its back rank
+/// (the e-file if there is none there, for validation to report); `K`/`Q`
+/// take the outermost rook on that side of it, a file letter the rook on
+/// that file (whose side is where it stands from the king). A missing rook
+/// is recorded on the standard file, for validation to report.
+fn parse_castling_960(s: &str, board: &[Option<Piece>; 64]) -> Result<CastlingRights, FenError> {
+    let error = || FenError::Castling(s.to_string());
+    let mut rights = CastlingRights::NONE;
+    if s == "-" {
+        return Ok(rights);
+    }
+    for c in s.chars() {
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let rank = match color {
+            Color::White => Rank::FIRST,
+            Color::Black => Rank::EIGHTH,
+        };
+        let at = |f: File| board[Square::from_coords(f, rank).index()];
+        let files = (0..8u8).filter_map(File::new);
+        let king = files
+            .clone()
+            .find(|&f| at(f) == Some(Piece::new(color, Role::King)))
+            .unwrap_or(File::E);
+        let is_rook = |f: &File| at(*f) == Some(Piece::new(color, Role::Rook));
+        let (side, rook) = match c.to_ascii_lowercase() {
+            'k' => {
+                let side = CastlingSide::King;
+                let outer = files
+                    .rev()
+                    .filter(|f| f.index() > king.index())
+                    .find(is_rook);
+                (side, outer.unwrap_or(side.standard_rook_file()))
+            }
+            'q' => {
+                let side = CastlingSide::Queen;
+                let outer = files.filter(|f| f.index() < king.index()).find(is_rook);
+                (side, outer.unwrap_or(side.standard_rook_file()))
+            }
+            letter => {
+                let file = File::from_char(letter).ok_or_else(error)?;
+                (CastlingSide::of_rook(king, file).ok_or_else(error)?, file)
+            }
+        };
+        if rights.has(color, side) {
+            return Err(error());
+        }
+        rights = rights.with_files(color, side, king, rook);
+    }
+    Ok(rights)
 }
 
 fn parse_castling(s: &str) -> Result<CastlingRights, FenError> {
@@ -221,35 +515,9 @@ impl FromStr for Setup {
 }
 
 impl fmt::Display for Setup {
-    /// Writes FEN.
+    /// Writes FEN, with X-FEN castling (see [`Setup::to_fen`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for rank in (0..8u8).rev() {
-            let mut empty = 0;
-            for file in 0..8u8 {
-                match self.board[rank as usize * 8 + file as usize] {
-                    Some(p) => {
-                        if empty > 0 {
-                            write!(f, "{empty}")?;
-                            empty = 0;
-                        }
-                        write!(f, "{}", p.char())?;
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                write!(f, "{empty}")?;
-            }
-            if rank > 0 {
-                f.write_str("/")?;
-            }
-        }
-        write!(f, " {} {} ", self.turn.char(), self.castling)?;
-        match self.ep_square {
-            Some(sq) => write!(f, "{sq}")?,
-            None => f.write_str("-")?,
-        }
-        write!(f, " {} {}", self.halfmove_clock, self.fullmove_number)
+        self.write_fen(f, false)
     }
 }
 

@@ -254,6 +254,8 @@ pub struct File(u8);
 impl File {
     /// The a-file.
     pub const A: File = File(0);
+    /// The e-file (where the king starts in standard chess).
+    pub const E: File = File(4);
     /// The h-file.
     pub const H: File = File(7);
 

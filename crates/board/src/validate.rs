@@ -54,7 +54,9 @@ pub enum PositionError {
         /// 8 minus the pawns on the board.
         missing_pawns: u32,
     },
-    /// A castling right without the king and rook on their starting squares.
+    /// A castling right without the king and rook on their starting squares
+    /// (for standard chess e1/e8 and the corners; in Chess960 the squares
+    /// the right records, both on the back rank).
     #[error(
         "{color} may castle {side:?}-side, but the king is not on {king} or the rook not on {rook}"
     )]
@@ -66,6 +68,20 @@ pub enum PositionError {
         /// Where the king must stand.
         king: Square,
         /// Where the rook must stand.
+        rook: Square,
+    },
+    /// A castling right whose rook is not on the side of the king the right
+    /// is for (possible only for rights built by hand: FEN letters take their
+    /// side from where the rook stands).
+    #[error("{color} may castle {side:?}-side with the rook on {rook}, but that rook is not on the {side:?} side of the king on {king}")]
+    CastlingRookSide {
+        /// The side.
+        color: Color,
+        /// Which castling.
+        side: CastlingSide,
+        /// Where the king stands.
+        king: Square,
+        /// Where the rook stands.
         rook: Square,
     },
     /// The en-passant square is not one a pawn just skipped.
@@ -178,11 +194,26 @@ pub fn validate(setup: &Setup) -> Result<Setup, PositionError> {
             if !setup.castling.has(color, side) {
                 continue;
             }
-            let (king, rook) = (side.king_from(color), side.rook_from(color));
+            let king = setup
+                .castling
+                .king_square(color)
+                .unwrap_or(side.king_from(color));
+            let rook = setup
+                .castling
+                .rook_square(color, side)
+                .unwrap_or(side.rook_from(color));
             if setup.piece_at(king) != Some(Piece::new(color, Role::King))
                 || setup.piece_at(rook) != Some(Piece::new(color, Role::Rook))
             {
                 return Err(PositionError::CastlingRight {
+                    color,
+                    side,
+                    king,
+                    rook,
+                });
+            }
+            if CastlingSide::of_rook(king.file(), rook.file()) != Some(side) {
+                return Err(PositionError::CastlingRookSide {
                     color,
                     side,
                     king,

@@ -83,6 +83,12 @@ pub fn side() -> u64 {
 }
 
 /// Key of a whole set of castling rights (XOR of the rights' keys).
+///
+/// Only which of the four rights are held is hashed, not their rook files:
+/// in Chess960 the files are fixed for a whole game (rights are lost, never
+/// moved), so within a game, and in standard chess always, equal keys still
+/// mean equal rights. Every backend hashes the same [`CastlingRights`], so
+/// their keys agree.
 #[inline(always)]
 pub fn castling(rights: CastlingRights) -> u64 {
     CASTLING_COMBOS[rights.bits() as usize]

@@ -104,6 +104,8 @@ pub(crate) trait ArrayGen: Board {
     fn king_index(&self, color: Color) -> u8;
     /// The square of an on-board index.
     fn square(s: u8) -> Square;
+    /// The index of a square.
+    fn index(sq: Square) -> u8;
     /// The rank (0..8) of an on-board index.
     fn rank(s: u8) -> u8;
     /// Whether `by` attacks `t`, with `ignore` seen as empty.
@@ -246,9 +248,14 @@ fn pawn<B: ArrayGen, S: Sink, const KIND: u8, const EVADE: bool>(
     }
 }
 
-/// Generates the legal moves of kind `KIND` (ALL, CAPTURES or QUIETS) into `sink`.
+/// Generates the legal moves of kind `KIND` (ALL, CAPTURES or QUIETS) into
+/// `sink`. `ANY_CASTLING` compiles castling for any start files (Chess960);
+/// without it, only standard castling rights are understood.
 #[inline(always)]
-pub(crate) fn generate<B: ArrayGen, S: Sink, const KIND: u8>(b: &B, sink: &mut S) {
+pub(crate) fn generate<B: ArrayGen, S: Sink, const KIND: u8, const ANY_CASTLING: bool>(
+    b: &B,
+    sink: &mut S,
+) {
     let us = b.turn();
     let them = !us;
     let own = code::color_bit(us);
@@ -297,6 +304,10 @@ pub(crate) fn generate<B: ArrayGen, S: Sink, const KIND: u8>(b: &B, sink: &mut S
 
     if KIND != CAPTURES && b.checker_count() == 0 {
         let rights = b.castling();
+        if ANY_CASTLING {
+            castling_960(b, sink, us);
+            return;
+        }
         // The right implies king and rook on their home squares; the squares
         // between must be empty and those the king crosses unattacked.
         if rights.has(us, CastlingSide::King) {
@@ -319,6 +330,52 @@ pub(crate) fn generate<B: ArrayGen, S: Sink, const KIND: u8>(b: &B, sink: &mut S
             {
                 sink.single(Move::new(B::square(k), B::square(c), MoveKind::QueenCastle));
             }
+        }
+    }
+}
+
+/// [`generate`] for a position whose castling rights are not all standard
+/// ones: apart, so that the standard game's code stays as it was.
+#[inline(never)]
+fn generate_any<B: ArrayGen, S: Sink>(b: &B, kind: GenKind, sink: &mut S) {
+    match kind {
+        GenKind::All => generate::<B, S, ALL, true>(b, sink),
+        GenKind::Captures => generate::<B, S, CAPTURES, true>(b, sink),
+        GenKind::Quiets => generate::<B, S, QUIETS, true>(b, sink),
+    }
+}
+
+/// The number of legal moves of a position whose castling rights are not
+/// all standard ones.
+#[inline(never)]
+fn count_any<B: ArrayGen>(b: &B) -> u64 {
+    let mut sink = CountSink(0);
+    generate::<B, CountSink, ALL, true>(b, &mut sink);
+    sink.0
+}
+
+/// Castling for any start files (Chess960): the squares the king and rook
+/// cross or land on empty but for the two of them, and none of the king's
+/// squares attacked with the castling rook taken as empty (it may shield
+/// the king's destination along the back rank). Not called in check.
+#[inline(always)]
+fn castling_960<B: ArrayGen, S: Sink>(b: &B, sink: &mut S, us: Color) {
+    for side in CastlingSide::ALL {
+        let Some(path) = b.castling().path(us, side) else {
+            continue;
+        };
+        let rook = B::index(path.rook_from);
+        if path.empty.iter().all(|sq| b.target(B::index(sq)) == EMPTY)
+            && path
+                .king_path
+                .iter()
+                .all(|sq| !b.attacked(B::index(sq), !us, rook))
+        {
+            sink.single(Move::new(
+                path.king_from,
+                path.king_to,
+                MoveKind::castle(side),
+            ));
         }
     }
 }
@@ -407,6 +464,11 @@ impl<G: GenGeometry> ArrayGen for ArrayBoard<G> {
     }
 
     #[inline(always)]
+    fn index(sq: Square) -> u8 {
+        G::from_square(sq)
+    }
+
+    #[inline(always)]
     fn rank(s: u8) -> u8 {
         G::rank(s)
     }
@@ -459,17 +521,25 @@ impl<G: GenGeometry> MoveGen for ArrayBoard<G> {
     #[inline]
     fn generate(&self, kind: GenKind, list: &mut MoveList) {
         let mut sink = ListSink(list);
+        if !self.castling().is_standard() {
+            return generate_any(self, kind, &mut sink);
+        }
         match kind {
-            GenKind::All => generate::<_, _, { ALL }>(self, &mut sink),
-            GenKind::Captures => generate::<_, _, { CAPTURES }>(self, &mut sink),
-            GenKind::Quiets => generate::<_, _, { QUIETS }>(self, &mut sink),
+            GenKind::All => generate::<_, _, { ALL }, false>(self, &mut sink),
+            GenKind::Captures => generate::<_, _, { CAPTURES }, false>(self, &mut sink),
+            GenKind::Quiets => generate::<_, _, { QUIETS }, false>(self, &mut sink),
         }
     }
 
     #[inline]
     fn count_legal(&self) -> u64 {
+        if !self.castling().is_standard() {
+            // Its own counter: one whose address escapes into a call would
+            // be kept in memory, costing every standard count a store.
+            return count_any(self);
+        }
         let mut sink = CountSink(0);
-        generate::<_, _, { ALL }>(self, &mut sink);
+        generate::<_, _, { ALL }, false>(self, &mut sink);
         sink.0
     }
 }

@@ -33,9 +33,15 @@ fn attacked(b: &Bitboards, sq: Square, them: Color, occ: Bitboard) -> bool {
         != Bitboard::EMPTY
 }
 
-/// Generates the legal moves of kind `KIND` (ALL, CAPTURES or QUIETS) into `sink`.
+/// Generates the legal moves of kind `KIND` (ALL, CAPTURES or QUIETS) into
+/// `sink`. `ANY_CASTLING` compiles castling for any start files (Chess960);
+/// without it, only standard castling rights are understood, and the
+/// standard game's code carries nothing of Chess960.
 #[inline(always)]
-pub(crate) fn generate<S: Sink, const KIND: u8>(b: &Bitboards, sink: &mut S) {
+pub(crate) fn generate<S: Sink, const KIND: u8, const ANY_CASTLING: bool>(
+    b: &Bitboards,
+    sink: &mut S,
+) {
     let us = b.turn();
     let them = !us;
     let ours = b.by_color(us);
@@ -113,20 +119,67 @@ pub(crate) fn generate<S: Sink, const KIND: u8>(b: &Bitboards, sink: &mut S) {
     pawn_moves::<S, KIND>(b, sink, us, occ, theirs, ksq, check_mask);
 
     if KIND != CAPTURES && checkers.is_empty() && b.castling().has_any(us) {
-        for side in CastlingSide::ALL {
-            if b.castling().has(us, side)
-                && (side.empty_squares(us) & occ).is_empty()
-                && side
-                    .king_path(us)
-                    .iter()
-                    .all(|sq| !attacked(b, sq, them, occ))
-            {
-                let kind = match side {
-                    CastlingSide::King => MoveKind::KingCastle,
-                    CastlingSide::Queen => MoveKind::QueenCastle,
-                };
-                sink.single(Move::new(ksq, side.king_to(us), kind));
+        if !ANY_CASTLING {
+            for side in CastlingSide::ALL {
+                if b.castling().has(us, side)
+                    && (side.empty_squares(us) & occ).is_empty()
+                    && side
+                        .king_path(us)
+                        .iter()
+                        .all(|sq| !attacked(b, sq, them, occ))
+                {
+                    sink.single(Move::new(ksq, side.king_to(us), MoveKind::castle(side)));
+                }
             }
+        } else {
+            castling_960(b, sink, us, occ);
+        }
+    }
+}
+
+/// [`generate`] for a position whose castling rights are not all standard
+/// ones: apart, so that the standard game's code stays as it was.
+#[inline(never)]
+pub(crate) fn generate_any<S: Sink>(b: &Bitboards, kind: crate::GenKind, sink: &mut S) {
+    match kind {
+        crate::GenKind::All => generate::<S, ALL, true>(b, sink),
+        crate::GenKind::Captures => generate::<S, CAPTURES, true>(b, sink),
+        crate::GenKind::Quiets => generate::<S, QUIETS, true>(b, sink),
+    }
+}
+
+/// The number of legal moves of a position whose castling rights are not
+/// all standard ones.
+#[inline(never)]
+pub(crate) fn count_any(b: &Bitboards) -> u64 {
+    let mut sink = crate::sink::CountSink(0);
+    generate::<_, ALL, true>(b, &mut sink);
+    sink.0
+}
+
+/// Castling for any start files (Chess960): every square the king and rook
+/// cross or land on empty but for the two of them, and no square of the
+/// king's path attacked with the castling rook lifted off the board (it may
+/// be what shields the king's destination from a rook or queen on the back
+/// rank). The king is not in check, or this is not called.
+#[inline(always)]
+fn castling_960<S: Sink>(b: &Bitboards, sink: &mut S, us: Color, occ: Bitboard) {
+    for side in CastlingSide::ALL {
+        let Some(path) = b.castling().path(us, side) else {
+            continue;
+        };
+        let without_rook = occ.without(path.rook_from);
+        if (path.empty & occ).is_empty()
+            && path
+                .king_path
+                .iter()
+                .all(|sq| !attacked(b, sq, !us, without_rook))
+        {
+            sink.single(Move::new(
+                path.king_from,
+                path.king_to,
+                MoveKind::castle(side),
+            ));
         }
     }
 }

@@ -31,7 +31,7 @@ pub use perft::{
     divide, perft, perft_hashed, perft_parallel, perft_plain, perft_stats, PerftStats,
 };
 pub use san::{moves_to_san, parse_san, san_line, to_san, SanError};
-pub use uci::{parse_uci, UciMoveError};
+pub use uci::{parse_uci, to_uci, uci_string, UciMoveError};
 
 use arrayvec::ArrayVec;
 use fianchetto_board::{Bitboards, Board, Move};
@@ -111,21 +111,31 @@ impl MoveGen for Bitboards {
     #[inline]
     fn generate(&self, kind: GenKind, list: &mut MoveList) {
         let mut sink = sink::ListSink(list);
+        if !self.castling().is_standard() {
+            return bitboard_gen::generate_any(self, kind, &mut sink);
+        }
         match kind {
-            GenKind::All => bitboard_gen::generate::<_, { bitboard_gen::ALL }>(self, &mut sink),
+            GenKind::All => {
+                bitboard_gen::generate::<_, { bitboard_gen::ALL }, false>(self, &mut sink)
+            }
             GenKind::Captures => {
-                bitboard_gen::generate::<_, { bitboard_gen::CAPTURES }>(self, &mut sink)
+                bitboard_gen::generate::<_, { bitboard_gen::CAPTURES }, false>(self, &mut sink)
             }
             GenKind::Quiets => {
-                bitboard_gen::generate::<_, { bitboard_gen::QUIETS }>(self, &mut sink)
+                bitboard_gen::generate::<_, { bitboard_gen::QUIETS }, false>(self, &mut sink)
             }
         }
     }
 
     #[inline]
     fn count_legal(&self) -> u64 {
+        if !self.castling().is_standard() {
+            // Its own counter: one whose address escapes into a call would
+            // be kept in memory, costing every standard count a store.
+            return bitboard_gen::count_any(self);
+        }
         let mut sink = sink::CountSink(0);
-        bitboard_gen::generate::<_, { bitboard_gen::ALL }>(self, &mut sink);
+        bitboard_gen::generate::<_, { bitboard_gen::ALL }, false>(self, &mut sink);
         sink.0
     }
 }

@@ -15,8 +15,8 @@
 //! - `game`: a FEN, a newline, then bytes that each pick a legal move.
 //!   Without a newline every byte picks a move from the start position.
 
-use fianchetto_board::{Bitboards, Board, Setup};
-use fianchetto_movegen::{parse_san, parse_uci, san_line, to_san, Game, MoveGen, SanError};
+use fianchetto_board::{validate, Bitboards, Board, CastlingMode, Setup};
+use fianchetto_movegen::{parse_san, parse_uci, san_line, to_san, to_uci, Game, MoveGen, SanError};
 use std::path::Path;
 
 /// Inputs that are not UTF-8 are skipped: every API under test takes `&str`.
@@ -55,6 +55,35 @@ pub fn fuzz_fen(data: &[u8]) {
             "{s:?}: hash differs after a FEN round trip"
         );
         check_moves(&board);
+    }
+    fuzz_fen_960(s);
+}
+
+/// The same text read as Chess960 (X-FEN or Shredder-FEN castling): no
+/// panic; a valid position round-trips through both FEN forms, and its
+/// moves through UCI king-takes-rook text.
+fn fuzz_fen_960(s: &str) {
+    let mode = CastlingMode::Chess960;
+    if let Ok(setup) = Setup::from_fen_with(s, mode) {
+        if let Ok(valid) = validate(&setup) {
+            for fen in [valid.to_fen(), valid.to_shredder_fen()] {
+                let again = Setup::from_fen_with(&fen, mode)
+                    .unwrap_or_else(|e| panic!("{s:?} wrote {fen:?}, which does not parse: {e}"));
+                assert_eq!(again, valid, "{s:?} -> {fen:?} changed the setup");
+            }
+        }
+    }
+    if let Ok(board) = Bitboards::from_fen_with(s, mode) {
+        let fen = board.fen();
+        let again = Bitboards::from_fen_with(&fen, mode)
+            .unwrap_or_else(|e| panic!("{s:?} wrote {fen:?}, which does not load: {e}"));
+        assert_eq!((again.fen(), again.hash()), (fen, board.hash()), "{s:?}");
+        for &mv in &board.legal_moves() {
+            let text = to_uci(&board, mv, true);
+            assert_eq!(parse_uci(&board, &text), Ok(mv), "UCI {text} in {s:?}");
+            let san = to_san(&board, mv);
+            assert_eq!(parse_san(&board, &san), Ok(mv), "SAN {san} in {s:?}");
+        }
     }
 }
 

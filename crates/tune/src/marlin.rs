@@ -30,8 +30,8 @@
 //! ```
 
 use fianchetto_board::{
-    validate, Bitboard, Board, CastlingRights, CastlingSide, Color, Piece, PositionError, Role,
-    Setup, Square,
+    validate, Bitboard, Board, CastlingRights, CastlingSide, Color, Piece, PositionError, Rank,
+    Role, Setup, Square,
 };
 use std::fs::File;
 use std::io::{self, BufReader, Read};
@@ -123,7 +123,7 @@ pub enum DataError {
         square: Square,
     },
     /// An unmoved-rook code on a square that gives no castling right.
-    #[error("record marks the rook on {0} as unmoved, but no castling right starts there")]
+    #[error("record marks the rook on {0} as unmoved, but it is not on its king's back rank, or another unmoved rook holds that side's right")]
     UnmovedRook(Square),
     /// The en-passant byte names no square.
     #[error("record has en-passant square {0}; expected 0-63 or 64 for none")]
@@ -284,18 +284,32 @@ impl PackedBoard {
             return Err(DataError::TooManyPieces(count));
         }
         let mut setup = Setup::empty();
-        let mut castling = CastlingRights::NONE;
+        let mut unmoved_rooks = Vec::new();
         for (i, sq) in Bitboard(self.occupancy).into_iter().enumerate() {
             let code = (self.pieces[i / 2] >> (4 * (i % 2))) & 0xF;
             let piece = decode_piece(code).ok_or(DataError::PieceCode { code, square: sq })?;
             if code & 7 == UNMOVED_ROOK {
-                let side = [CastlingSide::King, CastlingSide::Queen]
-                    .into_iter()
-                    .find(|s| s.rook_from(piece.color) == sq)
-                    .ok_or(DataError::UnmovedRook(sq))?;
-                castling = castling.with(piece.color, side);
+                unmoved_rooks.push((piece.color, sq));
             }
             setup.board[sq.index()] = Some(piece);
+        }
+        // A rook that keeps a castling right castles towards its side of its
+        // own king on the back rank (any files: Chess960 too).
+        let mut castling = CastlingRights::NONE;
+        for (color, sq) in unmoved_rooks {
+            let back = Rank::new(if color == Color::White { 0 } else { 7 });
+            let king = Square::all().find(|&k| {
+                Some(k.rank()) == back
+                    && setup.board[k.index()] == Some(Piece::new(color, Role::King))
+            });
+            let side = king
+                .filter(|_| Some(sq.rank()) == back)
+                .and_then(|k| CastlingSide::of_rook(k.file(), sq.file()).map(|s| (k, s)));
+            // Two unmoved rooks on one side of the king: which one castles?
+            let Some((king, side)) = side.filter(|&(_, side)| !castling.has(color, side)) else {
+                return Err(DataError::UnmovedRook(sq));
+            };
+            castling = castling.with_files(color, side, king.file(), sq.file());
         }
         setup.turn = self.turn();
         setup.castling = castling;
@@ -334,9 +348,9 @@ fn decode_piece(code: u8) -> Option<Piece> {
 
 /// Whether a rook of `color` on `sq` carries one of the castling rights.
 fn castling_rook(castling: CastlingRights, color: Color, sq: Square) -> bool {
-    [CastlingSide::King, CastlingSide::Queen]
+    CastlingSide::ALL
         .into_iter()
-        .any(|side| castling.has(color, side) && side.rook_from(color) == sq)
+        .any(|side| castling.has(color, side) && castling.rook_square(color, side) == Some(sq))
 }
 
 /// How many whole records a file of `len` bytes holds, or the error for a
@@ -468,6 +482,17 @@ mod tests {
     }
 
     #[test]
+    fn chess960_castling_rights_survive() {
+        use fianchetto_board::CastlingMode;
+        let fen = "bqnb1rkr/pppp1ppp/5n2/4p3/4P3/5N2/PPPP1PPP/BQNB1RKR w HFhf - 2 3";
+        let board = Bitboards::from_fen_with(fen, CastlingMode::Chess960).unwrap();
+        let packed = PackedBoard::pack(&board, 0, Wdl::Draw);
+        let back = Bitboards::from_setup(&packed.unpack().unwrap().setup).unwrap();
+        assert_eq!(back.castling(), board.castling());
+        assert_eq!(back.shredder_fen(), board.shredder_fen());
+    }
+
+    #[test]
     fn bad_records_are_named() {
         let good = PackedBoard::pack(&Bitboards::startpos(), 0, Wdl::Draw);
         let mut bad = good;
@@ -488,8 +513,14 @@ mod tests {
         let mut bad = good;
         bad.occupancy = u64::MAX;
         assert!(matches!(bad.unpack(), Err(DataError::TooManyPieces(64))));
-        let mut bad = good;
-        bad.pieces[2] = 0x00; // the white king becomes a pawn
+        let kings = PackedBoard::pack(
+            &Bitboards::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap(),
+            0,
+            Wdl::Draw,
+        );
+        assert_eq!(kings.pieces[0], 0xD5);
+        let mut bad = kings;
+        bad.pieces[0] = 0x55; // the black king becomes a second white king
         assert!(matches!(bad.unpack(), Err(DataError::Position(_))));
     }
 }

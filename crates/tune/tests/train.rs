@@ -212,7 +212,11 @@ fn the_quantized_export_reproduces_the_float_predictions() {
     for record in sample {
         let board = Bitboards::from_setup(&record.unpack().unwrap().setup).unwrap();
         let from_engine = engine.evaluate(&board).value();
-        assert_eq!(from_engine, quantized_eval(&net, record), "engine vs reference");
+        assert_eq!(
+            from_engine,
+            quantized_eval(&net, record),
+            "engine vs reference"
+        );
         let quantized = from_engine as f32;
         worst_int = worst_int.max((dequantized_eval(&net, record) - quantized).abs());
         let diff = (trainer.predict(record) - quantized).abs();

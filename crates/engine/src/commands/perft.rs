@@ -4,8 +4,8 @@
 use super::CommandError;
 use crate::backend::Backend;
 use crate::{say, with_backend};
-use fianchetto_board::START_FEN;
-use fianchetto_movegen::{divide, perft_parallel, perft_plain, perft_stats, MoveGen};
+use fianchetto_board::{CastlingMode, START_FEN};
+use fianchetto_movegen::{divide, perft_parallel, perft_plain, perft_stats, to_uci, MoveGen};
 use std::time::Instant;
 
 /// Arguments of `fianchetto perft`.
@@ -20,6 +20,11 @@ pub struct PerftArgs {
     /// Board backend.
     #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
     pub backend: Backend,
+    /// Chess960: read the FEN's castling field as X-FEN or Shredder-FEN
+    /// (king and rooks on any files) and write castling in `--divide` as
+    /// king takes rook (e1h1).
+    #[arg(long)]
+    pub chess960: bool,
     /// Print the count below each legal move.
     #[arg(long)]
     pub divide: bool,
@@ -46,7 +51,7 @@ pub fn run(args: &PerftArgs) -> Result<(), CommandError> {
 }
 
 fn run_on<B: MoveGen>(args: &PerftArgs) -> Result<(), CommandError> {
-    let board = B::from_fen(&args.fen)?;
+    let board = B::from_fen_with(&args.fen, CastlingMode::from_chess960(args.chess960))?;
     let start = Instant::now();
     let nodes = if args.stats {
         let s = perft_stats(&board, args.depth);
@@ -64,7 +69,7 @@ fn run_on<B: MoveGen>(args: &PerftArgs) -> Result<(), CommandError> {
     } else if args.divide {
         let mut total = 0;
         for (mv, n) in divide(&board, args.depth) {
-            say!("{mv}: {n}");
+            say!("{}: {n}", to_uci(&board, mv, args.chess960));
             total += n;
         }
         say!("");

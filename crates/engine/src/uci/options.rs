@@ -38,6 +38,9 @@ pub struct EngineOptions {
     pub limit_strength: bool,
     /// Target strength when limited.
     pub elo: i64,
+    /// `UCI_Chess960`: FENs are read with X-FEN/Shredder-FEN castling and
+    /// castling moves are written (and preferably read) as king takes rook.
+    pub chess960: bool,
 }
 
 impl Default for EngineOptions {
@@ -54,6 +57,7 @@ impl Default for EngineOptions {
             backend: Backend::Bitboard,
             limit_strength: false,
             elo: ELO_RANGE.1,
+            chess960: false,
         }
     }
 }
@@ -191,6 +195,7 @@ impl EngineOptions {
                 "option name UCI_Elo type spin default {} min {} max {}",
                 d.elo, ELO_RANGE.0, ELO_RANGE.1
             ),
+            format!("option name UCI_Chess960 type check default {}", d.chess960),
         ]
     }
 
@@ -225,6 +230,7 @@ impl EngineOptions {
             }
             "uci_limitstrength" => self.limit_strength = check("UCI_LimitStrength", value)?,
             "uci_elo" => self.elo = spin("UCI_Elo", value, ELO_RANGE.0, ELO_RANGE.1)?,
+            "uci_chess960" => self.chess960 = check("UCI_Chess960", value)?,
             _ => return Err(OptionError::Unknown(name.to_string())),
         }
         Ok(Applied::Set)
@@ -273,5 +279,16 @@ mod tests {
             .declarations()
             .iter()
             .any(|l| l.starts_with("option name UCI_Elo type spin")));
+        assert!(o
+            .declarations()
+            .iter()
+            .any(|l| l == "option name UCI_Chess960 type check default false"));
+        assert_eq!(o.set("uci_chess960", Some("TRUE")), Ok(Applied::Set));
+        assert!(o.chess960);
+        assert!(matches!(
+            o.set("UCI_Chess960", Some("yes")),
+            Err(OptionError::Check { .. })
+        ));
+        assert!(o.chess960);
     }
 }

@@ -9,10 +9,10 @@ use crate::commands::eval::report;
 use crate::evals::{load_network, EvalChoice, EvalName};
 use crate::searchers::{build_driver, Driver};
 use crate::with_backend;
-use fianchetto_board::{diagram, Bitboards, Board, Move, Setup};
+use fianchetto_board::{diagram, Bitboards, Board, CastlingMode, CastlingRights, Move, Setup};
 use fianchetto_eval::nnue::Network;
-use fianchetto_movegen::{divide, parse_uci, Game, MoveGen};
-use fianchetto_search::{time::TimeManager, Limits, SearchResult};
+use fianchetto_movegen::{divide, parse_uci, uci_string, Game, MoveGen};
+use fianchetto_search::{time::TimeManager, Info, Limits, SearchResult};
 use std::io::{BufRead, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -242,7 +242,10 @@ impl Session {
     fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
         let setup = match fen {
             None => Setup::start(),
-            Some(fen) => match Bitboards::from_fen(fen) {
+            Some(fen) => match Bitboards::from_fen_with(
+                fen,
+                CastlingMode::from_chess960(self.options.chess960),
+            ) {
                 Ok(b) => b.to_setup(),
                 Err(e) => {
                     return self.error(format!("invalid FEN `{fen}`: {e}; position unchanged"))
@@ -327,8 +330,9 @@ impl Session {
         let game = self.current();
         if let Some(depth) = params.perft {
             let mut total = 0;
+            let notation = Notation::of(game.board(), self.options.chess960);
             for (mv, n) in divide(game.board(), depth.max(1)) {
-                self.out.line(&format!("{mv}: {n}"));
+                self.out.line(&format!("{}: {n}", notation.write(mv)));
                 total += n;
             }
             self.out.line("");
@@ -344,6 +348,9 @@ impl Session {
         });
         let wait_for_stop = limits.infinite;
         let multipv = self.options.multipv;
+        // Rights are only ever lost: the root's name the rook of every
+        // castling the search will print.
+        let notation = Notation::of(game.board(), self.options.chess960);
         let (driver, out, start, moves) = (
             self.driver.clone(),
             self.out.clone(),
@@ -356,14 +363,14 @@ impl Session {
                 Ok(d) => d,
                 Err(poisoned) => poisoned.into_inner(),
             };
-            let result = search_multipv(&mut **d, &start, &moves, &limits, multipv, &out);
+            let result = search_multipv(&mut **d, &start, &moves, &limits, multipv, &out, notation);
             // In infinite and ponder mode the move may only be sent after
             // `stop` (or `ponderhit` then the time running out).
             while wait_for_stop && !stop_t.load(Ordering::Relaxed) && !hit_t.load(Ordering::Relaxed)
             {
                 std::thread::sleep(Duration::from_millis(1));
             }
-            out.line(&legal_bestmove(&game, &result));
+            out.line(&legal_bestmove(&game, &result, notation));
         });
         self.running = Some(Running {
             handle,
@@ -408,6 +415,44 @@ impl Session {
     }
 }
 
+/// How moves are written to the GUI: castling as the king's move, or with
+/// `UCI_Chess960` as king takes rook, the rook found in the root's rights.
+#[derive(Clone, Copy, Debug)]
+struct Notation {
+    rights: CastlingRights,
+    chess960: bool,
+}
+
+impl Notation {
+    fn of(root: &impl Board, chess960: bool) -> Notation {
+        Notation {
+            rights: root.castling(),
+            chess960,
+        }
+    }
+
+    fn write(self, mv: Move) -> String {
+        uci_string(mv, self.rights, self.chess960)
+    }
+
+    /// The `info` line of a report, its PV in this notation.
+    fn info(self, info: &Info) -> String {
+        if !self.chess960 {
+            return info.to_uci();
+        }
+        let bare = Info {
+            pv: Vec::new(),
+            ..info.clone()
+        };
+        let mut line = bare.to_uci();
+        for &mv in &info.pv {
+            line.push(' ');
+            line.push_str(&self.write(mv));
+        }
+        line
+    }
+}
+
 /// Runs `multipv` searches, each excluding the best moves of the previous
 /// ones, and prints their lines with `multipv k`; returns the first.
 fn search_multipv(
@@ -417,9 +462,12 @@ fn search_multipv(
     limits: &Limits,
     multipv: usize,
     out: &Output,
+    notation: Notation,
 ) -> SearchResult {
     if multipv <= 1 {
-        return driver.go(start, moves, limits, &mut |info| out.line(&info.to_uci()));
+        return driver.go(start, moves, limits, &mut |info| {
+            out.line(&notation.info(info))
+        });
     }
     let game = {
         let mut g = Game::<Bitboards>::from_setup(start)
@@ -445,8 +493,8 @@ fn search_multipv(
         limits.searchmoves = candidates.clone();
         let result = driver.go(start, moves, &limits, &mut |info| {
             out.line(
-                &info
-                    .to_uci()
+                &notation
+                    .info(info)
                     .replacen("info ", &format!("info multipv {k} "), 1),
             )
         });
@@ -465,7 +513,7 @@ fn search_multipv(
 /// The `bestmove` line, made safe: a move that is not legal here (which
 /// would be a search bug) is replaced by the first legal move, and a
 /// position without moves answers `0000`.
-fn legal_bestmove(game: &Game<Bitboards>, result: &SearchResult) -> String {
+fn legal_bestmove(game: &Game<Bitboards>, result: &SearchResult, notation: Notation) -> String {
     let board = game.board();
     let best = result
         .best_move
@@ -479,8 +527,9 @@ fn legal_bestmove(game: &Game<Bitboards>, result: &SearchResult) -> String {
         after.play(best);
         Some(best) == result.best_move && after.is_legal(p)
     });
+    let best = notation.write(best);
     match ponder {
-        Some(p) => format!("bestmove {best} ponder {p}"),
+        Some(p) => format!("bestmove {best} ponder {}", notation.write(p)),
         None => format!("bestmove {best}"),
     }
 }
