@@ -18,9 +18,11 @@
 
 mod array_gen;
 mod bitboard_gen;
+pub mod epd;
 mod game;
 mod mailbox_gen;
 pub mod perft;
+pub mod pgn;
 pub mod san;
 pub mod sink;
 pub mod uci;
