@@ -531,6 +531,18 @@ impl<R: BufRead> Scanner<R> {
         self.token_on_line = !self.last_line_start;
     }
 
+    /// Marks the current line (whose first token was read again with
+    /// [`Scanner::unread`]) as the start of the next game, for
+    /// [`Scanner::skip_to_next_game`].
+    pub(crate) fn mark_game_start(&mut self) {
+        self.at_game_start = true;
+    }
+
+    /// Forgets [`Scanner::mark_game_start`]: the game ended without error.
+    pub(crate) fn clear_game_start(&mut self) {
+        self.at_game_start = false;
+    }
+
     /// After an error: passes over the rest of the game, to the next line
     /// starting with `[` that does not follow a line starting with `[` (the
     /// tag section of the next game), or the end of the input.

@@ -167,7 +167,10 @@ impl<R: BufRead> Reader<R> {
             self.scanner.skip_to_next_game()?;
         }
         match self.read_inner(visitor) {
-            Ok(out) => Ok(out),
+            Ok(out) => {
+                self.scanner.clear_game_start();
+                Ok(out)
+            }
             Err(Failure::Io(e)) => Err(ReadError::Io(e)),
             Err(Failure::Game { kind, line, token }) => {
                 self.errors += 1;
@@ -215,6 +218,7 @@ impl<R: BufRead> Reader<R> {
         // The line of the outermost open `(`, and of the last token.
         let mut open_line = 0;
         let mut last_line = 0;
+        let mut next_game = false;
         loop {
             let lexeme: Lexeme<'_> = match self.scanner.next() {
                 Ok(Some(l)) => l,
@@ -235,7 +239,7 @@ impl<R: BufRead> Reader<R> {
                 v.begin_game();
             }
             if let Token::Tag { name, value } = &lexeme.token {
-                let next_game = if movetext {
+                let ends_game = if movetext {
                     if !lexeme.line_start {
                         return Err(Failure::at(
                             PgnErrorKind::TagInMovetext,
@@ -247,8 +251,9 @@ impl<R: BufRead> Reader<R> {
                 } else {
                     has_tags && lexeme.after_blank
                 };
-                if next_game {
+                if ends_game {
                     self.scanner.unread();
+                    next_game = true;
                     break;
                 }
                 has_tags = true;
@@ -304,6 +309,10 @@ impl<R: BufRead> Reader<R> {
         // The end of the input, or the next game's tags.
         if !started {
             return Ok(None);
+        }
+        if next_game {
+            // An error from here on must not skip the next game's tags.
+            self.scanner.mark_game_start();
         }
         let at_end = |kind| Failure::at(kind, last_line, "end of game".into());
         if !movetext {

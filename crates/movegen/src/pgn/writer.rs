@@ -87,6 +87,7 @@ pub(crate) fn render<B: MoveGen>(game: &PgnGame<B>, out: &mut String) -> Result<
     let mut lines = Lines {
         out,
         width: 0,
+        started: false,
         glue: String::new(),
         must_break: false,
     };
@@ -172,6 +173,8 @@ struct Lines<'a> {
     out: &'a mut String,
     /// Characters on the current line.
     width: usize,
+    /// Whether the current line has a word (perhaps an empty one).
+    started: bool,
     /// Text to put right before the next word (an opening parenthesis).
     glue: String,
     /// The next word must start a new line (after a `;` comment).
@@ -187,7 +190,7 @@ impl Lines<'_> {
         let len = glue.chars().count() + word.chars().count();
         let first = glue.chars().chain(word.chars()).next();
         let risky_start = matches!(first, Some('%' | '['));
-        if self.width > 0 {
+        if self.started {
             let fits = self.width + 1 + len <= LINE_WIDTH;
             if self.must_break || (!fits && !risky_start) {
                 self.out.push('\n');
@@ -198,6 +201,7 @@ impl Lines<'_> {
             }
         }
         self.must_break = false;
+        self.started = true;
         self.out.push_str(&glue);
         self.out.push_str(word);
         self.width += len;
@@ -217,6 +221,7 @@ impl Lines<'_> {
             self.width = 0;
             self.must_break = false;
         }
+        self.started = true;
         self.out.push_str(text);
         self.width += len;
     }
