@@ -248,12 +248,20 @@ impl FromStr for Epd {
 }
 
 /// Every record of `text`, one a line; blank lines and lines starting with
-/// `#` are passed over. Each error names its line.
+/// `#` are passed over. Each error names its line. (To read a file of any
+/// size, feed each line of a [`BufRead`](std::io::BufRead) to
+/// [`Epd::parse_line`].)
 pub fn read(text: &str) -> impl Iterator<Item = Result<Epd, EpdError>> + '_ {
+    read_numbered(text).map(|r| r.map(|(_, epd)| epd))
+}
+
+/// [`read`], with each record's line number (from 1).
+pub fn read_numbered(text: &str) -> impl Iterator<Item = Result<(usize, Epd), EpdError>> + '_ {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     text.lines().enumerate().filter_map(|(i, line)| {
         let trimmed = line.trim();
-        (!trimmed.is_empty() && !trimmed.starts_with('#')).then(|| Epd::parse_line(line, i + 1))
+        (!trimmed.is_empty() && !trimmed.starts_with('#'))
+            .then(|| Epd::parse_line(line, i + 1).map(|epd| (i + 1, epd)))
     })
 }
 
