@@ -116,7 +116,7 @@ fn find(bytes: &[u8], byte: u8) -> Option<usize> {
     bytes.iter().position(|&b| b == byte)
 }
 
-/// `bytes` without leading and trailing white space, as text.
+/// `bytes` without leading and trailing white space, as [`as_text`].
 fn trimmed_text(bytes: &[u8]) -> Cow<'_, str> {
     let start = bytes
         .iter()
@@ -126,7 +126,18 @@ fn trimmed_text(bytes: &[u8]) -> Cow<'_, str> {
         .iter()
         .rposition(|&b| !is_space(b))
         .map_or(start, |i| i + 1);
-    String::from_utf8_lossy(&bytes[start..end])
+    as_text(&bytes[start..end])
+}
+
+/// `bytes` as text: invalid UTF-8 replaced by `�`, a carriage return by a
+/// space (it is a line break).
+fn as_text(bytes: &[u8]) -> Cow<'_, str> {
+    let text = String::from_utf8_lossy(bytes);
+    if text.contains('\r') {
+        Cow::Owned(text.replace('\r', " "))
+    } else {
+        text
+    }
 }
 
 /// Whether `line` starts like a tag pair (`[` then a letter).
@@ -312,9 +323,9 @@ impl<R: BufRead> Scanner<R> {
                 // Names are ASCII by construction.
                 name: std::str::from_utf8(&text[name.0..name.1]).unwrap_or_default(),
                 value: if escaped {
-                    String::from_utf8_lossy(&self.scratch)
+                    as_text(&self.scratch)
                 } else {
-                    String::from_utf8_lossy(&text[value.0..value.1])
+                    as_text(&text[value.0..value.1])
                 },
             },
             // Symbols are ASCII by construction.

@@ -233,7 +233,8 @@ impl Lines<'_> {
             .chars()
             .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
             .collect();
-        let text = text.trim();
+        // The white space the reader trims (not all of Unicode's).
+        let text = text.trim_matches([' ', '\t', '\x0b', '\x0c']);
         if text.contains('}') {
             self.word(&format!(";{text}"));
             self.must_break = true;
