@@ -30,6 +30,9 @@ enum Command {
     Ablate(commands::ablate::AblateArgs),
     /// Generate NNUE training data by self-play (marlinformat).
     Datagen(commands::datagen::DatagenArgs),
+    /// Read a PGN file, checking every move: count games, plies and errors
+    /// (--stats), or write the games back in export format.
+    Pgn(commands::pgn::PgnArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +45,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => commands::bench::run(args),
         Some(Command::Ablate(args)) => commands::ablate::run(args),
         Some(Command::Datagen(args)) => commands::datagen::run(args),
+        Some(Command::Pgn(args)) => commands::pgn::run(args),
         Some(Command::Uci) | None => {
             fianchetto_engine::uci::run_stdio();
             Ok(())

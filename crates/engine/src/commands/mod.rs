@@ -7,6 +7,7 @@ pub mod bench;
 pub mod datagen;
 pub mod eval;
 pub mod perft;
+pub mod pgn;
 pub mod play;
 
 /// `println!` for subcommands: a closed standard output (`fianchetto perft 6 | head -1`)

@@ -20,9 +20,10 @@ pub struct Replayed<B> {
 
 /// A [`Visitor`] that plays each game's main line on a board `B` (from the
 /// `FEN` tag's position, if any) and nothing else: tags other than `FEN` and
-/// `Variant`, comments and NAGs are ignored, variations skipped unchecked.
-/// An illegal or ambiguous move is a game error, as with
-/// [`GameBuilder`](super::GameBuilder).
+/// `Variant`, comments and NAGs are ignored, variations skipped unchecked
+/// unless [`Replay::check_variations`] asks to play them too (on a stack of
+/// boards, still without keeping any move). An illegal or ambiguous move is
+/// a game error, as with [`GameBuilder`](super::GameBuilder).
 ///
 /// ```
 /// use fianchetto_board::{Bitboards, Board};
@@ -33,14 +34,32 @@ pub struct Replayed<B> {
 /// let game = reader.read_game(&mut Replay::<Bitboards>::new())?.ok_or("no game")?;
 /// assert_eq!(game.plies, 4);
 /// assert!(game.board.in_check());
+///
+/// // Checking variations finds the illegal move in this one.
+/// let pgn = "1. f3 e5 2. g4 (2. Qh5) 2... Qh4# 0-1";
+/// let mut reader = Reader::new(pgn.as_bytes());
+/// assert!(reader.read_game(&mut Replay::<Bitboards>::new()).is_ok());
+/// let mut reader = Reader::new(pgn.as_bytes());
+/// let checked = reader.read_game(&mut Replay::<Bitboards>::new().check_variations(true));
+/// assert!(checked.is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct Replay<B> {
-    board: B,
+    check_variations: bool,
+    main: Line<B>,
+    variations: Vec<Line<B>>,
     start: Option<B>,
     plies: u32,
     result: Option<GameResult>,
+}
+
+/// A line being played: its position, and the one before its last move
+/// (kept only when variations are checked).
+#[derive(Clone, Debug)]
+struct Line<B> {
+    board: B,
+    before_last: Option<B>,
 }
 
 impl<B: MoveGen> Default for Replay<B> {
@@ -50,14 +69,27 @@ impl<B: MoveGen> Default for Replay<B> {
 }
 
 impl<B: MoveGen> Replay<B> {
-    /// A replayer.
+    /// A replayer of main lines.
     pub fn new() -> Replay<B> {
         Replay {
-            board: B::startpos(),
+            check_variations: false,
+            main: Line {
+                board: B::startpos(),
+                before_last: None,
+            },
+            variations: Vec::new(),
             start: None,
             plies: 0,
             result: None,
         }
+    }
+
+    /// Whether to play the variations too, so that an illegal move in one
+    /// is an error (the variations' moves are not counted in
+    /// [`Replayed::plies`]).
+    pub fn check_variations(mut self, check: bool) -> Replay<B> {
+        self.check_variations = check;
+        self
     }
 }
 
@@ -66,6 +98,7 @@ impl<B: MoveGen> Visitor for Replay<B> {
 
     fn begin_game(&mut self) {
         self.start = None;
+        self.variations.clear();
         self.plies = 0;
         self.result = None;
     }
@@ -78,19 +111,43 @@ impl<B: MoveGen> Visitor for Replay<B> {
     }
 
     fn end_tags(&mut self) -> Visit<Flow> {
-        self.board = self.start.take().unwrap_or_else(B::startpos);
+        self.main.board = self.start.take().unwrap_or_else(B::startpos);
+        self.main.before_last = None;
         Ok(Flow::Visit)
     }
 
     fn san(&mut self, san: &str) -> Visit {
-        let mv = parse_san(&self.board, san).map_err(PgnErrorKind::San)?;
-        self.board.play(mv);
-        self.plies += 1;
+        let line = self.variations.last_mut().unwrap_or(&mut self.main);
+        let mv = parse_san(&line.board, san).map_err(PgnErrorKind::San)?;
+        if self.check_variations {
+            line.before_last = Some(line.board.clone());
+        }
+        line.board.play(mv);
+        if self.variations.is_empty() {
+            self.plies += 1;
+        }
         Ok(())
     }
 
     fn begin_variation(&mut self) -> Visit<Flow> {
-        Ok(Flow::Skip)
+        if !self.check_variations {
+            return Ok(Flow::Skip);
+        }
+        let parent = self.variations.last().unwrap_or(&self.main);
+        let board = parent
+            .before_last
+            .clone()
+            .ok_or(PgnErrorKind::VariationWithoutMove)?;
+        self.variations.push(Line {
+            board,
+            before_last: None,
+        });
+        Ok(Flow::Visit)
+    }
+
+    fn end_variation(&mut self) -> Visit {
+        self.variations.pop();
+        Ok(())
     }
 
     fn outcome(&mut self, result: Option<GameResult>) -> Visit {
@@ -100,7 +157,7 @@ impl<B: MoveGen> Visitor for Replay<B> {
 
     fn end_game(&mut self) -> Replayed<B> {
         Replayed {
-            board: self.board.clone(),
+            board: self.main.board.clone(),
             plies: self.plies,
             result: self.result,
         }
