@@ -762,15 +762,17 @@ proptest! {
                 "{:?}", line
             );
         }
-        // The lean replay agrees with the builder.
-        let mut reader = Reader::new(text.as_bytes());
-        let replayed = reader.read_game(&mut Replay::<Bitboards>::new());
-        match replayed {
-            Ok(Some(r)) => {
-                prop_assert_eq!(r.plies as usize, game.game.moves().len());
-                prop_assert_eq!(&r.board, game.game.board());
+        // The lean replay agrees with the builder, variations checked or not.
+        for check in [false, true] {
+            let mut reader = Reader::new(text.as_bytes());
+            let replayed = reader.read_game(&mut Replay::<Bitboards>::new().check_variations(check));
+            match replayed {
+                Ok(Some(r)) => {
+                    prop_assert_eq!(r.plies as usize, game.game.moves().len());
+                    prop_assert_eq!(&r.board, game.game.board());
+                }
+                other => prop_assert!(false, "{:?}", other),
             }
-            other => prop_assert!(false, "{:?}", other),
         }
     }
 

@@ -298,6 +298,8 @@ impl<R: BufRead> Scanner<R> {
                 let kind = PgnErrorKind::UnterminatedComment { opened };
                 return Err(self.syntax(kind, opened, "{".into()));
             }
+            // The line break reads as a space (an empty line's too).
+            self.comment.push(b' ');
         } else if line.first() == Some(&b'%') {
             // An escape line: private data for other programs.
             self.col = line.len();
@@ -515,13 +517,11 @@ impl<R: BufRead> Scanner<R> {
             Some(i) => (&rest[..i], Some(self.col + i + 1)),
             None => (rest, None),
         };
-        if self.comment.len() + 1 + part.len() > self.lines.max_len() {
+        if self.comment.len() + part.len() > self.lines.max_len() {
             let max = self.lines.max_len();
             let opened = self.in_comment.take().unwrap_or(self.lines.number());
             return Err(self.syntax(PgnErrorKind::CommentTooLong { max }, opened, "{".into()));
         }
-        // The line break reads as a space.
-        self.comment.push(b' ');
         self.comment.extend_from_slice(part);
         match closed {
             Some(end) => {
@@ -641,6 +641,8 @@ mod tests {
         );
         // `%` escapes a line only in the first column.
         assert_eq!(texts("% escape ( {\ne4"), ["e4"]);
+        // Each line break in a comment is a space, an empty line's too.
+        assert_eq!(texts("{a\n\n b\r\nc }"), ["{a   b c}"]);
         assert_eq!(texts("\u{feff}e4\r\n"), ["e4"]);
     }
 
