@@ -5,7 +5,7 @@
 //! evaluations in some), plus occasional remarks, NAGs and short variations.
 //! Deterministic for a seed. Shared with `benches/pgn.rs` through `#[path]`.
 
-use fianchetto_board::Bitboards;
+use fianchetto_board::{Bitboards, Board};
 use fianchetto_movegen::pgn::{AnnotatedMove, Annotations, GameResult, PgnGame, Variation};
 use fianchetto_movegen::{Game, MoveGen};
 
@@ -107,7 +107,7 @@ fn variation(rng: &mut Rng, board: &Bitboards) -> Variation {
 
 /// Game number `index` of a random database.
 pub fn random_game(rng: &mut Rng, index: u64) -> PgnGame<Bitboards> {
-    let mut game = PgnGame::new(Game::new(<Bitboards as fianchetto_board::Board>::startpos()));
+    let mut game = PgnGame::new(Game::new(Bitboards::startpos()));
     let clocks = rng.chance(50);
     let evals = clocks && rng.chance(25);
     let mut seconds = [300u32 + 60 * rng.below(10) as u32; 2];

@@ -102,13 +102,39 @@ pub(crate) struct Scanner<R> {
 
 #[inline]
 fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c)
+    CLASS[b as usize] & SPACE != 0
 }
 
 #[inline]
 fn is_symbol(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b'=' | b':' | b'-' | b'/')
+    CLASS[b as usize] & SYMBOL != 0
 }
+
+/// [`CLASS`] bit: white space.
+const SPACE: u8 = 1;
+/// [`CLASS`] bit: passed over between movetext tokens (white space, dots).
+const SEPARATOR: u8 = 2;
+/// [`CLASS`] bit: a character of a SAN symbol, move number or result.
+const SYMBOL: u8 = 4;
+
+/// What each byte can be, so that the lexer's inner loops test one table
+/// entry per byte.
+static CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if matches!(c, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c) {
+            table[b] = SPACE | SEPARATOR;
+        } else if c == b'.' {
+            table[b] = SEPARATOR;
+        } else if c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'#' | b'=' | b':' | b'-' | b'/') {
+            table[b] = SYMBOL;
+        }
+        b += 1;
+    }
+    table
+};
 
 /// The index of `byte` in `bytes`.
 #[inline]
@@ -132,11 +158,9 @@ fn trimmed_text(bytes: &[u8]) -> Cow<'_, str> {
 /// `bytes` as text: invalid UTF-8 replaced by `�`, a carriage return by a
 /// space (it is a line break).
 fn as_text(bytes: &[u8]) -> Cow<'_, str> {
-    let text = String::from_utf8_lossy(bytes);
-    if text.contains('\r') {
-        Cow::Owned(text.replace('\r', " "))
-    } else {
-        text
+    match std::str::from_utf8(bytes) {
+        Ok(text) if !bytes.contains(&b'\r') => Cow::Borrowed(text),
+        _ => Cow::Owned(String::from_utf8_lossy(bytes).replace('\r', " ")),
     }
 }
 
@@ -380,12 +404,15 @@ impl<R: BufRead> Scanner<R> {
             }
             let line = self.lines.line();
             let number = self.lines.number();
+            let skipped = line[self.col..]
+                .iter()
+                .take_while(|&&b| CLASS[b as usize] & SEPARATOR != 0)
+                .count();
+            self.col += skipped;
             let start = self.col;
-            let b = line[start];
-            if is_space(b) || b == b'.' {
-                self.col += 1;
+            let Some(&b) = line.get(start) else {
                 continue;
-            }
+            };
             let (span, end) = match b {
                 b'{' => match find(&line[start + 1..], b'}') {
                     Some(i) => (Span::Comment(start + 1, start + 1 + i), start + 2 + i),
