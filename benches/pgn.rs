@@ -44,8 +44,7 @@ fn read_with<V: Visitor>(text: &[u8], visitor: &mut V) -> usize {
 
 fn input() -> Vec<u8> {
     if let Some(path) = std::env::var_os("FIANCHETTO_PGN") {
-        return std::fs::read(&path)
-            .unwrap_or_else(|e| panic!("{}: {e}", path.to_string_lossy()));
+        return std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.to_string_lossy()));
     }
     let mut rng = random_games::Rng::new(7);
     let mut writer = Writer::new(Vec::new());
@@ -65,10 +64,7 @@ fn bench(c: &mut Criterion) {
         .games::<Bitboards>()
         .filter_map(Result::ok)
         .collect();
-    println!(
-        "input: {games} games, {:.1} MB",
-        text.len() as f64 / 1e6
-    );
+    println!("input: {games} games, {:.1} MB", text.len() as f64 / 1e6);
     for (unit, throughput) in [
         ("bytes", Throughput::Bytes(text.len() as u64)),
         ("games", Throughput::Elements(games)),

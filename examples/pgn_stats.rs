@@ -29,7 +29,9 @@ fn generate(path: &str, count: u64, seed: u64) -> Result<(), Box<dyn std::error:
 }
 
 fn run(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
-    let path = args.first().ok_or("usage: pgn_stats FILE [--generate N] [--seed S]")?;
+    let path = args
+        .first()
+        .ok_or("usage: pgn_stats FILE [--generate N] [--seed S]")?;
     let option = |name: &str| {
         args.iter()
             .position(|a| a == name)
@@ -40,7 +42,10 @@ fn run(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
     if let Some(count) = option("--generate")? {
         let start = Instant::now();
         generate(path, count, option("--seed")?.unwrap_or(1))?;
-        eprintln!("wrote {count} games to {path} in {:.2} s", start.elapsed().as_secs_f64());
+        eprintln!(
+            "wrote {count} games to {path} in {:.2} s",
+            start.elapsed().as_secs_f64()
+        );
     }
 
     let start = Instant::now();

@@ -127,7 +127,12 @@ pub fn random_game(rng: &mut Rng, index: u64) -> PgnGame<Bitboards> {
         if clocks {
             let left = &mut seconds[ply % 2];
             *left = left.saturating_sub(rng.below(12) as u32);
-            let clock = format!("[%clk {}:{:02}:{:02}]", *left / 3600, *left / 60 % 60, *left % 60);
+            let clock = format!(
+                "[%clk {}:{:02}:{:02}]",
+                *left / 3600,
+                *left / 60 % 60,
+                *left % 60
+            );
             notes.comments.push(if evals {
                 let cp = rng.below(400) as i32 - 200;
                 format!("[%eval {:.2}] {clock}", f64::from(cp) / 100.0)
@@ -158,7 +163,12 @@ pub fn random_game(rng: &mut Rng, index: u64) -> PgnGame<Bitboards> {
     tags.set("Site", "https://example.org/");
     tags.set(
         "Date",
-        format!("{}.{:02}.{:02}", 2000 + rng.below(25), 1 + rng.below(12), 1 + rng.below(28)),
+        format!(
+            "{}.{:02}.{:02}",
+            2000 + rng.below(25),
+            1 + rng.below(12),
+            1 + rng.below(28)
+        ),
     );
     tags.set("Round", (1 + index % 13).to_string());
     tags.set("White", rng.pick(PLAYERS));
@@ -166,7 +176,11 @@ pub fn random_game(rng: &mut Rng, index: u64) -> PgnGame<Bitboards> {
     tags.set("Result", result.as_str());
     tags.set("WhiteElo", (1200 + rng.below(1600)).to_string());
     tags.set("BlackElo", (1200 + rng.below(1600)).to_string());
-    let eco = format!("{}{:02}", ["A", "B", "C", "D", "E"][rng.below(5)], rng.below(100));
+    let eco = format!(
+        "{}{:02}",
+        ["A", "B", "C", "D", "E"][rng.below(5)],
+        rng.below(100)
+    );
     tags.set("ECO", eco);
     tags.set("TimeControl", "300+0");
     tags.set("Termination", "Normal");

@@ -496,7 +496,11 @@ fn king_safe_after<B: Board>(board: &B, mv: Move, role: Role) -> bool {
         occupied = occupied.without(victim);
         captured = captured.with(victim);
     }
-    let king = if role == Role::King { to } else { board.king(us) };
+    let king = if role == Role::King {
+        to
+    } else {
+        board.king(us)
+    };
     (board.attackers(king, !us, occupied) & !captured).is_empty()
 }
 
@@ -813,13 +817,23 @@ mod tests {
     /// move or several.
     #[test]
     fn fast_path_agrees_with_the_move_list() {
-        let starts = [START, KNIGHTS, ROOKS, QUEENS, PROMO, EP, CASTLE, SCHOLAR, LONG_CHECK,
+        let starts = [
+            START,
+            KNIGHTS,
+            ROOKS,
+            QUEENS,
+            PROMO,
+            EP,
+            CASTLE,
+            SCHOLAR,
+            LONG_CHECK,
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
             "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
             "8/8/8/KPp4r/8/8/8/7k w - c6 0 2",
             "8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1",
-            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1"];
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        ];
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
         let mut random = move |n: usize| {
             seed ^= seed << 13;
@@ -845,7 +859,10 @@ mod tests {
                         r => r.upper_char().to_string(),
                     };
                     let (from, to) = (mv.from().to_string(), mv.to().to_string());
-                    let promo = mv.promotion().map(|r| format!("={}", r.upper_char())).unwrap_or_default();
+                    let promo = mv
+                        .promotion()
+                        .map(|r| format!("={}", r.upper_char()))
+                        .unwrap_or_default();
                     let x = if mv.is_capture() { "x" } else { "" };
                     texts.push(to_san(&b, mv));
                     for prefix in ["", &from[..1], &from[1..], &from] {
@@ -859,11 +876,15 @@ mod tests {
                     }
                 }
                 for text in &texts {
-                    let Ok(parsed) = parse_syntax(text) else { continue };
+                    let Ok(parsed) = parse_syntax(text) else {
+                        continue;
+                    };
                     let slow = resolve_slow(&b, text, parsed);
                     match resolve_fast(&b, parsed) {
                         Some(mv) => assert_eq!(slow, Ok(mv), "{text} in {}", b.fen()),
-                        None => assert!(slow.is_err(), "{text} in {}: slow found {slow:?}", b.fen()),
+                        None => {
+                            assert!(slow.is_err(), "{text} in {}: slow found {slow:?}", b.fen())
+                        }
                     }
                     checked += 1;
                 }

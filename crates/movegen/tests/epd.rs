@@ -290,7 +290,7 @@ proptest! {
         for (kind, a, b) in ops {
             let pick = |n: u32| legal[(n as usize) % legal.len()];
             let op = match kind {
-                0 | 1 | 2 | 3 if legal.is_empty() => continue,
+                0..=3 if legal.is_empty() => continue,
                 0 => Operation::BestMoves(vec![pick(a), pick(a / 7)]),
                 1 => Operation::AvoidMoves(vec![pick(a)]),
                 2 => Operation::PredictedMove(pick(a)),

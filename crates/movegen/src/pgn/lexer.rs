@@ -128,7 +128,9 @@ static CLASS: [u8; 256] = {
             table[b] = SPACE | SEPARATOR;
         } else if c == b'.' {
             table[b] = SEPARATOR;
-        } else if c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'#' | b'=' | b':' | b'-' | b'/') {
+        } else if c.is_ascii_alphanumeric()
+            || matches!(c, b'_' | b'+' | b'#' | b'=' | b':' | b'-' | b'/')
+        {
             table[b] = SYMBOL;
         }
         b += 1;

@@ -183,7 +183,7 @@ mod tests {
 
     #[test]
     fn newline_search_matches_position() {
-        let mut text = vec![b'a'; 40];
+        let mut text = [b'a'; 40];
         for i in 0..40 {
             text[i] = b'\n';
             assert_eq!(find_newline(&text[..]), Some(i), "{i}");
