@@ -104,13 +104,25 @@ pub fn to_san<B: MoveGen>(board: &B, mv: Move) -> String {
         return mv.to_string();
     }
     let mut san = String::with_capacity(8);
-    write_san_body(board, mv, &legal, &mut san);
     let mut after = board.clone();
     after.play(mv);
-    if after.in_check() {
-        san.push(if after.has_no_moves() { '#' } else { '+' });
-    }
+    write_san(board, mv, &legal, &after, &mut san);
     san
+}
+
+/// Appends the SAN of `mv`, a move of `legal` (the legal moves of `board`),
+/// given the position `after` it: for writers that play the move anyway.
+pub(crate) fn write_san<B: MoveGen>(
+    board: &B,
+    mv: Move,
+    legal: &[Move],
+    after: &B,
+    out: &mut String,
+) {
+    write_san_body(board, mv, legal, out);
+    if after.in_check() {
+        out.push(if after.has_no_moves() { '#' } else { '+' });
+    }
 }
 
 /// The SAN of a legal move without its check suffix.

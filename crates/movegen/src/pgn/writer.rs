@@ -7,7 +7,7 @@ use super::game::{Annotations, PgnGame, Variation};
 use super::tags::{roster_default, SEVEN_TAG_ROSTER};
 use super::visitor::GameResult;
 use crate::game::IllegalMove;
-use crate::san::to_san;
+use crate::san::write_san;
 use crate::MoveGen;
 use fianchetto_board::{Color, Move};
 use std::fmt::Write as _;
@@ -261,21 +261,34 @@ fn write_line<'n, B: MoveGen>(
     }
     let mut board = board.clone();
     let mut number_black = true;
+    let mut word = String::new();
     for (mv, notes) in moves {
-        if !board.is_legal(mv) {
+        let legal = board.legal_moves();
+        if !legal.contains(&mv) {
             return Err(WriteError::IllegalMove(IllegalMove {
                 mv,
                 fen: board.fen(),
             }));
         }
         let number = board.fullmove_number();
+        word.clear();
         match board.turn() {
-            Color::White => lines.word(&format!("{number}.")),
-            Color::Black if number_black => lines.word(&format!("{number}...")),
+            Color::White => {
+                let _ = write!(word, "{number}.");
+            }
+            Color::Black if number_black => {
+                let _ = write!(word, "{number}...");
+            }
             Color::Black => {}
         }
-        lines.word(&to_san(&board, mv));
-        let mut word = String::new();
+        if !word.is_empty() {
+            lines.word(&word);
+        }
+        let mut after = board.clone();
+        after.play(mv);
+        word.clear();
+        write_san(&board, mv, &legal, &after, &mut word);
+        lines.word(&word);
         for nag in &notes.nags {
             word.clear();
             let _ = write!(word, "${nag}");
@@ -288,7 +301,7 @@ fn write_line<'n, B: MoveGen>(
             write_variation(lines, &board, variation)?;
         }
         number_black = !notes.comments.is_empty() || !notes.variations.is_empty();
-        board.play(mv);
+        board = after;
     }
     Ok(())
 }
