@@ -311,12 +311,11 @@ fn parse_record(text: &str) -> Result<Epd, EpdErrorKind> {
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '_');
         if !valid {
-            let shown = if opcode.is_empty() {
-                &rest[..1]
-            } else {
-                opcode
+            let shown = match opcode {
+                "" => rest.chars().next().map(String::from).unwrap_or_default(),
+                _ => opcode.to_string(),
             };
-            return Err(EpdErrorKind::Opcode(shown.to_string()));
+            return Err(EpdErrorKind::Opcode(shown));
         }
         rest = &rest[end..];
         let (operands, raw_end) = split_operands(rest, opcode)?;

@@ -281,10 +281,10 @@ impl<R: BufRead> Reader<R> {
                         open_line = line;
                     }
                     if skipped > 0 || skip_game {
-                        skipped += 1;
+                        skipped = skipped.saturating_add(1);
                     } else {
                         match v.begin_variation().map_err(|k| fail(k, &token))? {
-                            Flow::Visit => depth += 1,
+                            Flow::Visit => depth = depth.saturating_add(1),
                             Flow::Skip => skipped = 1,
                         }
                     }
