@@ -246,20 +246,39 @@ fn parse_syntax(text: &str) -> Result<Parsed, &'static str> {
         // Every SAN character is ASCII; this also makes byte indexing safe.
         return Err("it contains a character that is not ASCII");
     }
-    let mut s = text.trim();
-    if s.is_empty() {
+    // Trimmed byte by byte: this runs for every move of every PGN game read.
+    let bytes = text.as_bytes();
+    let space = |b: u8| (b as char).is_whitespace();
+    let (mut start, mut end) = (0, bytes.len());
+    while start < end && space(bytes[start]) {
+        start += 1;
+    }
+    while end > start && space(bytes[end - 1]) {
+        end -= 1;
+    }
+    if start == end {
         return Err("it is empty");
     }
     // Annotations and check marks, then an `e.p.` note, may trail the move.
-    s = s.trim_end_matches(['+', '#', '!', '?']).trim_end();
+    while end > start && matches!(bytes[end - 1], b'+' | b'#' | b'!' | b'?') {
+        end -= 1;
+    }
+    while end > start && space(bytes[end - 1]) {
+        end -= 1;
+    }
     let mut en_passant = false;
-    if let Some(rest) = s.strip_suffix("e.p.") {
-        s = rest.trim_end();
+    if bytes[start..end].ends_with(b"e.p.") {
+        end -= 4;
+        while end > start && space(bytes[end - 1]) {
+            end -= 1;
+        }
         en_passant = true;
     }
-    if s.is_empty() {
+    if start == end {
         return Err("it has only annotation marks");
     }
+    // ASCII, so every byte index is a character boundary.
+    let s = &text[start..end];
     match s {
         "O-O" | "0-0" | "o-o" | "O-O-O" | "0-0-0" | "o-o-o" if en_passant => {
             return Err("castling is not an en-passant capture (remove `e.p.`)")

@@ -183,6 +183,8 @@ struct Frame<B> {
 /// dropped.
 #[derive(Debug)]
 pub struct GameBuilder<B: Board> {
+    /// The standard start, built once.
+    startpos: B,
     keep_variations: bool,
     keep_comments: bool,
     tags: Tags,
@@ -204,6 +206,7 @@ impl<B: MoveGen> GameBuilder<B> {
     /// A builder that keeps everything.
     pub fn new() -> GameBuilder<B> {
         GameBuilder {
+            startpos: B::startpos(),
             keep_variations: true,
             keep_comments: true,
             tags: Tags::new(),
@@ -230,9 +233,9 @@ impl<B: MoveGen> GameBuilder<B> {
 
     /// The main line, started at the first movetext token.
     fn main(&mut self) -> &mut Game<B> {
-        let start = &mut self.start;
+        let (start, startpos) = (&mut self.start, &self.startpos);
         self.game
-            .get_or_insert_with(|| Game::new(start.take().unwrap_or_else(B::startpos)))
+            .get_or_insert_with(|| Game::new(start.take().unwrap_or_else(|| startpos.clone())))
     }
 
     /// The annotations of the last move of the current line, if it has one.
@@ -358,7 +361,7 @@ impl<B: MoveGen> Visitor for GameBuilder<B> {
         self.main();
         let game = match self.game.take() {
             Some(game) => game,
-            None => Game::new(B::startpos()),
+            None => Game::new(self.startpos.clone()),
         };
         PgnGame {
             tags: std::mem::take(&mut self.tags),

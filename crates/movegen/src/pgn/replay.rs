@@ -47,6 +47,8 @@ pub struct Replayed<B> {
 #[derive(Clone, Debug)]
 pub struct Replay<B> {
     check_variations: bool,
+    /// The standard start, built once.
+    startpos: B,
     main: Line<B>,
     variations: Vec<Line<B>>,
     start: Option<B>,
@@ -73,6 +75,7 @@ impl<B: MoveGen> Replay<B> {
     pub fn new() -> Replay<B> {
         Replay {
             check_variations: false,
+            startpos: B::startpos(),
             main: Line {
                 board: B::startpos(),
                 before_last: None,
@@ -111,7 +114,10 @@ impl<B: MoveGen> Visitor for Replay<B> {
     }
 
     fn end_tags(&mut self) -> Visit<Flow> {
-        self.main.board = self.start.take().unwrap_or_else(B::startpos);
+        self.main.board = match self.start.take() {
+            Some(start) => start,
+            None => self.startpos.clone(),
+        };
         self.main.before_last = None;
         Ok(Flow::Visit)
     }
