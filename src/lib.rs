@@ -27,7 +27,7 @@ pub use fianchetto_board as board;
 pub use fianchetto_engine as engine;
 /// Evaluation: `Score`, the `Evaluator` trait and the evaluations.
 pub use fianchetto_eval as eval;
-/// Move generation, perft, notation and game rules.
+/// Move generation, perft, notation (UCI, SAN), game rules, PGN and EPD.
 pub use fianchetto_movegen as movegen;
 /// Search algorithms.
 pub use fianchetto_search as search;

@@ -34,6 +34,9 @@ enum Command {
     Genfens(commands::genfens::GenfensArgs),
     /// Train an NNUE network on marlinformat data (CPU, multi-threaded).
     Train(commands::train::TrainArgs),
+    /// Read a PGN file, checking every move: count games, plies and errors
+    /// (--stats), or write the games back in export format.
+    Pgn(commands::pgn::PgnArgs),
 }
 
 /// OpenBench passes a request as one argument (`"genfens 10 seed 3 book
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => commands::datagen::run(args),
         Some(Command::Genfens(args)) => commands::genfens::run(args),
         Some(Command::Train(args)) => commands::train::run(args),
+        Some(Command::Pgn(args)) => commands::pgn::run(args),
         Some(Command::Uci) | None => {
             fianchetto_engine::uci::run_stdio();
             Ok(())

@@ -8,6 +8,7 @@ pub mod datagen;
 pub mod eval;
 pub mod genfens;
 pub mod perft;
+pub mod pgn;
 pub mod play;
 pub mod train;
 
