@@ -4,7 +4,8 @@
 //! (plus captures-only and quiets-only generation for search), perft in all
 //! its classic forms, UCI and SAN notation, and the rules of a game
 //! (checkmate, stalemate, insufficient material, the fifty- and
-//! seventy-five-move rules, threefold and fivefold repetition).
+//! seventy-five-move rules, threefold and fivefold repetition), and
+//! Polyglot opening books ([`polyglot`]).
 //!
 //! ```
 //! use fianchetto_board::{Bitboards, Board};
@@ -21,6 +22,7 @@ mod bitboard_gen;
 mod game;
 mod mailbox_gen;
 pub mod perft;
+pub mod polyglot;
 pub mod san;
 pub mod sink;
 pub mod uci;
