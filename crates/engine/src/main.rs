@@ -34,6 +34,8 @@ enum Command {
     Genfens(commands::genfens::GenfensArgs),
     /// Train an NNUE network on marlinformat data (CPU, multi-threaded).
     Train(commands::train::TrainArgs),
+    /// List a Polyglot opening book's moves for a position, highest weight first.
+    Book(commands::book::BookArgs),
 }
 
 /// OpenBench passes a request as one argument (`"genfens 10 seed 3 book
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => commands::datagen::run(args),
         Some(Command::Genfens(args)) => commands::genfens::run(args),
         Some(Command::Train(args)) => commands::train::run(args),
+        Some(Command::Book(args)) => commands::book::run(args),
         Some(Command::Uci) | None => {
             fianchetto_engine::uci::run_stdio();
             Ok(())
