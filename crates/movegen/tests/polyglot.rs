@@ -311,6 +311,13 @@ fn malformed_book_files_are_refused() {
     // Text is not a book either (and must not panic).
     let err = Book::from_bytes(b"this is not a polyglot book!").unwrap_err();
     assert!(matches!(err, BookError::Length { len: 28 }));
+    // A directory is not a readable book; an endless device reads as its
+    // (zero) size rather than filling memory.
+    let err = Book::open(env!("CARGO_TARGET_TMPDIR")).unwrap_err();
+    assert!(matches!(err, BookError::Io { .. }), "{err}");
+    if Path::new("/dev/zero").exists() {
+        assert!(Book::open("/dev/zero").unwrap().is_empty());
+    }
     for path in [truncated, unsorted] {
         let _ = std::fs::remove_file(path);
     }

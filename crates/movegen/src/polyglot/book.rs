@@ -4,6 +4,7 @@
 use super::{decode_move, encode_move, hash};
 use crate::MoveGen;
 use fianchetto_board::{Board, Move};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The size of one book entry in bytes.
@@ -126,12 +127,16 @@ impl Book {
             path: path.to_path_buf(),
             source,
         };
+        let file = std::fs::File::open(path).map_err(io)?;
         // Refuse a file of the wrong size before reading it all.
-        let len = std::fs::metadata(path).map_err(io)?.len();
+        let len = file.metadata().map_err(io)?.len();
         if len % ENTRY_SIZE as u64 != 0 {
             return Err(BookError::Length { len });
         }
-        let bytes = std::fs::read(path).map_err(io)?;
+        // Read no more than that size: a device that never ends (a user
+        // naming /dev/zero) reads as empty rather than filling memory.
+        let mut bytes = Vec::new();
+        file.take(len).read_to_end(&mut bytes).map_err(io)?;
         Book::from_bytes(&bytes)
     }
 
