@@ -37,6 +37,8 @@ enum Command {
     /// Read a PGN file, checking every move: count games, plies and errors
     /// (--stats), or write the games back in export format.
     Pgn(commands::pgn::PgnArgs),
+    /// List a Polyglot opening book's moves for a position, highest weight first.
+    Book(commands::book::BookArgs),
 }
 
 /// OpenBench passes a request as one argument (`"genfens 10 seed 3 book
@@ -70,6 +72,7 @@ fn main() -> ExitCode {
         Some(Command::Genfens(args)) => commands::genfens::run(args),
         Some(Command::Train(args)) => commands::train::run(args),
         Some(Command::Pgn(args)) => commands::pgn::run(args),
+        Some(Command::Book(args)) => commands::book::run(args),
         Some(Command::Uci) | None => {
             fianchetto_engine::uci::run_stdio();
             Ok(())

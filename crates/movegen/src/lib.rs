@@ -5,8 +5,9 @@
 //! its classic forms, UCI and SAN notation, the rules of a game
 //! (checkmate, stalemate, insufficient material, the fifty- and
 //! seventy-five-move rules, threefold and fivefold repetition), and the file
-//! formats built on them: [`pgn`] (games, read as a stream and written) and
-//! [`epd`] (positions with operations: test suites, perft files).
+//! formats built on them: [`pgn`] (games, read as a stream and written),
+//! [`epd`] (positions with operations: test suites, perft files) and
+//! Polyglot opening books ([`polyglot`]).
 //!
 //! ```
 //! use fianchetto_board::{Bitboards, Board};
@@ -25,6 +26,7 @@ mod game;
 mod mailbox_gen;
 pub mod perft;
 pub mod pgn;
+pub mod polyglot;
 pub mod san;
 pub mod sink;
 pub mod uci;

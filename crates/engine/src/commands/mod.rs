@@ -4,6 +4,7 @@
 pub mod ablate;
 pub mod analyse;
 pub mod bench;
+pub mod book;
 pub mod datagen;
 pub mod eval;
 pub mod genfens;

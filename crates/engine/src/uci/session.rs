@@ -11,6 +11,7 @@ use crate::searchers::{build_driver, Driver};
 use crate::with_backend;
 use fianchetto_board::{diagram, Bitboards, Board, CastlingMode, CastlingRights, Move, Setup};
 use fianchetto_eval::nnue::Network;
+use fianchetto_movegen::polyglot::{Book, BookMove};
 use fianchetto_movegen::{divide, parse_uci, uci_string, Game, MoveGen};
 use fianchetto_search::{time::TimeManager, Info, Limits, SearchResult};
 use std::io::{BufRead, Write};
@@ -67,6 +68,10 @@ pub struct Session {
     net: Arc<Network>,
     running: Option<Running>,
     debug: bool,
+    /// The Polyglot book of `BookFile`, if one is loaded.
+    book: Option<Book>,
+    /// The state of the generator behind weighted book choices.
+    book_random: u64,
 }
 
 /// Whether the session goes on after a command.
@@ -97,6 +102,11 @@ impl Session {
             net,
             running: None,
             debug: false,
+            book: None,
+            // Seeded from the clock, so that games differ from run to run.
+            book_random: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
         }
     }
 
@@ -227,14 +237,104 @@ impl Session {
                     self.error(format!("{e}; the current network stays"));
                 }
             },
+            Ok(Applied::BookFile) => self.load_book(before),
             Ok(_) => {
-                if self.options != before {
+                // The book options leave the searcher (and its table) alone.
+                let unbooked = |o: &EngineOptions| EngineOptions {
+                    own_book: false,
+                    book_best_move: false,
+                    ..o.clone()
+                };
+                if unbooked(&self.options) != unbooked(&before) {
                     let driver = build_driver(&self.options, &self.net);
                     self.with_driver(|d| *d = driver);
                 }
             }
             Err(e) => self.error(e),
         }
+    }
+
+    /// `BookFile`: loads the book the option names (none for an empty
+    /// name). A file that cannot be read or is not a Polyglot book is
+    /// refused, and the previous book and option value stay.
+    fn load_book(&mut self, before: EngineOptions) {
+        let file = self.options.book_file.clone();
+        if file.is_empty() {
+            self.book = None;
+            return;
+        }
+        match Book::open(&file) {
+            Ok(book) => {
+                self.out.line(&format!(
+                    "info string loaded book {file} ({} entries)",
+                    book.len()
+                ));
+                self.book = Some(book);
+            }
+            Err(e) => {
+                self.options = before;
+                self.error(format!("BookFile `{file}`: {e}; the previous book stays"));
+            }
+        }
+    }
+
+    /// The book's move for `board`, when `OwnBook` is on, a book is loaded
+    /// and the position is in it. Analysis (`go infinite`, `go mate`,
+    /// `searchmoves`) always searches.
+    fn book_move(&mut self, board: &Bitboards, params: &GoParams) -> Option<BookMove> {
+        if !self.options.own_book
+            || params.infinite
+            || params.mate.is_some()
+            || !params.searchmoves.is_empty()
+        {
+            return None;
+        }
+        let book = self.book.as_ref()?;
+        if self.options.book_best_move {
+            return book.best_move(board);
+        }
+        let random = splitmix(&mut self.book_random);
+        book.weighted_move(board, random)
+    }
+
+    /// Answers `go` with a book move: `info string book move …`, then
+    /// `bestmove` at once, or, for `go ponder`, once `ponderhit` or `stop`
+    /// comes.
+    fn play_book_move(&mut self, board: &Bitboards, book_move: BookMove, ponder: bool) {
+        let notation = Notation::of(board, self.options.chess960);
+        let total: u64 = self
+            .book
+            .as_ref()
+            .map(|b| b.moves(board).iter().map(|m| u64::from(m.weight)).sum())
+            .unwrap_or_default();
+        let text = notation.write(book_move.mv);
+        self.out.line(&format!(
+            "info string book move {text} weight {} of {total}",
+            book_move.weight
+        ));
+        let line = format!("bestmove {text}");
+        if !ponder {
+            self.out.line(&line);
+            return;
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let ponder_hit = Arc::new(AtomicBool::new(false));
+        let (stop_t, hit_t, out) = (stop.clone(), ponder_hit.clone(), self.out.clone());
+        let handle = std::thread::spawn(move || {
+            while !stop_t.load(Ordering::Relaxed) && !hit_t.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            out.line(&line);
+        });
+        self.running = Some(Running {
+            handle,
+            stop,
+            ponder_hit,
+            // The move is known: `ponderhit` only has to release it (any
+            // limits do, they only time a search that is not running).
+            ponder_limits: Some(Limits::default()),
+            unbounded: true,
+        });
     }
 
     /// Validates the whole command before changing anything: a bad FEN or an
@@ -338,6 +438,9 @@ impl Session {
             self.out.line("");
             self.out.line(&format!("Nodes searched: {total}"));
             return;
+        }
+        if let Some(book_move) = self.book_move(game.board(), &params) {
+            return self.play_book_move(game.board(), book_move, params.ponder);
         }
         let limits = self.limits(&params, game.board());
         let stop = limits.stop.clone();
@@ -532,6 +635,16 @@ fn legal_bestmove(game: &Game<Bitboards>, result: &SearchResult, notation: Notat
         Some(p) => format!("bestmove {best} ponder {}", notation.write(p)),
         None => format!("bestmove {best}"),
     }
+}
+
+/// One step of SplitMix64: the next number of a small seeded generator,
+/// enough to choose among book moves.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// Depth and node caps for `UCI_Elo`: each 100 Elo roughly doubles the
