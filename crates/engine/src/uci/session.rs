@@ -11,8 +11,10 @@ use crate::searchers::{build_driver, Driver};
 use crate::with_backend;
 use fianchetto_board::{diagram, Bitboards, Board, CastlingMode, CastlingRights, Move, Setup};
 use fianchetto_eval::nnue::Network;
+use fianchetto_movegen::perft::perft_until;
 use fianchetto_movegen::polyglot::{Book, BookMove};
-use fianchetto_movegen::{divide, parse_uci, uci_string, Game, MoveGen};
+use fianchetto_movegen::{parse_uci, uci_string, Game, MoveGen};
+use fianchetto_search::tt::{Replacement, TranspositionTable};
 use fianchetto_search::{time::TimeManager, Info, Limits, SearchResult};
 use std::io::{BufRead, Write};
 use std::path::Path;
@@ -222,6 +224,19 @@ impl Session {
         let before = self.options.clone();
         match self.options.set(name, value) {
             Ok(Applied::ClearHash) => self.with_driver(|d| d.clear()),
+            // A size the machine cannot give is refused before the old table
+            // is dropped: the probe allocation fails, the options go back.
+            Ok(Applied::ResizeHash)
+                if TranspositionTable::try_new(self.options.hash_mb, Replacement::default())
+                    .is_err() =>
+            {
+                let asked = self.options.hash_mb;
+                self.options = before;
+                self.error(format!(
+                    "cannot allocate a {asked} MB hash table; Hash stays {} MB",
+                    self.options.hash_mb
+                ));
+            }
             Ok(Applied::EvalFile) => match load_network(Some(Path::new(&self.options.eval_file))) {
                 Ok(net) => {
                     self.out.line(&format!(
@@ -429,15 +444,7 @@ impl Session {
     fn go(&mut self, params: GoParams) {
         let game = self.current();
         if let Some(depth) = params.perft {
-            let mut total = 0;
-            let notation = Notation::of(game.board(), self.options.chess960);
-            for (mv, n) in divide(game.board(), depth.max(1)) {
-                self.out.line(&format!("{}: {n}", notation.write(mv)));
-                total += n;
-            }
-            self.out.line("");
-            self.out.line(&format!("Nodes searched: {total}"));
-            return;
+            return self.go_perft(&game, depth.max(1));
         }
         if let Some(book_move) = self.book_move(game.board(), &params) {
             return self.play_book_move(game.board(), book_move, params.ponder);
@@ -481,6 +488,37 @@ impl Session {
             ponder_hit,
             ponder_limits,
             unbounded: wait_for_stop,
+        });
+    }
+
+    /// `go perft N` on the search thread, so that `stop` and `isready` are
+    /// answered while it counts: a divide, then `Nodes searched: N`. `stop`
+    /// ends it at once, with the total of the moves listed so far and a note.
+    fn go_perft(&mut self, game: &Game<Bitboards>, depth: u32) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let notation = Notation::of(game.board(), self.options.chess960);
+        let (board, out, flag) = (game.board().clone(), self.out.clone(), stop.clone());
+        let handle = std::thread::spawn(move || {
+            let mut total = 0;
+            for mv in board.legal_moves() {
+                let mut child = board.clone();
+                child.play(mv);
+                let Some(count) = perft_until(&child, depth - 1, &flag) else {
+                    out.line("info string perft stopped; the total counts the moves listed");
+                    break;
+                };
+                out.line(&format!("{}: {count}", notation.write(mv)));
+                total += count;
+            }
+            out.line("");
+            out.line(&format!("Nodes searched: {total}"));
+        });
+        self.running = Some(Running {
+            handle,
+            stop,
+            ponder_hit: Arc::new(AtomicBool::new(false)),
+            ponder_limits: None,
+            unbounded: false,
         });
     }
 
