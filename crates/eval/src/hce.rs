@@ -6,8 +6,9 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::breakdown::{Breakdown, Term, PHASE_MAX};
-use crate::params::{Params, Tapered};
+use crate::params::{Field, Params, Tapered};
 use crate::pawns::{self, PawnTable};
+use crate::trace::{at, tap, tap_halves, NoTrace, Tracer};
 use fianchetto_board::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use fianchetto_board::{Bitboard, Board, Color, Role, Square};
 
@@ -203,11 +204,26 @@ impl Bbs {
 /// Evaluates `board` with `params` into `out` (cleared first); returns the
 /// score for the side to move. `pawns`, when given, caches the pawn
 /// structure; it must have been cleared since `params` last changed.
+#[inline(always)]
 pub(crate) fn evaluate<B: Board>(
     params: &Params,
     board: &B,
     pawn_table: Option<&mut PawnTable>,
     out: &mut Breakdown,
+) -> i32 {
+    evaluate_with(params, board, pawn_table, out, &mut NoTrace)
+}
+
+/// [`evaluate`], telling `tr` how often each weight counts (the trace of
+/// [`crate::trace`]; with [`NoTrace`] the bookkeeping compiles away). A
+/// tracing evaluation computes the pawn structure afresh, whatever
+/// `pawn_table`.
+pub(crate) fn evaluate_with<B: Board, T: Tracer>(
+    params: &Params,
+    board: &B,
+    pawn_table: Option<&mut PawnTable>,
+    out: &mut Breakdown,
+    tr: &mut T,
 ) -> i32 {
     *out = Breakdown {
         scale: 128,
@@ -238,8 +254,10 @@ pub(crate) fn evaluate<B: Board>(
             let n = popcnt(b);
             phase += n * p.phase_weight[r];
             add_n(&mut mat, p.piece_value[r], n);
+            tap(tr, c, at(Field::piece_value) + 2 * r, n);
             for s in bits(b) {
                 add(&mut pst, p.psqt[r][s ^ flip]);
+                tap(tr, c, at(Field::psqt) + 2 * (r * 64 + (s ^ flip)), 1);
             }
         }
         material_mg[c] = mat[0];
@@ -259,6 +277,7 @@ pub(crate) fn evaluate<B: Board>(
 
     // Pawn structure, cached by pawn key.
     let entry = match pawn_table {
+        _ if T::ON => pawns::structure_with(p, bb.p[0][0], bb.p[1][0], tr),
         Some(t) => t.probe(p, bb.p[0][0], bb.p[1][0]),
         None => pawns::structure(p, bb.p[0][0], bb.p[1][0]),
     };
@@ -288,64 +307,72 @@ pub(crate) fn evaluate<B: Board>(
         let mut minor_att = 0u64;
         let mut zone_attackers = 0;
         let mut zone_units = 0;
+        // Attackers by role, for the trace only.
+        let mut zone_roles = [0i32; 6];
 
         // Mobility and attack maps.
         for s in bits(bb.p[c][1]) {
             let a = knight_attacks(sq(s)).0;
             attacked |= a;
             minor_att |= a;
-            add(
-                &mut mob,
-                p.mobility_knight[popcnt(a & safe).min(8) as usize],
-            );
+            let k = popcnt(a & safe).min(8) as usize;
+            add(&mut mob, p.mobility_knight[k]);
+            tap(tr, c, at(Field::mobility_knight) + 2 * k, 1);
             if a & opp_zone != 0 {
                 zone_attackers += 1;
                 zone_units += p.king_attack_weight[1];
+                zone_roles[1] += 1;
             }
         }
         for s in bits(bb.p[c][2]) {
             let a = bishop_attacks(sq(s), Bitboard(bb.occ)).0;
             attacked |= a;
             minor_att |= a;
-            add(
-                &mut mob,
-                p.mobility_bishop[popcnt(a & safe).min(13) as usize],
-            );
+            let k = popcnt(a & safe).min(13) as usize;
+            add(&mut mob, p.mobility_bishop[k]);
+            tap(tr, c, at(Field::mobility_bishop) + 2 * k, 1);
             if a & opp_zone != 0 {
                 zone_attackers += 1;
                 zone_units += p.king_attack_weight[2];
+                zone_roles[2] += 1;
             }
         }
         for s in bits(bb.p[c][3]) {
             let a = rook_attacks(sq(s), Bitboard(bb.occ)).0;
             attacked |= a;
-            add(&mut mob, p.mobility_rook[popcnt(a & safe).min(14) as usize]);
+            let k = popcnt(a & safe).min(14) as usize;
+            add(&mut mob, p.mobility_rook[k]);
+            tap(tr, c, at(Field::mobility_rook) + 2 * k, 1);
             if a & opp_zone != 0 {
                 zone_attackers += 1;
                 zone_units += p.king_attack_weight[3];
+                zone_roles[3] += 1;
             }
             // Rooks on files and ranks.
             let file = FILE_A << (s & 7);
             if file & all_pawns == 0 {
                 add(&mut pieces, p.rook_open);
+                tap(tr, c, at(Field::rook_open), 1);
             } else if file & own_pawns == 0 {
                 add(&mut pieces, p.rook_semi_open);
+                tap(tr, c, at(Field::rook_semi_open), 1);
             }
             if rel_rank(white, s) == 6 {
                 add(&mut pieces, p.rook_seventh);
+                tap(tr, c, at(Field::rook_seventh), 1);
             }
         }
         for s in bits(bb.p[c][4]) {
             let o_bb = Bitboard(bb.occ);
             let a = bishop_attacks(sq(s), o_bb).0 | rook_attacks(sq(s), o_bb).0;
             attacked |= a;
-            add(
-                &mut mob,
-                p.mobility_queen[popcnt(a & safe).min(27) as usize],
-            );
+            let k = popcnt(a & safe).min(27) as usize;
+            add(&mut mob, p.mobility_queen[k]);
+            tap(tr, c, at(Field::mobility_queen) + 2 * k, 1);
             if a & opp_zone != 0 {
                 zone_attackers += 1;
                 zone_units += p.king_attack_weight[4];
+                zone_roles[4] += 1;
             }
         }
         out.add(Term::Mobility, c, mob);
@@ -354,13 +381,12 @@ pub(crate) fn evaluate<B: Board>(
         let bishops = bb.p[c][2];
         if bishops & LIGHT != 0 && bishops & DARK != 0 {
             add(&mut pieces, p.bishop_pair);
+            tap(tr, c, at(Field::bishop_pair), 1);
         }
         let first_rank = if white { 0xff } else { 0xff << 56 };
-        add_n(
-            &mut pieces,
-            p.bishop_back_rank,
-            popcnt(bishops & first_rank),
-        );
+        let n = popcnt(bishops & first_rank);
+        add_n(&mut pieces, p.bishop_back_rank, n);
+        tap(tr, c, at(Field::bishop_back_rank), n);
         let rooks = bb.p[c][3];
         if rooks.count_ones() >= 2 {
             for a in bits(rooks) {
@@ -369,8 +395,10 @@ pub(crate) fn evaluate<B: Board>(
                     let clear = fianchetto_board::attacks::between(sq(a), sq(b)).0 & bb.occ == 0;
                     if clear && a & 7 == b & 7 {
                         add(&mut pieces, p.rooks_connected_file);
+                        tap(tr, c, at(Field::rooks_connected_file), 1);
                     } else if clear && a >> 3 == b >> 3 {
                         add(&mut pieces, p.rooks_connected_rank);
+                        tap(tr, c, at(Field::rooks_connected_rank), 1);
                     }
                 }
             }
@@ -386,38 +414,34 @@ pub(crate) fn evaluate<B: Board>(
         } else {
             north_fill(pawn_att[o])
         };
-        add_n(
-            &mut pieces,
-            p.knight_outpost,
-            popcnt(bb.p[c][1] & outpost_ranks & pawn_att[c] & !opp_span),
-        );
+        let n = popcnt(bb.p[c][1] & outpost_ranks & pawn_att[c] & !opp_span);
+        add_n(&mut pieces, p.knight_outpost, n);
+        tap(tr, c, at(Field::knight_outpost), n);
         out.add(Term::Pieces, c, pieces);
 
         // Control.
-        add_n(&mut control, p.center_pawn, popcnt(own_pawns & CENTER));
-        add_n(
-            &mut control,
-            p.center_minor,
-            popcnt((bb.p[c][1] | bishops) & CENTER),
-        );
-        add_n(&mut control, p.center_queen, popcnt(bb.p[c][4] & CENTER));
-        add_n(
-            &mut control,
-            p.protected_piece,
-            popcnt(own & !bb.p[c][5] & attacked),
-        );
-        add_n(&mut control, p.attacked_square, popcnt(attacked));
+        let n = popcnt(own_pawns & CENTER);
+        add_n(&mut control, p.center_pawn, n);
+        tap(tr, c, at(Field::center_pawn), n);
+        let n = popcnt((bb.p[c][1] | bishops) & CENTER);
+        add_n(&mut control, p.center_minor, n);
+        tap(tr, c, at(Field::center_minor), n);
+        let n = popcnt(bb.p[c][4] & CENTER);
+        add_n(&mut control, p.center_queen, n);
+        tap(tr, c, at(Field::center_queen), n);
+        let n = popcnt(own & !bb.p[c][5] & attacked);
+        add_n(&mut control, p.protected_piece, n);
+        tap(tr, c, at(Field::protected_piece), n);
+        let n = popcnt(attacked);
+        add_n(&mut control, p.attacked_square, n);
+        tap(tr, c, at(Field::attacked_square), n);
         let opp_pieces = bb.p[o][1] | bb.p[o][2] | bb.p[o][3] | bb.p[o][4];
-        add_n(
-            &mut control,
-            p.threat_by_pawn,
-            popcnt(pawn_att[c] & opp_pieces),
-        );
-        add_n(
-            &mut control,
-            p.threat_by_minor,
-            popcnt(minor_att & (bb.p[o][3] | bb.p[o][4])),
-        );
+        let n = popcnt(pawn_att[c] & opp_pieces);
+        add_n(&mut control, p.threat_by_pawn, n);
+        tap(tr, c, at(Field::threat_by_pawn), n);
+        let n = popcnt(minor_att & (bb.p[o][3] | bb.p[o][4]));
+        add_n(&mut control, p.threat_by_minor, n);
+        tap(tr, c, at(Field::threat_by_minor), n);
         out.add(Term::Control, c, control);
         attacked_by[c] = attacked;
 
@@ -425,10 +449,13 @@ pub(crate) fn evaluate<B: Board>(
         // score it as a penalty on their side of the table).
         let scale = p.king_attack_scale[(zone_attackers as usize).min(7)];
         out.add(Term::KingSafety, o, [-(zone_units * scale / 100), 0]);
+        if T::ON {
+            tr.king_attack(o, zone_roles, (zone_attackers as usize).min(7));
+        }
         out.add(
             Term::KingSafety,
             c,
-            king_shelter(p, &bb, c, kings[c], board),
+            king_shelter(p, &bb, c, kings[c], board, tr),
         );
 
         // Passed pawns.
@@ -436,9 +463,11 @@ pub(crate) fn evaluate<B: Board>(
         for s in bits(entry.passed[c]) {
             let rr = rel_rank(white, s);
             add(&mut passed, p.passed_rank[rr]);
+            tap(tr, c, at(Field::passed_rank) + 2 * rr, 1);
             let b = 1u64 << s;
             if front_span(white, b) & bb.occ == 0 {
                 add(&mut passed, p.passed_free[rr]);
+                tap(tr, c, at(Field::passed_free) + 2 * rr, 1);
             }
             let w = rr as i32 - 2;
             if w > 0 {
@@ -446,6 +475,10 @@ pub(crate) fn evaluate<B: Board>(
                 let own_d = dist(kings[c], stop).min(5);
                 let opp_d = dist(kings[o], stop).min(5);
                 passed[1] += w * (own_d * p.passed_king_own + opp_d * p.passed_king_enemy);
+                if T::ON {
+                    tr.add(c, at(Field::passed_king_own), 0, 2 * w * own_d);
+                    tr.add(c, at(Field::passed_king_enemy), 0, 2 * w * opp_d);
+                }
             }
         }
         out.add(Term::PassedPawns, c, passed);
@@ -462,6 +495,7 @@ pub(crate) fn evaluate<B: Board>(
             c,
             [p.threat_hanging[0] * hanging, p.threat_hanging[1] * hanging],
         );
+        tap(tr, c, at(Field::threat_hanging), hanging);
     }
 
     // Endgame knowledge against a lone king.
@@ -481,12 +515,21 @@ pub(crate) fn evaluate<B: Board>(
                 [7, 56]
             };
             let d = dist(kings[o], corners[0]).min(dist(kings[o], corners[1]));
-            p.kbnk_base
-                + p.kbnk_corner * d
-                + p.mopup_closeness * (14 - manhattan(kings[0], kings[1]))
+            let close = 14 - manhattan(kings[0], kings[1]);
+            if T::ON {
+                tr.add(c, at(Field::kbnk_base), 2, 2);
+                tr.add(c, at(Field::kbnk_corner), 2 * d, 2 * d);
+                tr.add(c, at(Field::mopup_closeness), 2 * close, 2 * close);
+            }
+            p.kbnk_base + p.kbnk_corner * d + p.mopup_closeness * close
         } else if bb.npm(c) >= CLASSIFY_VALUE[3] {
-            p.mopup_edge * center_distance(kings[o])
-                + p.mopup_closeness * (14 - manhattan(kings[0], kings[1]))
+            let edge = center_distance(kings[o]);
+            let close = 14 - manhattan(kings[0], kings[1]);
+            if T::ON {
+                tr.add(c, at(Field::mopup_edge), 2 * edge, 2 * edge);
+                tr.add(c, at(Field::mopup_closeness), 2 * close, 2 * close);
+            }
+            p.mopup_edge * edge + p.mopup_closeness * close
         } else {
             0
         };
@@ -494,9 +537,15 @@ pub(crate) fn evaluate<B: Board>(
     }
 
     // Tempo.
-    out.add(Term::Tempo, if white_to_move { 0 } else { 1 }, p.tempo);
+    let stm = if white_to_move { 0 } else { 1 };
+    out.add(Term::Tempo, stm, p.tempo);
+    tap(tr, stm, at(Field::tempo), 1);
 
-    out.scale = endgame_scale(p, &bb, out.total()[1]);
+    let (scale, rule) = endgame_scale(p, &bb, out.total()[1]);
+    out.scale = scale;
+    if T::ON {
+        tr.scale(rule);
+    }
     out.finish(white_to_move)
 }
 
@@ -504,11 +553,20 @@ fn manhattan(a: usize, b: usize) -> i32 {
     ((a & 7) as i32 - (b & 7) as i32).abs() + ((a >> 3) as i32 - (b >> 3) as i32).abs()
 }
 
-/// Scale (of 128) of the whole score for drawish material.
-fn endgame_scale(p: &Params, bb: &Bbs, eg: i32) -> i32 {
+/// Scale (of 128) of the whole score for drawish material, and the flat
+/// index of the weight that set it (`None`: 128, no rule applies).
+fn endgame_scale(p: &Params, bb: &Bbs, eg: i32) -> (i32, Option<usize>) {
     let strong = if eg >= 0 { 0 } else { 1 };
     let weak = 1 - strong;
     let mut scale = 128;
+    let mut rule = None;
+    // The smaller of the current scale and weight `field`.
+    let mut apply = |scale: &mut i32, value: i32, field: Field| {
+        if value < *scale {
+            *scale = value;
+            rule = Some(at(field));
+        }
+    };
     if bb.p[strong][0] == 0 {
         let (ns, nw) = (bb.npm(strong), bb.npm(weak));
         let only_knights = bb.p[strong][2] | bb.p[strong][3] | bb.p[strong][4] == 0;
@@ -518,9 +576,17 @@ fn endgame_scale(p: &Params, bb: &Bbs, eg: i32) -> i32 {
                 && bb.side[weak] == bb.p[weak][5])
         {
             // A lone minor (or two knights) cannot force mate.
-            scale = scale.min(p.scale_no_pawns_lone_minor);
+            apply(
+                &mut scale,
+                p.scale_no_pawns_lone_minor,
+                Field::scale_no_pawns_lone_minor,
+            );
         } else if ns - nw <= CLASSIFY_VALUE[2] {
-            scale = scale.min(p.scale_no_pawns_minor);
+            apply(
+                &mut scale,
+                p.scale_no_pawns_minor,
+                Field::scale_no_pawns_minor,
+            );
         }
     }
     let b = [bb.p[0][2], bb.p[1][2]];
@@ -530,14 +596,25 @@ fn endgame_scale(p: &Params, bb: &Bbs, eg: i32) -> i32 {
         && b[1].count_ones() == 1
         && ((b[0] & LIGHT != 0) != (b[1] & LIGHT != 0))
     {
-        scale = scale.min(p.scale_opposite_bishops);
+        apply(
+            &mut scale,
+            p.scale_opposite_bishops,
+            Field::scale_opposite_bishops,
+        );
     }
-    scale
+    (scale, rule)
 }
 
 /// The own-side king safety terms that do not depend on enemy piece
 /// attacks: the Classical shield/storm/files and all of BuhoChess's.
-fn king_shelter<B: Board>(p: &Params, bb: &Bbs, c: usize, k: usize, board: &B) -> Tapered {
+fn king_shelter<B: Board, T: Tracer>(
+    p: &Params,
+    bb: &Bbs,
+    c: usize,
+    k: usize,
+    board: &B,
+    tr: &mut T,
+) -> Tapered {
     let white = c == 0;
     let o = 1 - c;
     let own_pawns = bb.p[c][0];
@@ -568,12 +645,17 @@ fn king_shelter<B: Board>(p: &Params, bb: &Bbs, c: usize, k: usize, board: &B) -
                 rel_rank(false, 63 - b.leading_zeros() as usize)
             }
         };
-        add(&mut v, p.king_shield[nearest(mine)]);
-        add(&mut v, p.king_storm[nearest(theirs)]);
+        let (shield, storm) = (nearest(mine), nearest(theirs));
+        add(&mut v, p.king_shield[shield]);
+        add(&mut v, p.king_storm[storm]);
+        tap(tr, c, at(Field::king_shield) + 2 * shield, 1);
+        tap(tr, c, at(Field::king_storm) + 2 * storm, 1);
         if file & (own_pawns | opp_pawns) == 0 {
             add(&mut v, p.king_open_file);
+            tap(tr, c, at(Field::king_open_file), 1);
         } else if file & own_pawns == 0 {
             add(&mut v, p.king_semi_open_file);
+            tap(tr, c, at(Field::king_semi_open_file), 1);
         }
     }
 
@@ -581,16 +663,21 @@ fn king_shelter<B: Board>(p: &Params, bb: &Bbs, c: usize, k: usize, board: &B) -
     let color = if white { Color::White } else { Color::Black };
     if kr == 0 && kf >= 6 {
         add(&mut v, p.castled_kingside);
+        tap(tr, c, at(Field::castled_kingside), 1);
     } else if kr == 0 && kf <= 2 {
         add(&mut v, p.castled_queenside);
+        tap(tr, c, at(Field::castled_queenside), 1);
     } else if !board.castling().has_any(color) {
         add(&mut v, p.castling_lost);
+        tap(tr, c, at(Field::castling_lost), 1);
     }
     // BuhoChess: enemy sliders lined up with the king, blockers ignored.
     let ks = sq(k);
     let diag = bishop_attacks(ks, Bitboard::EMPTY).0 & (bb.p[o][2] | bb.p[o][4]);
     let orth = rook_attacks(ks, Bitboard::EMPTY).0 & (bb.p[o][3] | bb.p[o][4]);
-    add_n(&mut v, p.king_attack_line, popcnt(diag | orth));
+    let n = popcnt(diag | orth);
+    add_n(&mut v, p.king_attack_line, n);
+    tap(tr, c, at(Field::king_attack_line), n);
     // BuhoChess: the pawn shield of a castled king, or open files next to an
     // uncastled one.
     let shield_files: Option<([usize; 3], usize)> = if kf >= 5 {
@@ -605,6 +692,8 @@ fn king_shelter<B: Board>(p: &Params, bb: &Bbs, c: usize, k: usize, board: &B) -
             for f in files {
                 let file = FILE_A << f;
                 let mut fv = [0; 2];
+                // The trace counts in halves: the f- and c-files count half.
+                let halves = if f == halved { 1 } else { 2 };
                 let mine = own_pawns & file;
                 // The own pawn nearest its starting square.
                 let nearest = if mine == 0 {
@@ -615,22 +704,34 @@ fn king_shelter<B: Board>(p: &Params, bb: &Bbs, c: usize, k: usize, board: &B) -
                     Some(rel_rank(false, 63 - mine.leading_zeros() as usize))
                 };
                 match nearest {
-                    None => add(&mut fv, p.shield_missing),
+                    None => {
+                        add(&mut fv, p.shield_missing);
+                        tap_halves(tr, c, at(Field::shield_missing), halves);
+                    }
                     Some(r) if r <= 1 => {}
-                    Some(2) => add(&mut fv, p.shield_advanced_one),
-                    Some(_) => add(&mut fv, p.shield_advanced_more),
+                    Some(2) => {
+                        add(&mut fv, p.shield_advanced_one);
+                        tap_halves(tr, c, at(Field::shield_advanced_one), halves);
+                    }
+                    Some(_) => {
+                        add(&mut fv, p.shield_advanced_more);
+                        tap_halves(tr, c, at(Field::shield_advanced_more), halves);
+                    }
                 }
                 let theirs = opp_pawns & file;
                 if theirs == 0 {
                     add(&mut fv, p.shield_no_enemy_pawn);
+                    tap_halves(tr, c, at(Field::shield_no_enemy_pawn), halves);
                 }
                 let rank3 = if white { 0xffu64 << 16 } else { 0xffu64 << 40 };
                 let rank4 = if white { 0xffu64 << 24 } else { 0xffu64 << 32 };
                 if theirs & rank3 != 0 {
                     add(&mut fv, p.shield_storm_near);
+                    tap_halves(tr, c, at(Field::shield_storm_near), halves);
                 }
                 if theirs & rank4 != 0 {
                     add(&mut fv, p.shield_storm_far);
+                    tap_halves(tr, c, at(Field::shield_storm_far), halves);
                 }
                 // The f- and c-pawns are more flexible: half penalties.
                 if f == halved {
@@ -643,6 +744,7 @@ fn king_shelter<B: Board>(p: &Params, bb: &Bbs, c: usize, k: usize, board: &B) -
             for f in kf.saturating_sub(1)..=(kf + 1).min(7) {
                 if (FILE_A << f) & (own_pawns | opp_pawns) == 0 {
                     add(&mut v, p.uncastled_open_file);
+                    tap(tr, c, at(Field::uncastled_open_file), 1);
                 }
             }
         }

@@ -45,6 +45,8 @@ mod params;
 pub mod pawns;
 mod presets;
 mod score;
+pub mod trace;
+pub mod tunable;
 mod weights;
 
 pub use breakdown::{blend, Breakdown, Term, PHASE_MAX};
@@ -55,3 +57,4 @@ pub use presets::{
     BuhoChess, Classical, Material, MaterialValues, Preset, PresetEvaluator, UnknownPreset,
 };
 pub use score::Score;
+pub use tunable::{Tunable, TunableError, TunableSpec};

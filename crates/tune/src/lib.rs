@@ -17,3 +17,6 @@
 
 pub mod datagen;
 pub mod marlin;
+pub mod matches;
+pub mod plot;
+pub mod texel;
