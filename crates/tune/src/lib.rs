@@ -19,4 +19,5 @@ pub mod datagen;
 pub mod marlin;
 pub mod matches;
 pub mod plot;
+pub mod spsa;
 pub mod texel;

@@ -251,9 +251,25 @@ where
     A: Search<Bitboards> + ?Sized,
     B: Search<Bitboards> + ?Sized,
 {
+    let [first, second] = play_pair_games(a, b, opening, config);
+    first + second
+}
+
+/// [`play_pair`], game by game: `a`'s points in the game it played white,
+/// then in the game it played black (each 0, ½ or 1).
+pub fn play_pair_games<A, B>(
+    a: &mut A,
+    b: &mut B,
+    opening: &Game<Bitboards>,
+    config: &MatchConfig,
+) -> [f64; 2]
+where
+    A: Search<Bitboards> + ?Sized,
+    B: Search<Bitboards> + ?Sized,
+{
     let first = play_game(a, b, opening, config).wdl.white_score() as f64;
     let second = 1.0 - play_game(b, a, opening, config).wdl.white_score() as f64;
-    first + second
+    [first, second]
 }
 
 /// Where match openings come from.
