@@ -301,14 +301,14 @@ impl Spsa {
                 "iterations and games per iteration must be at least 1".into(),
             ));
         }
-        let positive = |x: Option<f64>| x.is_none_or(|v| v.is_finite() && v > 0.0);
+        let positive = |x: Option<f64>| x.map_or(true, |v| v.is_finite() && v > 0.0);
         if !(config.alpha.is_finite()
             && config.alpha > 0.0
             && config.gamma.is_finite()
             && config.gamma > 0.0
             && positive(config.a)
             && positive(config.c)
-            && config.big_a.is_none_or(|v| v.is_finite() && v >= 0.0))
+            && config.big_a.map_or(true, |v| v.is_finite() && v >= 0.0))
         {
             return Err(SpsaError::Config(
                 "alpha, gamma, a and c must be positive numbers and A not negative".into(),
@@ -394,8 +394,8 @@ impl Spsa {
         }
         let seed = self.rng.next_u64();
         let result = objective.compare(&plus, &minus, self.config.pairs_per_iteration, seed);
-        for i in 0..n {
-            let step = self.a_k(i, k) * result / (2.0 * self.c_k(i, k) * delta[i] as f64);
+        for (i, &d) in delta.iter().enumerate() {
+            let step = self.a_k(i, k) * result / (2.0 * self.c_k(i, k) * d as f64);
             let p = &mut self.params[i];
             p.value = (p.value + step).clamp(p.min, p.max);
         }
@@ -520,10 +520,12 @@ impl Trajectory {
     }
 }
 
+/// A searcher of any kind, as SPSA's engines are held.
+pub type BoxedSearch = Box<dyn Search<Bitboards> + Send>;
+
 /// Builds an engine from parameter values: what [`EngineMatch`] calls for
 /// θ+ and θ−.
-pub type EngineBuilder =
-    dyn Fn(&[(String, i32)]) -> Result<Box<dyn Search<Bitboards> + Send>, TunableError> + Sync;
+pub type EngineBuilder = dyn Fn(&[(String, i32)]) -> Result<BoxedSearch, TunableError> + Sync;
 
 /// An engine builder for a [`Tunable`]: a copy of `base` with the values set,
 /// turned into a searcher by `make`.
@@ -540,7 +542,7 @@ pub type EngineBuilder =
 pub fn tunable_engine<T, S, F>(
     base: T,
     make: F,
-) -> impl Fn(&[(String, i32)]) -> Result<Box<dyn Search<Bitboards> + Send>, TunableError> + Sync
+) -> impl Fn(&[(String, i32)]) -> Result<BoxedSearch, TunableError> + Sync
 where
     T: Tunable + Clone + Sync,
     S: Search<Bitboards> + Send + 'static,
@@ -551,7 +553,7 @@ where
         for (name, v) in values {
             t.set_value(name, *v)?;
         }
-        Ok(Box::new(make(&t)) as Box<dyn Search<Bitboards> + Send>)
+        Ok(Box::new(make(&t)) as BoxedSearch)
     }
 }
 
