@@ -32,6 +32,13 @@ enum Command {
     Datagen(commands::datagen::DatagenArgs),
     /// Balanced opening positions for OpenBench: `genfens N seed S [book FILE|None]`.
     Genfens(commands::genfens::GenfensArgs),
+    /// Tune parameters: `tune texel` (evaluation weights on game results),
+    /// `tune spsa` (any tunables, by games between θ+ and θ−).
+    Tune(commands::tune::TuneArgs),
+    /// Print the tunable parameters in OpenBench's SPSA format.
+    SpsaParams(commands::spsa_params::SpsaParamsArgs),
+    /// Fit ProbCut's regressions (Buro) on many positions and write the table.
+    FitProbcut(commands::fit_probcut::FitProbcutArgs),
 }
 
 /// OpenBench passes a request as one argument (`"genfens 10 seed 3 book
@@ -63,6 +70,9 @@ fn main() -> ExitCode {
         Some(Command::Ablate(args)) => commands::ablate::run(args),
         Some(Command::Datagen(args)) => commands::datagen::run(args),
         Some(Command::Genfens(args)) => commands::genfens::run(args),
+        Some(Command::Tune(args)) => commands::tune::run(args),
+        Some(Command::SpsaParams(args)) => commands::spsa_params::run(args),
+        Some(Command::FitProbcut(args)) => commands::fit_probcut::run(args),
         Some(Command::Uci) | None => {
             fianchetto_engine::uci::run_stdio();
             Ok(())

@@ -19,5 +19,7 @@ pub mod datagen;
 pub mod marlin;
 pub mod matches;
 pub mod plot;
+pub mod probcut;
+pub mod progress;
 pub mod spsa;
 pub mod texel;
