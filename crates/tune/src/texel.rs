@@ -485,8 +485,12 @@ impl Default for TexelConfig {
 pub struct Epoch {
     /// 1-based epoch number.
     pub epoch: usize,
-    /// The mean squared error over all samples after the epoch.
+    /// The mean squared error over all training samples after the epoch
+    /// (against the training targets).
     pub error: f64,
+    /// The error on the validation samples (against their results), when
+    /// there are any.
+    pub validation: Option<f64>,
 }
 
 /// What a Texel run produced.
@@ -504,6 +508,13 @@ pub struct TexelOutcome {
     pub errors: Vec<f64>,
     /// The error of the rounded weights.
     pub final_error: f64,
+    /// The validation error before training and after each epoch (empty
+    /// without validation samples).
+    pub validation_errors: Vec<f64>,
+    /// The epoch whose weights were kept: the last one, or with validation
+    /// samples the one with the lowest validation error (0: the starting
+    /// weights were best).
+    pub best_epoch: usize,
 }
 
 /// The weights that always stay as they are: the phase weights, and the
@@ -515,6 +526,20 @@ fn default_trainable() -> Vec<bool> {
 /// Tunes `init` on `samples`; `on_epoch` hears the error after each epoch.
 pub fn train(
     samples: &[Sample],
+    init: &Params,
+    config: &TexelConfig,
+    on_epoch: impl FnMut(Epoch),
+) -> TexelOutcome {
+    train_validated(samples, &[], init, config, on_epoch)
+}
+
+/// [`train`] with held-out samples: their error (against their game
+/// results) is measured after every epoch, and the weights of the epoch
+/// where it was lowest are the ones returned (early stopping), so that a
+/// tune that starts to fit the training games' noise keeps its best point.
+pub fn train_validated(
+    samples: &[Sample],
+    validation: &[Sample],
     init: &Params,
     config: &TexelConfig,
     mut on_epoch: impl FnMut(Epoch),
@@ -546,6 +571,14 @@ pub fn train(
         }) / samples.len() as f64
     };
     let initial_error = error_of(&w);
+    let validate = |w: &[f64]| mean_squared_error(validation, w, k, threads);
+    let mut validation_errors = Vec::new();
+    let mut best = (0, f64::INFINITY, w.clone());
+    if !validation.is_empty() {
+        let v = validate(&w);
+        validation_errors.push(v);
+        best = (0, v, w.clone());
+    }
 
     let bar = if config.progress {
         let bar = ProgressBar::new(config.epochs as u64);
@@ -615,10 +648,27 @@ pub fn train(
         }
         let error = error_of(&w);
         errors.push(error);
+        let v = (!validation.is_empty()).then(|| validate(&w));
+        if let Some(v) = v {
+            validation_errors.push(v);
+            if v < best.1 {
+                best = (epoch, v, w.clone());
+            }
+        }
         bar.set_position(epoch as u64);
         bar.set_message(format!("error {error:.6}"));
-        on_epoch(Epoch { epoch, error });
+        on_epoch(Epoch {
+            epoch,
+            error,
+            validation: v,
+        });
     }
+    let best_epoch = if validation.is_empty() {
+        config.epochs
+    } else {
+        w = best.2;
+        best.0
+    };
     bar.finish_and_clear();
     let mut params = init.clone();
     for (i, &x) in w.iter().enumerate() {
@@ -635,6 +685,8 @@ pub fn train(
         initial_error,
         errors,
         final_error,
+        validation_errors,
+        best_epoch,
     }
 }
 

@@ -158,3 +158,32 @@ fn tuning_every_weight_fits_the_labels() {
     ];
     assert!(names.iter().filter(|n| moved(n)).count() >= 3);
 }
+
+#[test]
+fn validation_keeps_the_best_epoch() {
+    let boards = positions(4, 3000);
+    let truth = known();
+    let start = Params::classical();
+    let (train_boards, held) = boards.split_at(2000);
+    let samples = labelled(train_boards, &truth, &start);
+    let config = TexelConfig {
+        epochs: 30,
+        batch_size: 0,
+        threads: 2,
+        k: Some(K),
+        trainable: Some(select_weights("bishop_pair,tempo,rook_open").expect("known")),
+        ..TexelConfig::default()
+    };
+    // Held-out positions labelled by the same truth: tuning helps them.
+    let same = labelled(held, &truth, &start);
+    let out = texel::train_validated(&samples, &same, &start, &config, |_| {});
+    assert_eq!(out.validation_errors.len(), 31);
+    assert!(out.best_epoch > 20, "best epoch {}", out.best_epoch);
+    assert!(out.validation_errors[out.best_epoch] < 0.95 * out.validation_errors[0]);
+    // Held-out positions labelled by the starting weights: every step
+    // away from them hurts, so the starting weights are kept.
+    let other = labelled(held, &start, &start);
+    let out = texel::train_validated(&samples, &other, &start, &config, |_| {});
+    assert_eq!(out.best_epoch, 0);
+    assert_eq!(out.params, start);
+}

@@ -85,6 +85,11 @@ pub struct TexelArgs {
     /// Never change these weights (same syntax as --only).
     #[arg(long)]
     pub freeze: Option<String>,
+    /// Held-out data (same formats): its error (against the game results)
+    /// is printed every epoch, and the weights of the epoch where it was
+    /// lowest are the ones written (early stopping).
+    #[arg(long, num_args = 1..)]
+    pub validate: Vec<PathBuf>,
     /// Keep every position (no quietness filter).
     #[arg(long)]
     pub all_positions: bool,
@@ -187,13 +192,32 @@ fn run_texel(args: &TexelArgs) -> Result<(), CommandError> {
         ..config
     };
     let initial = texel::mean_squared_error(&samples, &weights, k, config.threads);
-    say!("K = {k:.6} (sigmoid(K * eval)); initial error {initial:.6}");
+    say!("K = {k:.6} (sigmoid(K * eval)); error against the results {initial:.6}");
+    let held_out = if args.validate.is_empty() {
+        Vec::new()
+    } else {
+        let options = LoadOptions {
+            max_positions: None,
+            ..options
+        };
+        let (v, _) = texel::load(&args.validate, &init, &options)
+            .map_err(|e| CommandError::Usage(e.to_string()))?;
+        say!("validation: {} positions", v.len());
+        v
+    };
     let progress = Progress::new(args.epochs as u64, "epoch", !args.quiet);
     let mut lines = Vec::new();
-    let out = texel::train(&samples, &init, &config, |e| {
-        progress.line(&format!("epoch {:>4} error {:.6}", e.epoch, e.error));
+    let mut valid_lines = Vec::new();
+    let out = texel::train_validated(&samples, &held_out, &init, &config, |e| {
+        let v = e
+            .validation
+            .map_or(String::new(), |v| format!(" validation {v:.6}"));
+        progress.line(&format!("epoch {:>4} error {:.6}{v}", e.epoch, e.error));
         progress.inc(&format!("error {:.6}", e.error));
         lines.push((e.epoch as f64, e.error));
+        if let Some(v) = e.validation {
+            valid_lines.push((e.epoch as f64, v));
+        }
     });
     progress.finish();
     say!(
@@ -202,6 +226,15 @@ fn run_texel(args: &TexelArgs) -> Result<(), CommandError> {
         out.errors.last().copied().unwrap_or(out.initial_error),
         out.final_error
     );
+    if !held_out.is_empty() {
+        let tuned: Vec<f64> = out.params.to_vec().into_iter().map(f64::from).collect();
+        say!(
+            "validation error {:.6} -> {:.6} (weights of epoch {})",
+            out.validation_errors.first().copied().unwrap_or(0.0),
+            texel::mean_squared_error(&held_out, &tuned, k, config.threads),
+            out.best_epoch
+        );
+    }
     let changed = (0..Params::LEN)
         .filter(|&i| init.get(i) != out.params.get(i))
         .count();
@@ -225,12 +258,18 @@ fn run_texel(args: &TexelArgs) -> Result<(), CommandError> {
         .unwrap_or_else(|| with_extension(&args.out, ".svg"));
     let mut points = vec![(0.0, out.initial_error)];
     points.extend(lines);
+    let mut series = vec![Series::new("training error", points)];
+    if let Some(&v0) = out.validation_errors.first() {
+        let mut points = vec![(0.0, v0)];
+        points.extend(valid_lines);
+        series.push(Series::new("validation error", points));
+    }
     write_svg_line_chart(
         &plot,
         "Texel tuning",
         "epoch",
         "mean squared error",
-        &[Series::new("training error", points)],
+        &series,
     )
     .map_err(|e| CommandError::Usage(e.to_string()))?;
     say!("error plot: {}", plot.display());

@@ -146,7 +146,7 @@ impl Default for ProbCut {
 }
 
 /// The default cut probability of the fitted rule.
-pub const DEFAULT_CONFIDENCE: f32 = 0.9;
+pub const DEFAULT_CONFIDENCE: f32 = 0.85;
 
 /// Shorthand for the table below.
 const fn fit(shallow: i32, deep: i32, phase: u8, a: f32, b: f32, sigma: f32) -> ProbCutFit {
@@ -164,9 +164,28 @@ const fn fit(shallow: i32, deep: i32, phase: u8, a: f32, b: f32, sigma: f32) -> 
 /// the run): positions of the project's Classical self-play data, searched
 /// by PVS with the Classical evaluation and ProbCut off.
 pub const DEFAULT_FITS: &[ProbCutFit] = &[
-    fit(2, 5, 0, 1.0, 0.0, 60.0),
-    fit(2, 5, 1, 1.0, 0.0, 60.0),
-    fit(2, 5, 2, 1.0, 0.0, 60.0),
+    // shallow, deep, phase, a, b, sigma
+    fit(2, 5, 0, 0.9306, -38.08, 128.62), // R² 0.8892, n 1264
+    fit(2, 5, 1, 0.8836, -44.31, 149.21), // R² 0.7948, n 520
+    fit(2, 5, 2, 0.7934, -29.59, 134.50), // R² 0.6918, n 1020
+    fit(3, 6, 0, 0.9387, -44.93, 137.27), // R² 0.8732, n 1253
+    fit(3, 6, 1, 0.8488, -40.17, 145.15), // R² 0.7936, n 520
+    fit(3, 6, 2, 0.7722, -30.71, 129.76), // R² 0.6907, n 1021
+    fit(4, 7, 0, 1.0077, -34.70, 119.66), // R² 0.9088, n 1255
+    fit(4, 7, 1, 0.8823, -42.28, 134.05), // R² 0.8310, n 524
+    fit(4, 7, 2, 0.7550, -39.31, 123.69), // R² 0.6960, n 1021
+    fit(5, 8, 0, 1.0390, -23.10, 93.52),  // R² 0.9440, n 1245
+    fit(5, 8, 1, 0.9215, -33.97, 108.78), // R² 0.8827, n 519
+    fit(5, 8, 2, 0.7604, -37.93, 113.80), // R² 0.7285, n 1026
+    fit(6, 9, 0, 1.0498, -8.76, 74.98),   // R² 0.9648, n 1238
+    fit(6, 9, 1, 0.9800, -27.16, 81.94),  // R² 0.9369, n 522
+    fit(6, 9, 2, 0.8593, -30.75, 82.07),  // R² 0.8512, n 1025
+    fit(7, 10, 0, 1.0446, -3.24, 55.30),  // R² 0.9810, n 1233
+    fit(7, 10, 1, 1.0167, -18.88, 61.71), // R² 0.9646, n 520
+    fit(7, 10, 2, 0.9369, -20.82, 72.86), // R² 0.8887, n 1028
+    fit(8, 11, 0, 1.0520, -0.36, 50.09),  // R² 0.9846, n 1221
+    fit(8, 11, 1, 1.0373, -5.12, 55.43),  // R² 0.9719, n 519
+    fit(8, 11, 2, 1.0028, -4.99, 54.31),  // R² 0.9436, n 1031
 ];
 
 impl ProbCut {
