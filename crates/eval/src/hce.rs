@@ -6,7 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::breakdown::{Breakdown, Term, PHASE_MAX};
-use crate::params::{Field, Params, Tapered};
+use crate::params::{Params, Tapered};
 use crate::pawns::{self, PawnTable};
 use crate::trace::{at, tap, tap_halves, NoTrace, Tracer};
 use fianchetto_board::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
@@ -254,10 +254,10 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
             let n = popcnt(b);
             phase += n * p.phase_weight[r];
             add_n(&mut mat, p.piece_value[r], n);
-            tap(tr, c, at(Field::piece_value) + 2 * r, n);
+            tap(tr, c, at!(piece_value) + 2 * r, n);
             for s in bits(b) {
                 add(&mut pst, p.psqt[r][s ^ flip]);
-                tap(tr, c, at(Field::psqt) + 2 * (r * 64 + (s ^ flip)), 1);
+                tap(tr, c, at!(psqt) + 2 * (r * 64 + (s ^ flip)), 1);
             }
         }
         material_mg[c] = mat[0];
@@ -317,7 +317,7 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
             minor_att |= a;
             let k = popcnt(a & safe).min(8) as usize;
             add(&mut mob, p.mobility_knight[k]);
-            tap(tr, c, at(Field::mobility_knight) + 2 * k, 1);
+            tap(tr, c, at!(mobility_knight) + 2 * k, 1);
             if a & opp_zone != 0 {
                 zone_attackers += 1;
                 zone_units += p.king_attack_weight[1];
@@ -330,7 +330,7 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
             minor_att |= a;
             let k = popcnt(a & safe).min(13) as usize;
             add(&mut mob, p.mobility_bishop[k]);
-            tap(tr, c, at(Field::mobility_bishop) + 2 * k, 1);
+            tap(tr, c, at!(mobility_bishop) + 2 * k, 1);
             if a & opp_zone != 0 {
                 zone_attackers += 1;
                 zone_units += p.king_attack_weight[2];
@@ -342,7 +342,7 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
             attacked |= a;
             let k = popcnt(a & safe).min(14) as usize;
             add(&mut mob, p.mobility_rook[k]);
-            tap(tr, c, at(Field::mobility_rook) + 2 * k, 1);
+            tap(tr, c, at!(mobility_rook) + 2 * k, 1);
             if a & opp_zone != 0 {
                 zone_attackers += 1;
                 zone_units += p.king_attack_weight[3];
@@ -352,14 +352,14 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
             let file = FILE_A << (s & 7);
             if file & all_pawns == 0 {
                 add(&mut pieces, p.rook_open);
-                tap(tr, c, at(Field::rook_open), 1);
+                tap(tr, c, at!(rook_open), 1);
             } else if file & own_pawns == 0 {
                 add(&mut pieces, p.rook_semi_open);
-                tap(tr, c, at(Field::rook_semi_open), 1);
+                tap(tr, c, at!(rook_semi_open), 1);
             }
             if rel_rank(white, s) == 6 {
                 add(&mut pieces, p.rook_seventh);
-                tap(tr, c, at(Field::rook_seventh), 1);
+                tap(tr, c, at!(rook_seventh), 1);
             }
         }
         for s in bits(bb.p[c][4]) {
@@ -368,7 +368,7 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
             attacked |= a;
             let k = popcnt(a & safe).min(27) as usize;
             add(&mut mob, p.mobility_queen[k]);
-            tap(tr, c, at(Field::mobility_queen) + 2 * k, 1);
+            tap(tr, c, at!(mobility_queen) + 2 * k, 1);
             if a & opp_zone != 0 {
                 zone_attackers += 1;
                 zone_units += p.king_attack_weight[4];
@@ -381,12 +381,12 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
         let bishops = bb.p[c][2];
         if bishops & LIGHT != 0 && bishops & DARK != 0 {
             add(&mut pieces, p.bishop_pair);
-            tap(tr, c, at(Field::bishop_pair), 1);
+            tap(tr, c, at!(bishop_pair), 1);
         }
         let first_rank = if white { 0xff } else { 0xff << 56 };
         let n = popcnt(bishops & first_rank);
         add_n(&mut pieces, p.bishop_back_rank, n);
-        tap(tr, c, at(Field::bishop_back_rank), n);
+        tap(tr, c, at!(bishop_back_rank), n);
         let rooks = bb.p[c][3];
         if rooks.count_ones() >= 2 {
             for a in bits(rooks) {
@@ -395,10 +395,10 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
                     let clear = fianchetto_board::attacks::between(sq(a), sq(b)).0 & bb.occ == 0;
                     if clear && a & 7 == b & 7 {
                         add(&mut pieces, p.rooks_connected_file);
-                        tap(tr, c, at(Field::rooks_connected_file), 1);
+                        tap(tr, c, at!(rooks_connected_file), 1);
                     } else if clear && a >> 3 == b >> 3 {
                         add(&mut pieces, p.rooks_connected_rank);
-                        tap(tr, c, at(Field::rooks_connected_rank), 1);
+                        tap(tr, c, at!(rooks_connected_rank), 1);
                     }
                 }
             }
@@ -416,32 +416,32 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
         };
         let n = popcnt(bb.p[c][1] & outpost_ranks & pawn_att[c] & !opp_span);
         add_n(&mut pieces, p.knight_outpost, n);
-        tap(tr, c, at(Field::knight_outpost), n);
+        tap(tr, c, at!(knight_outpost), n);
         out.add(Term::Pieces, c, pieces);
 
         // Control.
         let n = popcnt(own_pawns & CENTER);
         add_n(&mut control, p.center_pawn, n);
-        tap(tr, c, at(Field::center_pawn), n);
+        tap(tr, c, at!(center_pawn), n);
         let n = popcnt((bb.p[c][1] | bishops) & CENTER);
         add_n(&mut control, p.center_minor, n);
-        tap(tr, c, at(Field::center_minor), n);
+        tap(tr, c, at!(center_minor), n);
         let n = popcnt(bb.p[c][4] & CENTER);
         add_n(&mut control, p.center_queen, n);
-        tap(tr, c, at(Field::center_queen), n);
+        tap(tr, c, at!(center_queen), n);
         let n = popcnt(own & !bb.p[c][5] & attacked);
         add_n(&mut control, p.protected_piece, n);
-        tap(tr, c, at(Field::protected_piece), n);
+        tap(tr, c, at!(protected_piece), n);
         let n = popcnt(attacked);
         add_n(&mut control, p.attacked_square, n);
-        tap(tr, c, at(Field::attacked_square), n);
+        tap(tr, c, at!(attacked_square), n);
         let opp_pieces = bb.p[o][1] | bb.p[o][2] | bb.p[o][3] | bb.p[o][4];
         let n = popcnt(pawn_att[c] & opp_pieces);
         add_n(&mut control, p.threat_by_pawn, n);
-        tap(tr, c, at(Field::threat_by_pawn), n);
+        tap(tr, c, at!(threat_by_pawn), n);
         let n = popcnt(minor_att & (bb.p[o][3] | bb.p[o][4]));
         add_n(&mut control, p.threat_by_minor, n);
-        tap(tr, c, at(Field::threat_by_minor), n);
+        tap(tr, c, at!(threat_by_minor), n);
         out.add(Term::Control, c, control);
         attacked_by[c] = attacked;
 
@@ -463,11 +463,11 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
         for s in bits(entry.passed[c]) {
             let rr = rel_rank(white, s);
             add(&mut passed, p.passed_rank[rr]);
-            tap(tr, c, at(Field::passed_rank) + 2 * rr, 1);
+            tap(tr, c, at!(passed_rank) + 2 * rr, 1);
             let b = 1u64 << s;
             if front_span(white, b) & bb.occ == 0 {
                 add(&mut passed, p.passed_free[rr]);
-                tap(tr, c, at(Field::passed_free) + 2 * rr, 1);
+                tap(tr, c, at!(passed_free) + 2 * rr, 1);
             }
             let w = rr as i32 - 2;
             if w > 0 {
@@ -476,8 +476,8 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
                 let opp_d = dist(kings[o], stop).min(5);
                 passed[1] += w * (own_d * p.passed_king_own + opp_d * p.passed_king_enemy);
                 if T::ON {
-                    tr.add(c, at(Field::passed_king_own), 0, 2 * w * own_d);
-                    tr.add(c, at(Field::passed_king_enemy), 0, 2 * w * opp_d);
+                    tr.add(c, at!(passed_king_own), 0, 2 * w * own_d);
+                    tr.add(c, at!(passed_king_enemy), 0, 2 * w * opp_d);
                 }
             }
         }
@@ -495,7 +495,7 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
             c,
             [p.threat_hanging[0] * hanging, p.threat_hanging[1] * hanging],
         );
-        tap(tr, c, at(Field::threat_hanging), hanging);
+        tap(tr, c, at!(threat_hanging), hanging);
     }
 
     // Endgame knowledge against a lone king.
@@ -517,17 +517,17 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
             let d = dist(kings[o], corners[0]).min(dist(kings[o], corners[1]));
             let close = 14 - manhattan(kings[0], kings[1]);
             if T::ON {
-                tr.add(c, at(Field::kbnk_base), 2, 2);
-                tr.add(c, at(Field::kbnk_corner), 2 * d, 2 * d);
-                tr.add(c, at(Field::mopup_closeness), 2 * close, 2 * close);
+                tr.add(c, at!(kbnk_base), 2, 2);
+                tr.add(c, at!(kbnk_corner), 2 * d, 2 * d);
+                tr.add(c, at!(mopup_closeness), 2 * close, 2 * close);
             }
             p.kbnk_base + p.kbnk_corner * d + p.mopup_closeness * close
         } else if bb.npm(c) >= CLASSIFY_VALUE[3] {
             let edge = center_distance(kings[o]);
             let close = 14 - manhattan(kings[0], kings[1]);
             if T::ON {
-                tr.add(c, at(Field::mopup_edge), 2 * edge, 2 * edge);
-                tr.add(c, at(Field::mopup_closeness), 2 * close, 2 * close);
+                tr.add(c, at!(mopup_edge), 2 * edge, 2 * edge);
+                tr.add(c, at!(mopup_closeness), 2 * close, 2 * close);
             }
             p.mopup_edge * edge + p.mopup_closeness * close
         } else {
@@ -539,7 +539,7 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
     // Tempo.
     let stm = if white_to_move { 0 } else { 1 };
     out.add(Term::Tempo, stm, p.tempo);
-    tap(tr, stm, at(Field::tempo), 1);
+    tap(tr, stm, at!(tempo), 1);
 
     let (scale, rule) = endgame_scale(p, &bb, out.total()[1]);
     out.scale = scale;
@@ -560,11 +560,11 @@ fn endgame_scale(p: &Params, bb: &Bbs, eg: i32) -> (i32, Option<usize>) {
     let weak = 1 - strong;
     let mut scale = 128;
     let mut rule = None;
-    // The smaller of the current scale and weight `field`.
-    let mut apply = |scale: &mut i32, value: i32, field: Field| {
+    // The smaller of the current scale and the weight at flat `index`.
+    let mut apply = |scale: &mut i32, value: i32, index: usize| {
         if value < *scale {
             *scale = value;
-            rule = Some(at(field));
+            rule = Some(index);
         }
     };
     if bb.p[strong][0] == 0 {
@@ -579,13 +579,13 @@ fn endgame_scale(p: &Params, bb: &Bbs, eg: i32) -> (i32, Option<usize>) {
             apply(
                 &mut scale,
                 p.scale_no_pawns_lone_minor,
-                Field::scale_no_pawns_lone_minor,
+                at!(scale_no_pawns_lone_minor),
             );
         } else if ns - nw <= CLASSIFY_VALUE[2] {
             apply(
                 &mut scale,
                 p.scale_no_pawns_minor,
-                Field::scale_no_pawns_minor,
+                at!(scale_no_pawns_minor),
             );
         }
     }
@@ -599,7 +599,7 @@ fn endgame_scale(p: &Params, bb: &Bbs, eg: i32) -> (i32, Option<usize>) {
         apply(
             &mut scale,
             p.scale_opposite_bishops,
-            Field::scale_opposite_bishops,
+            at!(scale_opposite_bishops),
         );
     }
     (scale, rule)
@@ -648,14 +648,14 @@ fn king_shelter<B: Board, T: Tracer>(
         let (shield, storm) = (nearest(mine), nearest(theirs));
         add(&mut v, p.king_shield[shield]);
         add(&mut v, p.king_storm[storm]);
-        tap(tr, c, at(Field::king_shield) + 2 * shield, 1);
-        tap(tr, c, at(Field::king_storm) + 2 * storm, 1);
+        tap(tr, c, at!(king_shield) + 2 * shield, 1);
+        tap(tr, c, at!(king_storm) + 2 * storm, 1);
         if file & (own_pawns | opp_pawns) == 0 {
             add(&mut v, p.king_open_file);
-            tap(tr, c, at(Field::king_open_file), 1);
+            tap(tr, c, at!(king_open_file), 1);
         } else if file & own_pawns == 0 {
             add(&mut v, p.king_semi_open_file);
-            tap(tr, c, at(Field::king_semi_open_file), 1);
+            tap(tr, c, at!(king_semi_open_file), 1);
         }
     }
 
@@ -663,13 +663,13 @@ fn king_shelter<B: Board, T: Tracer>(
     let color = if white { Color::White } else { Color::Black };
     if kr == 0 && kf >= 6 {
         add(&mut v, p.castled_kingside);
-        tap(tr, c, at(Field::castled_kingside), 1);
+        tap(tr, c, at!(castled_kingside), 1);
     } else if kr == 0 && kf <= 2 {
         add(&mut v, p.castled_queenside);
-        tap(tr, c, at(Field::castled_queenside), 1);
+        tap(tr, c, at!(castled_queenside), 1);
     } else if !board.castling().has_any(color) {
         add(&mut v, p.castling_lost);
-        tap(tr, c, at(Field::castling_lost), 1);
+        tap(tr, c, at!(castling_lost), 1);
     }
     // BuhoChess: enemy sliders lined up with the king, blockers ignored.
     let ks = sq(k);
@@ -677,7 +677,7 @@ fn king_shelter<B: Board, T: Tracer>(
     let orth = rook_attacks(ks, Bitboard::EMPTY).0 & (bb.p[o][3] | bb.p[o][4]);
     let n = popcnt(diag | orth);
     add_n(&mut v, p.king_attack_line, n);
-    tap(tr, c, at(Field::king_attack_line), n);
+    tap(tr, c, at!(king_attack_line), n);
     // BuhoChess: the pawn shield of a castled king, or open files next to an
     // uncastled one.
     let shield_files: Option<([usize; 3], usize)> = if kf >= 5 {
@@ -706,32 +706,32 @@ fn king_shelter<B: Board, T: Tracer>(
                 match nearest {
                     None => {
                         add(&mut fv, p.shield_missing);
-                        tap_halves(tr, c, at(Field::shield_missing), halves);
+                        tap_halves(tr, c, at!(shield_missing), halves);
                     }
                     Some(r) if r <= 1 => {}
                     Some(2) => {
                         add(&mut fv, p.shield_advanced_one);
-                        tap_halves(tr, c, at(Field::shield_advanced_one), halves);
+                        tap_halves(tr, c, at!(shield_advanced_one), halves);
                     }
                     Some(_) => {
                         add(&mut fv, p.shield_advanced_more);
-                        tap_halves(tr, c, at(Field::shield_advanced_more), halves);
+                        tap_halves(tr, c, at!(shield_advanced_more), halves);
                     }
                 }
                 let theirs = opp_pawns & file;
                 if theirs == 0 {
                     add(&mut fv, p.shield_no_enemy_pawn);
-                    tap_halves(tr, c, at(Field::shield_no_enemy_pawn), halves);
+                    tap_halves(tr, c, at!(shield_no_enemy_pawn), halves);
                 }
                 let rank3 = if white { 0xffu64 << 16 } else { 0xffu64 << 40 };
                 let rank4 = if white { 0xffu64 << 24 } else { 0xffu64 << 32 };
                 if theirs & rank3 != 0 {
                     add(&mut fv, p.shield_storm_near);
-                    tap_halves(tr, c, at(Field::shield_storm_near), halves);
+                    tap_halves(tr, c, at!(shield_storm_near), halves);
                 }
                 if theirs & rank4 != 0 {
                     add(&mut fv, p.shield_storm_far);
-                    tap_halves(tr, c, at(Field::shield_storm_far), halves);
+                    tap_halves(tr, c, at!(shield_storm_far), halves);
                 }
                 // The f- and c-pawns are more flexible: half penalties.
                 if f == halved {
@@ -744,7 +744,7 @@ fn king_shelter<B: Board, T: Tracer>(
             for f in kf.saturating_sub(1)..=(kf + 1).min(7) {
                 if (FILE_A << f) & (own_pawns | opp_pawns) == 0 {
                     add(&mut v, p.uncastled_open_file);
-                    tap(tr, c, at(Field::uncastled_open_file), 1);
+                    tap(tr, c, at!(uncastled_open_file), 1);
                 }
             }
         }

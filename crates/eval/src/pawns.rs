@@ -2,7 +2,7 @@
 //! caches it: the structure changes on few moves, so most probes hit.
 
 use crate::hce::{east, forward, front_span, pawn_attacks, rear_fill, rel_rank, west};
-use crate::params::{Field, Params, Tapered};
+use crate::params::{Params, Tapered};
 use crate::trace::{at, tap, NoTrace, Tracer};
 use fianchetto_board::zobrist;
 use fianchetto_board::{Bitboard, Color, Piece, Role};
@@ -66,21 +66,21 @@ pub(crate) fn structure_with<T: Tracer>(
             let doubled = front & own != 0;
             if doubled {
                 add(&mut v, p.pawn_doubled);
-                tap(tr, c, at(Field::pawn_doubled), 1);
+                tap(tr, c, at!(pawn_doubled), 1);
             }
             let isolated = b & neighbour_files == 0;
             if isolated {
                 add(&mut v, p.pawn_isolated);
-                tap(tr, c, at(Field::pawn_isolated), 1);
+                tap(tr, c, at!(pawn_isolated), 1);
             } else {
                 // Backward: every own pawn of the adjacent files is ahead of it.
                 let rear = rear_fill(white, b);
                 if (east(rear) | west(rear)) & own == 0 {
                     add(&mut v, p.pawn_backward);
-                    tap(tr, c, at(Field::pawn_backward), 1);
+                    tap(tr, c, at!(pawn_backward), 1);
                     if forward(white, b) & opp_att != 0 {
                         add(&mut v, p.pawn_backward_exposed);
-                        tap(tr, c, at(Field::pawn_backward_exposed), 1);
+                        tap(tr, c, at!(pawn_backward_exposed), 1);
                     }
                 }
             }
@@ -89,15 +89,15 @@ pub(crate) fn structure_with<T: Tracer>(
             let phalanx = (east(b) | west(b)) & own != 0;
             if chain {
                 add(&mut v, p.pawn_chain);
-                tap(tr, c, at(Field::pawn_chain), 1);
+                tap(tr, c, at!(pawn_chain), 1);
             }
             if phalanx {
                 add(&mut v, p.pawn_phalanx);
-                tap(tr, c, at(Field::pawn_phalanx), 1);
+                tap(tr, c, at!(pawn_phalanx), 1);
             }
             if chain || phalanx {
                 add(&mut v, p.pawn_connected[rr]);
-                tap(tr, c, at(Field::pawn_connected) + 2 * rr, 1);
+                tap(tr, c, at!(pawn_connected) + 2 * rr, 1);
             }
             // Passed: no enemy pawn ahead on its file or the adjacent ones;
             // of doubled pawns only the front one counts.

@@ -105,12 +105,14 @@ pub(crate) fn tap_halves<T: Tracer>(t: &mut T, color: usize, index: usize, halve
     }
 }
 
-/// The flat index of the first weight of `field` (a shorthand for the
-/// evaluation's tracer calls).
-#[inline(always)]
-pub(crate) const fn at(field: Field) -> usize {
-    offset(field)
+/// The flat index of the first weight of the [`Params`] field named
+/// (`at!(psqt)`), computed at compile time.
+macro_rules! at {
+    ($field:ident) => {
+        const { $crate::params::offset($crate::params::Field::$field) }
+    };
 }
+pub(crate) use at;
 
 /// One weight's coefficients in a trace: white's count minus black's, in
 /// halves (the f- and c-file shield terms count half).
@@ -205,6 +207,18 @@ impl Tracer for Dense {
 
 /// Traces the evaluation of `board` under `params` (the phase, the scale
 /// rule and the dead-draw verdict are those of `params`).
+///
+/// ```
+/// use fianchetto_board::{Bitboards, Board};
+/// use fianchetto_eval::{trace::trace, Params};
+/// // White has an extra rook: its middlegame value counts once (2 halves).
+/// let b = Bitboards::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")?;
+/// let t = trace(&Params::classical(), &b);
+/// let rook_mg = Params::index_of("piece_value[3][0]").unwrap() as u16;
+/// let term = t.terms.iter().find(|x| x.index == rook_mg).unwrap();
+/// assert_eq!((term.mg, term.eg), (2, 0)); // in halves
+/// # Ok::<(), fianchetto_board::FenError>(())
+/// ```
 pub fn trace<B: Board>(params: &Params, board: &B) -> EvalTrace {
     let mut dense = Dense {
         coef: vec![[0; 2]; Params::LEN],

@@ -13,6 +13,11 @@
 //! assert_eq!(record.unpack()?.setup.to_fen(), Bitboards::startpos().fen());
 //! # Ok::<(), fianchetto_tune::marlin::DataError>(())
 //! ```
+//!
+//! The classical evaluation's tuners: [Texel tuning](texel) of its weights
+//! on game results, [SPSA](spsa) over any named parameters by games played
+//! in this process ([`matches`]), and Buro's [ProbCut fit](probcut) for the
+//! search; their trajectories are drawn as SVG charts ([`plot`]).
 #![warn(missing_docs)]
 
 pub mod datagen;

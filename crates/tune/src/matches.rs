@@ -142,6 +142,22 @@ pub struct GameResult {
 /// Plays one game from `opening` (its history counts for repetitions):
 /// `white` moves for white, `black` for black. Both searchers are cleared
 /// first.
+///
+/// ```
+/// use fianchetto_board::{Bitboards, Board};
+/// use fianchetto_eval::Material;
+/// use fianchetto_movegen::Game;
+/// use fianchetto_search::pvs::Pvs;
+/// use fianchetto_tune::marlin::Wdl;
+/// use fianchetto_tune::matches::{play_game, MatchConfig, TimeControl};
+///
+/// // Black to move is mated at once: Qh4#.
+/// let opening = Game::new(Bitboards::from_fen("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2")?);
+/// let config = MatchConfig { time_control: TimeControl::Depth(2), ..MatchConfig::default() };
+/// let r = play_game(&mut Pvs::new(Material::classic()), &mut Pvs::new(Material::classic()), &opening, &config);
+/// assert_eq!((r.wdl, r.plies), (Wdl::BlackWin, 1));
+/// # Ok::<(), fianchetto_board::FenError>(())
+/// ```
 pub fn play_game<W, K>(
     white: &mut W,
     black: &mut K,
@@ -289,6 +305,14 @@ pub enum Openings {
 
 impl Openings {
     /// Opening number `index` as a game (no history before it).
+    ///
+    /// ```
+    /// use fianchetto_board::{Board, Setup};
+    /// use fianchetto_tune::matches::Openings;
+    /// let book = Openings::Book(vec![Setup::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1")?]);
+    /// assert_eq!(book.get(7).board().fen(), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    /// # Ok::<(), fianchetto_board::FenError>(())
+    /// ```
     pub fn get(&self, index: u64) -> Game<Bitboards> {
         match self {
             Openings::Book(book) if !book.is_empty() => {

@@ -159,6 +159,14 @@ pub fn fit_searcher(hash_mb: usize) -> Pvs<Classical> {
 
 /// Searches `board` to `max_depth` with `pvs` (cleared first) and records
 /// every iteration's exact score.
+///
+/// ```
+/// use fianchetto_board::{Bitboards, Board};
+/// use fianchetto_tune::probcut::{fit_searcher, observe};
+/// let o = observe(&mut fit_searcher(1), &Bitboards::startpos(), 4);
+/// assert_eq!(o.phase, 2);
+/// assert!(o.scores[1..].iter().all(|s| s.is_some_and(|v| v.abs() < 100)));
+/// ```
 pub fn observe<S: Search<Bitboards>>(
     pvs: &mut S,
     board: &Bitboards,
@@ -237,6 +245,19 @@ pub struct PairFit {
 }
 
 /// Fits every pair of `pairs`, for each phase bucket and for all together.
+///
+/// ```
+/// use fianchetto_tune::probcut::{fit, format_table, Observation};
+/// // Three endgame positions whose depth-4 score is twice the depth-2 one, plus 5.
+/// let obs: Vec<Observation> = [10, 20, 40]
+///     .iter()
+///     .map(|&v| Observation { phase: 0, scores: vec![None, None, Some(v), None, Some(2 * v + 5)] })
+///     .collect();
+/// let fits = fit(&obs, &[(2, 4)], 1000);
+/// assert_eq!(fits.len(), 2); // phase 0, and all phases
+/// assert!((fits[0].fit.a - 2.0).abs() < 1e-9 && (fits[0].fit.b - 5.0).abs() < 1e-9);
+/// assert!(format_table(&fits).contains("\n2 4 0 2.0000 5.00 0.00 1.0000 3\n"));
+/// ```
 pub fn fit(observations: &[Observation], pairs: &[(i32, i32)], max_score: i32) -> Vec<PairFit> {
     let mut out = Vec::new();
     for &(shallow, deep) in pairs {
@@ -340,6 +361,16 @@ pub enum PositionsError {
 /// Up to `count` positions spread evenly over a data file: marlinformat,
 /// or FEN/EPD lines (anything after the position ignored), told apart by
 /// content.
+///
+/// ```
+/// use fianchetto_tune::probcut::read_positions;
+/// let path = std::env::temp_dir().join(format!("positions-doc-{}.epd", std::process::id()));
+/// std::fs::write(&path, "8/8/4k3/8/8/3NK3/8/8 w - - bm Nf4;\n4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\n")?;
+/// assert_eq!(read_positions(&path, 10)?.len(), 2);
+/// assert_eq!(read_positions(&path, 1)?.len(), 1);
+/// # std::fs::remove_file(path)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn read_positions(path: &Path, count: usize) -> Result<Vec<Bitboards>, PositionsError> {
     let io = |source| PositionsError::Io {
         path: path.to_path_buf(),

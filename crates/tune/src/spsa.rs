@@ -46,7 +46,7 @@
 //!     }
 //! }
 //!
-//! let params = parse_params("x, int, 40, 0, 100, 2, 0.002")?;
+//! let params = parse_params("x, int, 40, 0, 100, 2, 0.05")?;
 //! let config = SpsaConfig { iterations: 300, pairs_per_iteration: 4, ..SpsaConfig::default() };
 //! let mut spsa = Spsa::new(params, config)?;
 //! spsa.run(&NearSeven, |_| {});
@@ -371,6 +371,22 @@ impl Spsa {
     }
 
     /// Runs one iteration against `objective`.
+    ///
+    /// ```
+    /// use fianchetto_tune::spsa::{parse_params, Objective, Spsa, SpsaConfig};
+    /// /// θ+ always wins: every parameter moves along its sign Δ.
+    /// struct PlusWins;
+    /// impl Objective for PlusWins {
+    ///     fn compare(&self, _: &[f64], _: &[f64], pairs: u32, _: u64) -> f64 { 2.0 * pairs as f64 }
+    /// }
+    /// let params = parse_params("x, float, 50, 0, 100, 2, 0.01")?;
+    /// let mut spsa = Spsa::new(params, SpsaConfig { iterations: 10, ..SpsaConfig::default() })?;
+    /// let step = spsa.step(&PlusWins);
+    /// assert_eq!(step.result, 16.0);
+    /// assert_eq!((step.plus[0] > 50.0), step.delta[0] > 0);
+    /// assert_eq!((step.values[0] > 50.0), step.delta[0] > 0);
+    /// # Ok::<(), fianchetto_tune::spsa::SpsaError>(())
+    /// ```
     pub fn step(&mut self, objective: &dyn Objective) -> Step {
         let k = self.k;
         let n = self.params.len();

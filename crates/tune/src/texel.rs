@@ -137,6 +137,15 @@ pub struct LoadStats {
 }
 
 /// Whether `board` is quiet enough for a static evaluation to stand for it.
+///
+/// ```
+/// use fianchetto_board::{Bitboards, Board};
+/// use fianchetto_tune::texel::is_quiet;
+/// assert!(is_quiet(&Bitboards::startpos()));
+/// // The d5 queen hangs to the e4 pawn.
+/// assert!(!is_quiet(&Bitboards::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1")?));
+/// # Ok::<(), fianchetto_board::FenError>(())
+/// ```
 pub fn is_quiet(board: &Bitboards) -> bool {
     if board.in_check() {
         return false;
@@ -213,6 +222,19 @@ fn looks_like_text(bytes: &[u8]) -> bool {
 
 /// Loads the samples of the data files `paths` (marlinformat or EPD, told
 /// apart by content), traced under `params`.
+///
+/// ```
+/// use fianchetto_eval::Params;
+/// use fianchetto_tune::texel::{load, LoadOptions};
+///
+/// let path = std::env::temp_dir().join(format!("texel-doc-{}.epd", std::process::id()));
+/// std::fs::write(&path, "4k3/8/8/8/8/8/PPP5/R3K3 w - - c9 \"1-0\";\n4k3/pp6/8/8/8/8/8/4K3 w - - [0.0]\n")?;
+/// let (samples, stats) = load(&[path.clone()], &Params::classical(), &LoadOptions::default())?;
+/// assert_eq!((samples.len(), stats.read), (2, 2));
+/// assert_eq!((samples[0].result, samples[1].result), (1.0, 0.0));
+/// # std::fs::remove_file(path)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn load(
     paths: &[PathBuf],
     params: &Params,
@@ -332,6 +354,12 @@ pub fn load(
 }
 
 /// The logistic function `1 / (1 + e^(−k·x))`.
+///
+/// ```
+/// use fianchetto_tune::texel::sigmoid;
+/// assert_eq!(sigmoid(0.005, 0.0), 0.5);
+/// assert!((sigmoid(0.005, 200.0) + sigmoid(0.005, -200.0) - 1.0).abs() < 1e-12);
+/// ```
 #[inline]
 pub fn sigmoid(k: f64, x: f64) -> f64 {
     1.0 / (1.0 + (-k * x).exp())
@@ -394,6 +422,28 @@ pub fn mean_squared_error(samples: &[Sample], weights: &[f64], k: f64, threads: 
 
 /// The K that minimises [`mean_squared_error`] for `weights`: a scan of
 /// log K over [1e−4, 0.1], then a golden-section search around the best.
+///
+/// ```
+/// use fianchetto_board::{Bitboards, Board};
+/// use fianchetto_eval::{Params, Preset};
+/// use fianchetto_tune::texel::{fit_k, mean_squared_error, sigmoid, Sample};
+///
+/// // Results drawn exactly from sigmoid(0.004 * eval): the fit finds 0.004.
+/// let params = Params::classical();
+/// let samples: Vec<Sample> = ["4k3/8/8/8/8/8/PPP5/R3K3 w - - 0 1", "4k3/pp6/8/8/8/8/8/4K3 w - - 0 1",
+///                             "4k3/8/8/8/8/8/P7/4K3 w - - 0 1"]
+///     .iter()
+///     .map(|fen| {
+///         let b = Bitboards::from_fen(fen).unwrap();
+///         let e = Preset::Classical.breakdown(&b).white_score as f64;
+///         Sample::new(&params, &b, sigmoid(0.004, e) as f32)
+///     })
+///     .collect();
+/// let w: Vec<f64> = params.to_vec().into_iter().map(f64::from).collect();
+/// let k = fit_k(&samples, &w, 1);
+/// assert!((k / 0.004 - 1.0).abs() < 0.05, "{k}");
+/// assert!(mean_squared_error(&samples, &w, k, 1) < 1e-4);
+/// ```
 pub fn fit_k(samples: &[Sample], weights: &[f64], threads: usize) -> f64 {
     // The evaluations do not change with K: compute them once.
     let evals: Vec<(f64, f64)> = samples
@@ -749,6 +799,18 @@ pub fn select_weights(list: &str) -> Result<Vec<bool>, String> {
 
 /// Writes the weights as `name value` lines (what [`Params::from_text`]
 /// reads), with a header comment.
+///
+/// ```
+/// use fianchetto_eval::Params;
+/// use fianchetto_tune::texel::write_weights;
+/// let path = std::env::temp_dir().join(format!("weights-doc-{}.txt", std::process::id()));
+/// write_weights(&path, &Params::classical(), "tuned\nby hand")?;
+/// let text = std::fs::read_to_string(&path)?;
+/// assert!(text.starts_with("# tuned\n# by hand\npiece_value[0][0] "));
+/// assert_eq!(Params::from_text(Params::zero(), &text)?, Params::classical());
+/// # std::fs::remove_file(path)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn write_weights(path: &Path, params: &Params, header: &str) -> std::io::Result<()> {
     let mut text = String::new();
     for line in header.lines() {

@@ -769,7 +769,10 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             // ProbCut: a good capture whose shallow search beats a threshold
             // above beta almost surely beats beta at full depth too (see
             // `probcut`: a fixed margin, or Buro's fitted regressions).
-            let probe = if cfg.probcut && beta.0.abs() < Score::MATE_BOUND.0 {
+            let probe = if cfg.probcut
+                && depth >= self.probcut.min_depth
+                && beta.0.abs() < Score::MATE_BOUND.0
+            {
                 let phase = if self.probcut.uses_phase() {
                     probcut_phase(board)
                 } else {

@@ -238,7 +238,8 @@ impl ProbCut {
 pub(crate) struct Prepared {
     fitted: bool,
     margin: i32,
-    min_depth: i32,
+    /// The shallowest depth either rule probes at.
+    pub(crate) min_depth: i32,
     reduction: i32,
     /// `[depth][phase]`: probe depth, slope, and `t·σ − b`.
     table: Vec<[Option<(i32, f64, f64)>; PHASES]>,
@@ -263,10 +264,15 @@ impl Prepared {
                 row
             })
             .collect();
+        let min_depth = if fitted {
+            pc.fits.iter().map(|f| f.deep).min().unwrap_or(i32::MAX)
+        } else {
+            pc.min_depth
+        };
         Prepared {
             fitted,
             margin: pc.margin,
-            min_depth: pc.min_depth,
+            min_depth,
             reduction: pc.reduction,
             table,
         }
@@ -283,7 +289,8 @@ impl Prepared {
     #[inline]
     pub(crate) fn threshold(&self, depth: i32, phase: usize, beta: i32) -> Option<(i32, i32)> {
         if !self.fitted {
-            return (depth >= self.min_depth).then(|| (depth - self.reduction, beta + self.margin));
+            return (depth >= self.min_depth)
+                .then_some((depth - self.reduction, beta + self.margin));
         }
         let row = self.table.get((depth.max(0) as usize).min(TABLE_DEPTHS))?;
         let (shallow, a, offset) = row.get(phase).copied().flatten()?;
