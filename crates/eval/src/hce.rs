@@ -215,9 +215,10 @@ pub(crate) fn evaluate<B: Board>(
 }
 
 /// [`evaluate`], telling `tr` how often each weight counts (the trace of
-/// [`crate::trace`]; with [`NoTrace`] the bookkeeping compiles away). A
-/// tracing evaluation computes the pawn structure afresh, whatever
-/// `pawn_table`.
+/// [`crate::trace`]). Every tracer call sits in an `if T::ON` block beside
+/// the term it records, so that with [`NoTrace`] the code is the plain
+/// evaluation's. A tracing evaluation computes the pawn structure afresh,
+/// whatever `pawn_table`.
 pub(crate) fn evaluate_with<B: Board, T: Tracer>(
     params: &Params,
     board: &B,
@@ -254,10 +255,14 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
             let n = popcnt(b);
             phase += n * p.phase_weight[r];
             add_n(&mut mat, p.piece_value[r], n);
-            tap(tr, c, at!(piece_value) + 2 * r, n);
+            if T::ON {
+                tap(tr, c, at!(piece_value) + 2 * r, n);
+                for s in bits(b) {
+                    tap(tr, c, at!(psqt) + 2 * (r * 64 + (s ^ flip)), 1);
+                }
+            }
             for s in bits(b) {
                 add(&mut pst, p.psqt[r][s ^ flip]);
-                tap(tr, c, at!(psqt) + 2 * (r * 64 + (s ^ flip)), 1);
             }
         }
         material_mg[c] = mat[0];
@@ -276,10 +281,13 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
     };
 
     // Pawn structure, cached by pawn key.
-    let entry = match pawn_table {
-        _ if T::ON => pawns::structure_with(p, bb.p[0][0], bb.p[1][0], tr),
-        Some(t) => t.probe(p, bb.p[0][0], bb.p[1][0]),
-        None => pawns::structure(p, bb.p[0][0], bb.p[1][0]),
+    let entry = if T::ON {
+        pawns::structure_with(p, bb.p[0][0], bb.p[1][0], tr)
+    } else {
+        match pawn_table {
+            Some(t) => t.probe(p, bb.p[0][0], bb.p[1][0]),
+            None => pawns::structure(p, bb.p[0][0], bb.p[1][0]),
+        }
     };
     out.add(Term::PawnStructure, 0, entry.score[0]);
     out.add(Term::PawnStructure, 1, entry.score[1]);
@@ -315,64 +323,88 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
             let a = knight_attacks(sq(s)).0;
             attacked |= a;
             minor_att |= a;
-            let k = popcnt(a & safe).min(8) as usize;
-            add(&mut mob, p.mobility_knight[k]);
-            tap(tr, c, at!(mobility_knight) + 2 * k, 1);
+            add(
+                &mut mob,
+                p.mobility_knight[popcnt(a & safe).min(8) as usize],
+            );
             if a & opp_zone != 0 {
                 zone_attackers += 1;
                 zone_units += p.king_attack_weight[1];
-                zone_roles[1] += 1;
+            }
+            if T::ON {
+                let k = popcnt(a & safe).min(8) as usize;
+                tap(tr, c, at!(mobility_knight) + 2 * k, 1);
+                zone_roles[1] += i32::from(a & opp_zone != 0);
             }
         }
         for s in bits(bb.p[c][2]) {
             let a = bishop_attacks(sq(s), Bitboard(bb.occ)).0;
             attacked |= a;
             minor_att |= a;
-            let k = popcnt(a & safe).min(13) as usize;
-            add(&mut mob, p.mobility_bishop[k]);
-            tap(tr, c, at!(mobility_bishop) + 2 * k, 1);
+            add(
+                &mut mob,
+                p.mobility_bishop[popcnt(a & safe).min(13) as usize],
+            );
             if a & opp_zone != 0 {
                 zone_attackers += 1;
                 zone_units += p.king_attack_weight[2];
-                zone_roles[2] += 1;
+            }
+            if T::ON {
+                let k = popcnt(a & safe).min(13) as usize;
+                tap(tr, c, at!(mobility_bishop) + 2 * k, 1);
+                zone_roles[2] += i32::from(a & opp_zone != 0);
             }
         }
         for s in bits(bb.p[c][3]) {
             let a = rook_attacks(sq(s), Bitboard(bb.occ)).0;
             attacked |= a;
-            let k = popcnt(a & safe).min(14) as usize;
-            add(&mut mob, p.mobility_rook[k]);
-            tap(tr, c, at!(mobility_rook) + 2 * k, 1);
+            add(&mut mob, p.mobility_rook[popcnt(a & safe).min(14) as usize]);
             if a & opp_zone != 0 {
                 zone_attackers += 1;
                 zone_units += p.king_attack_weight[3];
-                zone_roles[3] += 1;
+            }
+            if T::ON {
+                let k = popcnt(a & safe).min(14) as usize;
+                tap(tr, c, at!(mobility_rook) + 2 * k, 1);
+                zone_roles[3] += i32::from(a & opp_zone != 0);
             }
             // Rooks on files and ranks.
             let file = FILE_A << (s & 7);
             if file & all_pawns == 0 {
                 add(&mut pieces, p.rook_open);
-                tap(tr, c, at!(rook_open), 1);
             } else if file & own_pawns == 0 {
                 add(&mut pieces, p.rook_semi_open);
-                tap(tr, c, at!(rook_semi_open), 1);
             }
             if rel_rank(white, s) == 6 {
                 add(&mut pieces, p.rook_seventh);
-                tap(tr, c, at!(rook_seventh), 1);
+            }
+            if T::ON {
+                if file & all_pawns == 0 {
+                    tap(tr, c, at!(rook_open), 1);
+                } else if file & own_pawns == 0 {
+                    tap(tr, c, at!(rook_semi_open), 1);
+                }
+                if rel_rank(white, s) == 6 {
+                    tap(tr, c, at!(rook_seventh), 1);
+                }
             }
         }
         for s in bits(bb.p[c][4]) {
             let o_bb = Bitboard(bb.occ);
             let a = bishop_attacks(sq(s), o_bb).0 | rook_attacks(sq(s), o_bb).0;
             attacked |= a;
-            let k = popcnt(a & safe).min(27) as usize;
-            add(&mut mob, p.mobility_queen[k]);
-            tap(tr, c, at!(mobility_queen) + 2 * k, 1);
+            add(
+                &mut mob,
+                p.mobility_queen[popcnt(a & safe).min(27) as usize],
+            );
             if a & opp_zone != 0 {
                 zone_attackers += 1;
                 zone_units += p.king_attack_weight[4];
-                zone_roles[4] += 1;
+            }
+            if T::ON {
+                let k = popcnt(a & safe).min(27) as usize;
+                tap(tr, c, at!(mobility_queen) + 2 * k, 1);
+                zone_roles[4] += i32::from(a & opp_zone != 0);
             }
         }
         out.add(Term::Mobility, c, mob);
@@ -381,12 +413,20 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
         let bishops = bb.p[c][2];
         if bishops & LIGHT != 0 && bishops & DARK != 0 {
             add(&mut pieces, p.bishop_pair);
-            tap(tr, c, at!(bishop_pair), 1);
         }
         let first_rank = if white { 0xff } else { 0xff << 56 };
-        let n = popcnt(bishops & first_rank);
-        add_n(&mut pieces, p.bishop_back_rank, n);
-        tap(tr, c, at!(bishop_back_rank), n);
+        add_n(
+            &mut pieces,
+            p.bishop_back_rank,
+            popcnt(bishops & first_rank),
+        );
+        if T::ON {
+            if bishops & LIGHT != 0 && bishops & DARK != 0 {
+                tap(tr, c, at!(bishop_pair), 1);
+            }
+            let n = popcnt(bishops & first_rank);
+            tap(tr, c, at!(bishop_back_rank), n);
+        }
         let rooks = bb.p[c][3];
         if rooks.count_ones() >= 2 {
             for a in bits(rooks) {
@@ -395,10 +435,14 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
                     let clear = fianchetto_board::attacks::between(sq(a), sq(b)).0 & bb.occ == 0;
                     if clear && a & 7 == b & 7 {
                         add(&mut pieces, p.rooks_connected_file);
-                        tap(tr, c, at!(rooks_connected_file), 1);
+                        if T::ON {
+                            tap(tr, c, at!(rooks_connected_file), 1);
+                        }
                     } else if clear && a >> 3 == b >> 3 {
                         add(&mut pieces, p.rooks_connected_rank);
-                        tap(tr, c, at!(rooks_connected_rank), 1);
+                        if T::ON {
+                            tap(tr, c, at!(rooks_connected_rank), 1);
+                        }
                     }
                 }
             }
@@ -414,34 +458,58 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
         } else {
             north_fill(pawn_att[o])
         };
-        let n = popcnt(bb.p[c][1] & outpost_ranks & pawn_att[c] & !opp_span);
-        add_n(&mut pieces, p.knight_outpost, n);
-        tap(tr, c, at!(knight_outpost), n);
+        add_n(
+            &mut pieces,
+            p.knight_outpost,
+            popcnt(bb.p[c][1] & outpost_ranks & pawn_att[c] & !opp_span),
+        );
+        if T::ON {
+            let n = popcnt(bb.p[c][1] & outpost_ranks & pawn_att[c] & !opp_span);
+            tap(tr, c, at!(knight_outpost), n);
+        }
         out.add(Term::Pieces, c, pieces);
 
         // Control.
-        let n = popcnt(own_pawns & CENTER);
-        add_n(&mut control, p.center_pawn, n);
-        tap(tr, c, at!(center_pawn), n);
-        let n = popcnt((bb.p[c][1] | bishops) & CENTER);
-        add_n(&mut control, p.center_minor, n);
-        tap(tr, c, at!(center_minor), n);
-        let n = popcnt(bb.p[c][4] & CENTER);
-        add_n(&mut control, p.center_queen, n);
-        tap(tr, c, at!(center_queen), n);
-        let n = popcnt(own & !bb.p[c][5] & attacked);
-        add_n(&mut control, p.protected_piece, n);
-        tap(tr, c, at!(protected_piece), n);
-        let n = popcnt(attacked);
-        add_n(&mut control, p.attacked_square, n);
-        tap(tr, c, at!(attacked_square), n);
+        add_n(&mut control, p.center_pawn, popcnt(own_pawns & CENTER));
+        add_n(
+            &mut control,
+            p.center_minor,
+            popcnt((bb.p[c][1] | bishops) & CENTER),
+        );
+        add_n(&mut control, p.center_queen, popcnt(bb.p[c][4] & CENTER));
+        add_n(
+            &mut control,
+            p.protected_piece,
+            popcnt(own & !bb.p[c][5] & attacked),
+        );
+        add_n(&mut control, p.attacked_square, popcnt(attacked));
         let opp_pieces = bb.p[o][1] | bb.p[o][2] | bb.p[o][3] | bb.p[o][4];
-        let n = popcnt(pawn_att[c] & opp_pieces);
-        add_n(&mut control, p.threat_by_pawn, n);
-        tap(tr, c, at!(threat_by_pawn), n);
-        let n = popcnt(minor_att & (bb.p[o][3] | bb.p[o][4]));
-        add_n(&mut control, p.threat_by_minor, n);
-        tap(tr, c, at!(threat_by_minor), n);
+        add_n(
+            &mut control,
+            p.threat_by_pawn,
+            popcnt(pawn_att[c] & opp_pieces),
+        );
+        add_n(
+            &mut control,
+            p.threat_by_minor,
+            popcnt(minor_att & (bb.p[o][3] | bb.p[o][4])),
+        );
+        if T::ON {
+            for (index, n) in [
+                (at!(center_pawn), popcnt(own_pawns & CENTER)),
+                (at!(center_minor), popcnt((bb.p[c][1] | bishops) & CENTER)),
+                (at!(center_queen), popcnt(bb.p[c][4] & CENTER)),
+                (at!(protected_piece), popcnt(own & !bb.p[c][5] & attacked)),
+                (at!(attacked_square), popcnt(attacked)),
+                (at!(threat_by_pawn), popcnt(pawn_att[c] & opp_pieces)),
+                (
+                    at!(threat_by_minor),
+                    popcnt(minor_att & (bb.p[o][3] | bb.p[o][4])),
+                ),
+            ] {
+                tap(tr, c, index, n);
+            }
+        }
         out.add(Term::Control, c, control);
         attacked_by[c] = attacked;
 
@@ -463,11 +531,9 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
         for s in bits(entry.passed[c]) {
             let rr = rel_rank(white, s);
             add(&mut passed, p.passed_rank[rr]);
-            tap(tr, c, at!(passed_rank) + 2 * rr, 1);
             let b = 1u64 << s;
             if front_span(white, b) & bb.occ == 0 {
                 add(&mut passed, p.passed_free[rr]);
-                tap(tr, c, at!(passed_free) + 2 * rr, 1);
             }
             let w = rr as i32 - 2;
             if w > 0 {
@@ -478,6 +544,12 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
                 if T::ON {
                     tr.add(c, at!(passed_king_own), 0, 2 * w * own_d);
                     tr.add(c, at!(passed_king_enemy), 0, 2 * w * opp_d);
+                }
+            }
+            if T::ON {
+                tap(tr, c, at!(passed_rank) + 2 * rr, 1);
+                if front_span(white, b) & bb.occ == 0 {
+                    tap(tr, c, at!(passed_free) + 2 * rr, 1);
                 }
             }
         }
@@ -495,7 +567,9 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
             c,
             [p.threat_hanging[0] * hanging, p.threat_hanging[1] * hanging],
         );
-        tap(tr, c, at!(threat_hanging), hanging);
+        if T::ON {
+            tap(tr, c, at!(threat_hanging), hanging);
+        }
     }
 
     // Endgame knowledge against a lone king.
@@ -515,21 +589,24 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
                 [7, 56]
             };
             let d = dist(kings[o], corners[0]).min(dist(kings[o], corners[1]));
-            let close = 14 - manhattan(kings[0], kings[1]);
             if T::ON {
+                let close = 14 - manhattan(kings[0], kings[1]);
                 tr.add(c, at!(kbnk_base), 2, 2);
                 tr.add(c, at!(kbnk_corner), 2 * d, 2 * d);
                 tr.add(c, at!(mopup_closeness), 2 * close, 2 * close);
             }
-            p.kbnk_base + p.kbnk_corner * d + p.mopup_closeness * close
+            p.kbnk_base
+                + p.kbnk_corner * d
+                + p.mopup_closeness * (14 - manhattan(kings[0], kings[1]))
         } else if bb.npm(c) >= CLASSIFY_VALUE[3] {
-            let edge = center_distance(kings[o]);
-            let close = 14 - manhattan(kings[0], kings[1]);
             if T::ON {
+                let edge = center_distance(kings[o]);
+                let close = 14 - manhattan(kings[0], kings[1]);
                 tr.add(c, at!(mopup_edge), 2 * edge, 2 * edge);
                 tr.add(c, at!(mopup_closeness), 2 * close, 2 * close);
             }
-            p.mopup_edge * edge + p.mopup_closeness * close
+            p.mopup_edge * center_distance(kings[o])
+                + p.mopup_closeness * (14 - manhattan(kings[0], kings[1]))
         } else {
             0
         };
@@ -537,15 +614,12 @@ pub(crate) fn evaluate_with<B: Board, T: Tracer>(
     }
 
     // Tempo.
-    let stm = if white_to_move { 0 } else { 1 };
-    out.add(Term::Tempo, stm, p.tempo);
-    tap(tr, stm, at!(tempo), 1);
-
-    let (scale, rule) = endgame_scale(p, &bb, out.total()[1]);
-    out.scale = scale;
+    out.add(Term::Tempo, if white_to_move { 0 } else { 1 }, p.tempo);
     if T::ON {
-        tr.scale(rule);
+        tap(tr, if white_to_move { 0 } else { 1 }, at!(tempo), 1);
     }
+
+    out.scale = endgame_scale(p, &bb, out.total()[1], tr);
     out.finish(white_to_move)
 }
 
@@ -553,20 +627,14 @@ fn manhattan(a: usize, b: usize) -> i32 {
     ((a & 7) as i32 - (b & 7) as i32).abs() + ((a >> 3) as i32 - (b >> 3) as i32).abs()
 }
 
-/// Scale (of 128) of the whole score for drawish material, and the flat
-/// index of the weight that set it (`None`: 128, no rule applies).
-fn endgame_scale(p: &Params, bb: &Bbs, eg: i32) -> (i32, Option<usize>) {
+/// Scale (of 128) of the whole score for drawish material; the tracer
+/// hears the flat index of the weight that set it (`None`: 128).
+fn endgame_scale<T: Tracer>(p: &Params, bb: &Bbs, eg: i32, tr: &mut T) -> i32 {
     let strong = if eg >= 0 { 0 } else { 1 };
     let weak = 1 - strong;
     let mut scale = 128;
+    // The weight that set the scale, for the trace.
     let mut rule = None;
-    // The smaller of the current scale and the weight at flat `index`.
-    let mut apply = |scale: &mut i32, value: i32, index: usize| {
-        if value < *scale {
-            *scale = value;
-            rule = Some(index);
-        }
-    };
     if bb.p[strong][0] == 0 {
         let (ns, nw) = (bb.npm(strong), bb.npm(weak));
         let only_knights = bb.p[strong][2] | bb.p[strong][3] | bb.p[strong][4] == 0;
@@ -576,17 +644,15 @@ fn endgame_scale(p: &Params, bb: &Bbs, eg: i32) -> (i32, Option<usize>) {
                 && bb.side[weak] == bb.p[weak][5])
         {
             // A lone minor (or two knights) cannot force mate.
-            apply(
-                &mut scale,
-                p.scale_no_pawns_lone_minor,
-                at!(scale_no_pawns_lone_minor),
-            );
+            if T::ON && p.scale_no_pawns_lone_minor < scale {
+                rule = Some(at!(scale_no_pawns_lone_minor));
+            }
+            scale = scale.min(p.scale_no_pawns_lone_minor);
         } else if ns - nw <= CLASSIFY_VALUE[2] {
-            apply(
-                &mut scale,
-                p.scale_no_pawns_minor,
-                at!(scale_no_pawns_minor),
-            );
+            if T::ON && p.scale_no_pawns_minor < scale {
+                rule = Some(at!(scale_no_pawns_minor));
+            }
+            scale = scale.min(p.scale_no_pawns_minor);
         }
     }
     let b = [bb.p[0][2], bb.p[1][2]];
@@ -596,13 +662,15 @@ fn endgame_scale(p: &Params, bb: &Bbs, eg: i32) -> (i32, Option<usize>) {
         && b[1].count_ones() == 1
         && ((b[0] & LIGHT != 0) != (b[1] & LIGHT != 0))
     {
-        apply(
-            &mut scale,
-            p.scale_opposite_bishops,
-            at!(scale_opposite_bishops),
-        );
+        if T::ON && p.scale_opposite_bishops < scale {
+            rule = Some(at!(scale_opposite_bishops));
+        }
+        scale = scale.min(p.scale_opposite_bishops);
     }
-    (scale, rule)
+    if T::ON {
+        tr.scale(rule);
+    }
+    scale
 }
 
 /// The own-side king safety terms that do not depend on enemy piece
@@ -645,17 +713,21 @@ fn king_shelter<B: Board, T: Tracer>(
                 rel_rank(false, 63 - b.leading_zeros() as usize)
             }
         };
-        let (shield, storm) = (nearest(mine), nearest(theirs));
-        add(&mut v, p.king_shield[shield]);
-        add(&mut v, p.king_storm[storm]);
-        tap(tr, c, at!(king_shield) + 2 * shield, 1);
-        tap(tr, c, at!(king_storm) + 2 * storm, 1);
+        add(&mut v, p.king_shield[nearest(mine)]);
+        add(&mut v, p.king_storm[nearest(theirs)]);
         if file & (own_pawns | opp_pawns) == 0 {
             add(&mut v, p.king_open_file);
-            tap(tr, c, at!(king_open_file), 1);
         } else if file & own_pawns == 0 {
             add(&mut v, p.king_semi_open_file);
-            tap(tr, c, at!(king_semi_open_file), 1);
+        }
+        if T::ON {
+            tap(tr, c, at!(king_shield) + 2 * nearest(mine), 1);
+            tap(tr, c, at!(king_storm) + 2 * nearest(theirs), 1);
+            if file & (own_pawns | opp_pawns) == 0 {
+                tap(tr, c, at!(king_open_file), 1);
+            } else if file & own_pawns == 0 {
+                tap(tr, c, at!(king_semi_open_file), 1);
+            }
         }
     }
 
@@ -663,21 +735,28 @@ fn king_shelter<B: Board, T: Tracer>(
     let color = if white { Color::White } else { Color::Black };
     if kr == 0 && kf >= 6 {
         add(&mut v, p.castled_kingside);
-        tap(tr, c, at!(castled_kingside), 1);
     } else if kr == 0 && kf <= 2 {
         add(&mut v, p.castled_queenside);
-        tap(tr, c, at!(castled_queenside), 1);
     } else if !board.castling().has_any(color) {
         add(&mut v, p.castling_lost);
-        tap(tr, c, at!(castling_lost), 1);
+    }
+    if T::ON {
+        if kr == 0 && kf >= 6 {
+            tap(tr, c, at!(castled_kingside), 1);
+        } else if kr == 0 && kf <= 2 {
+            tap(tr, c, at!(castled_queenside), 1);
+        } else if !board.castling().has_any(color) {
+            tap(tr, c, at!(castling_lost), 1);
+        }
     }
     // BuhoChess: enemy sliders lined up with the king, blockers ignored.
     let ks = sq(k);
     let diag = bishop_attacks(ks, Bitboard::EMPTY).0 & (bb.p[o][2] | bb.p[o][4]);
     let orth = rook_attacks(ks, Bitboard::EMPTY).0 & (bb.p[o][3] | bb.p[o][4]);
-    let n = popcnt(diag | orth);
-    add_n(&mut v, p.king_attack_line, n);
-    tap(tr, c, at!(king_attack_line), n);
+    add_n(&mut v, p.king_attack_line, popcnt(diag | orth));
+    if T::ON {
+        tap(tr, c, at!(king_attack_line), popcnt(diag | orth));
+    }
     // BuhoChess: the pawn shield of a castled king, or open files next to an
     // uncastled one.
     let shield_files: Option<([usize; 3], usize)> = if kf >= 5 {
@@ -692,8 +771,6 @@ fn king_shelter<B: Board, T: Tracer>(
             for f in files {
                 let file = FILE_A << f;
                 let mut fv = [0; 2];
-                // The trace counts in halves: the f- and c-files count half.
-                let halves = if f == halved { 1 } else { 2 };
                 let mine = own_pawns & file;
                 // The own pawn nearest its starting square.
                 let nearest = if mine == 0 {
@@ -704,34 +781,42 @@ fn king_shelter<B: Board, T: Tracer>(
                     Some(rel_rank(false, 63 - mine.leading_zeros() as usize))
                 };
                 match nearest {
-                    None => {
-                        add(&mut fv, p.shield_missing);
-                        tap_halves(tr, c, at!(shield_missing), halves);
-                    }
+                    None => add(&mut fv, p.shield_missing),
                     Some(r) if r <= 1 => {}
-                    Some(2) => {
-                        add(&mut fv, p.shield_advanced_one);
-                        tap_halves(tr, c, at!(shield_advanced_one), halves);
-                    }
-                    Some(_) => {
-                        add(&mut fv, p.shield_advanced_more);
-                        tap_halves(tr, c, at!(shield_advanced_more), halves);
-                    }
+                    Some(2) => add(&mut fv, p.shield_advanced_one),
+                    Some(_) => add(&mut fv, p.shield_advanced_more),
                 }
                 let theirs = opp_pawns & file;
                 if theirs == 0 {
                     add(&mut fv, p.shield_no_enemy_pawn);
-                    tap_halves(tr, c, at!(shield_no_enemy_pawn), halves);
                 }
                 let rank3 = if white { 0xffu64 << 16 } else { 0xffu64 << 40 };
                 let rank4 = if white { 0xffu64 << 24 } else { 0xffu64 << 32 };
                 if theirs & rank3 != 0 {
                     add(&mut fv, p.shield_storm_near);
-                    tap_halves(tr, c, at!(shield_storm_near), halves);
                 }
                 if theirs & rank4 != 0 {
                     add(&mut fv, p.shield_storm_far);
-                    tap_halves(tr, c, at!(shield_storm_far), halves);
+                }
+                if T::ON {
+                    // The f- and c-files count half (the trace keeps halves).
+                    let halves = if f == halved { 1 } else { 2 };
+                    let mut count = |index: usize| tap_halves(tr, c, index, halves);
+                    match nearest {
+                        None => count(at!(shield_missing)),
+                        Some(r) if r <= 1 => {}
+                        Some(2) => count(at!(shield_advanced_one)),
+                        Some(_) => count(at!(shield_advanced_more)),
+                    }
+                    if theirs == 0 {
+                        count(at!(shield_no_enemy_pawn));
+                    }
+                    if theirs & rank3 != 0 {
+                        count(at!(shield_storm_near));
+                    }
+                    if theirs & rank4 != 0 {
+                        count(at!(shield_storm_far));
+                    }
                 }
                 // The f- and c-pawns are more flexible: half penalties.
                 if f == halved {
@@ -744,7 +829,9 @@ fn king_shelter<B: Board, T: Tracer>(
             for f in kf.saturating_sub(1)..=(kf + 1).min(7) {
                 if (FILE_A << f) & (own_pawns | opp_pawns) == 0 {
                     add(&mut v, p.uncastled_open_file);
-                    tap(tr, c, at!(uncastled_open_file), 1);
+                    if T::ON {
+                        tap(tr, c, at!(uncastled_open_file), 1);
+                    }
                 }
             }
         }

@@ -37,7 +37,8 @@ pub(crate) fn structure(p: &Params, white_pawns: u64, black_pawns: u64) -> PawnE
     structure_with(p, white_pawns, black_pawns, &mut NoTrace)
 }
 
-/// [`structure`], telling `tr` which weights count (see [`crate::trace`]).
+/// [`structure`], telling `tr` which weights count (see [`crate::trace`]);
+/// every tracer call sits in an `if T::ON` block.
 #[inline(always)]
 pub(crate) fn structure_with<T: Tracer>(
     p: &Params,
@@ -66,21 +67,29 @@ pub(crate) fn structure_with<T: Tracer>(
             let doubled = front & own != 0;
             if doubled {
                 add(&mut v, p.pawn_doubled);
-                tap(tr, c, at!(pawn_doubled), 1);
+                if T::ON {
+                    tap(tr, c, at!(pawn_doubled), 1);
+                }
             }
             let isolated = b & neighbour_files == 0;
             if isolated {
                 add(&mut v, p.pawn_isolated);
-                tap(tr, c, at!(pawn_isolated), 1);
+                if T::ON {
+                    tap(tr, c, at!(pawn_isolated), 1);
+                }
             } else {
                 // Backward: every own pawn of the adjacent files is ahead of it.
                 let rear = rear_fill(white, b);
                 if (east(rear) | west(rear)) & own == 0 {
                     add(&mut v, p.pawn_backward);
-                    tap(tr, c, at!(pawn_backward), 1);
+                    if T::ON {
+                        tap(tr, c, at!(pawn_backward), 1);
+                    }
                     if forward(white, b) & opp_att != 0 {
                         add(&mut v, p.pawn_backward_exposed);
-                        tap(tr, c, at!(pawn_backward_exposed), 1);
+                        if T::ON {
+                            tap(tr, c, at!(pawn_backward_exposed), 1);
+                        }
                     }
                 }
             }
@@ -89,15 +98,21 @@ pub(crate) fn structure_with<T: Tracer>(
             let phalanx = (east(b) | west(b)) & own != 0;
             if chain {
                 add(&mut v, p.pawn_chain);
-                tap(tr, c, at!(pawn_chain), 1);
+                if T::ON {
+                    tap(tr, c, at!(pawn_chain), 1);
+                }
             }
             if phalanx {
                 add(&mut v, p.pawn_phalanx);
-                tap(tr, c, at!(pawn_phalanx), 1);
+                if T::ON {
+                    tap(tr, c, at!(pawn_phalanx), 1);
+                }
             }
             if chain || phalanx {
                 add(&mut v, p.pawn_connected[rr]);
-                tap(tr, c, at!(pawn_connected) + 2 * rr, 1);
+                if T::ON {
+                    tap(tr, c, at!(pawn_connected) + 2 * rr, 1);
+                }
             }
             // Passed: no enemy pawn ahead on its file or the adjacent ones;
             // of doubled pawns only the front one counts.

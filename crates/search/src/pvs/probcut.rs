@@ -251,8 +251,10 @@ const TABLE_DEPTHS: usize = 64;
 impl Prepared {
     /// `pc` with the fitted rule (`fitted`) or the margin rule.
     pub(crate) fn new(pc: &ProbCut, fitted: bool) -> Prepared {
-        let t = pc.t();
-        let table = (0..=TABLE_DEPTHS as i32)
+        let t = if fitted { pc.t() } else { 0.0 };
+        // The margin rule needs no table.
+        let depths = if fitted { TABLE_DEPTHS as i32 } else { -1 };
+        let table = (0..=depths)
             .map(|d| {
                 let mut row = [None; PHASES];
                 for (phase, slot) in row.iter_mut().enumerate() {
