@@ -7,7 +7,9 @@ use std::fmt;
 /// The configuration of [`super::Pvs`]: threads, hash size and policy, and
 /// one boolean per search feature, so that an ablation is one call.
 ///
-/// [`PvsConfig::default`] turns everything on; [`PvsConfig::all_off`]
+/// [`PvsConfig::default`] turns everything on but the fitted ProbCut rule
+/// (`probcut-fitted`, which has not yet proved stronger than the fixed
+/// margin in games; see [`ProbCut`]); [`PvsConfig::all_off`]
 /// leaves exact alpha-beta (no table, no ordering, no pruning, reductions
 /// or extensions, static evaluation at the horizon). Features are also
 /// reachable by name ([`PvsConfig::set`]), for command lines:
@@ -128,7 +130,8 @@ impl Default for PvsConfig {
             lmp: true,
             see_pruning: true,
             probcut: true,
-            probcut_fitted: true,
+            // The fixed margin until the fitted rule wins an SPRT.
+            probcut_fitted: false,
             iir: true,
             probcut_params: ProbCut::default(),
         }
