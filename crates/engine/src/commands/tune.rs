@@ -221,18 +221,21 @@ fn run_texel(args: &TexelArgs) -> Result<(), CommandError> {
     });
     progress.finish();
     say!(
-        "error {:.6} -> {:.6} (rounded weights {:.6})",
+        "training error {:.6} -> {:.6} after {} epochs",
         out.initial_error,
         out.errors.last().copied().unwrap_or(out.initial_error),
-        out.final_error
+        args.epochs
     );
-    if !held_out.is_empty() {
+    if held_out.is_empty() {
+        say!("rounded weights: training error {:.6}", out.final_error);
+    } else {
         let tuned: Vec<f64> = out.params.to_vec().into_iter().map(f64::from).collect();
         say!(
-            "validation error {:.6} -> {:.6} (weights of epoch {})",
+            "kept the weights of epoch {} (lowest validation error): validation {:.6} -> {:.6}, training {:.6}",
+            out.best_epoch,
             out.validation_errors.first().copied().unwrap_or(0.0),
             texel::mean_squared_error(&held_out, &tuned, k, config.threads),
-            out.best_epoch
+            out.final_error
         );
     }
     let changed = (0..Params::LEN)
