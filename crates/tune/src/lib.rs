@@ -16,7 +16,7 @@
 //!
 //! The classical evaluation's tuners: [Texel tuning](texel) of its weights
 //! on game results, [SPSA](spsa) over any named parameters by games played
-//! in this process ([`matches`]), and Buro's [ProbCut fit](probcut) for the
+//! in this process ([`matches`](mod@matches)), and Buro's [ProbCut fit](probcut) for the
 //! search; their trajectories are drawn as SVG charts ([`plot`]).
 #![warn(missing_docs)]
 

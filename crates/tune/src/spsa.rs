@@ -1,5 +1,5 @@
 //! SPSA (Spall's simultaneous perturbation stochastic approximation) over
-//! any named integer parameters: evaluation weights ([`Params`]), search
+//! any named integer parameters: evaluation weights ([`Params`](fianchetto_eval::Params)), search
 //! margins, anything implementing [`Tunable`].
 //!
 //! Each iteration `k` (0-based) draws a sign `Δᵢ = ±1` for every parameter
