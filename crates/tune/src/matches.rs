@@ -52,6 +52,25 @@ pub enum TimeControl {
     Depth(u32),
 }
 
+impl std::fmt::Display for TimeControl {
+    /// `2+0.02` (seconds), `nodes 20000` or `depth 6`.
+    ///
+    /// ```
+    /// use fianchetto_tune::matches::TimeControl;
+    /// assert_eq!("2+0.02".parse::<TimeControl>().unwrap().to_string(), "2+0.02");
+    /// assert_eq!(TimeControl::Nodes(500).to_string(), "nodes 500");
+    /// ```
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TimeControl::Clock { base, increment } => {
+                write!(f, "{}+{}", base.as_secs_f64(), increment.as_secs_f64())
+            }
+            TimeControl::Nodes(n) => write!(f, "nodes {n}"),
+            TimeControl::Depth(d) => write!(f, "depth {d}"),
+        }
+    }
+}
+
 /// A time control that does not parse.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("`{0}` is not a time control; expected BASE+INC in seconds (e.g. 2+0.02 or 10+0.1)")]

@@ -405,7 +405,7 @@ fn run_spsa(args: &SpsaArgs) -> Result<(), CommandError> {
         flag.store(true, Ordering::Relaxed);
     });
     say!(
-        "SPSA: {} parameters, {} iterations of {} games, {:?}; outputs in {}",
+        "SPSA: {} parameters, {} iterations of {} games, {}; outputs in {}",
         spsa.params().len(),
         args.iterations,
         2 * args.games_per_iteration.div_ceil(2),
