@@ -39,6 +39,13 @@ enum Command {
     Pgn(commands::pgn::PgnArgs),
     /// List a Polyglot opening book's moves for a position, highest weight first.
     Book(commands::book::BookArgs),
+    /// Tune parameters: `tune texel` (evaluation weights on game results),
+    /// `tune spsa` (any tunables, by games between θ+ and θ−).
+    Tune(commands::tune::TuneArgs),
+    /// Print the tunable parameters in OpenBench's SPSA format.
+    SpsaParams(commands::spsa_params::SpsaParamsArgs),
+    /// Fit ProbCut's regressions (Buro) on many positions and write the table.
+    FitProbcut(commands::fit_probcut::FitProbcutArgs),
 }
 
 /// OpenBench passes a request as one argument (`"genfens 10 seed 3 book
@@ -73,6 +80,9 @@ fn main() -> ExitCode {
         Some(Command::Train(args)) => commands::train::run(args),
         Some(Command::Pgn(args)) => commands::pgn::run(args),
         Some(Command::Book(args)) => commands::book::run(args),
+        Some(Command::Tune(args)) => commands::tune::run(args),
+        Some(Command::SpsaParams(args)) => commands::spsa_params::run(args),
+        Some(Command::FitProbcut(args)) => commands::fit_probcut::run(args),
         Some(Command::Uci) | None => {
             fianchetto_engine::uci::run_stdio();
             Ok(())
