@@ -19,6 +19,7 @@ fn args(data: PathBuf, out: PathBuf) -> TrainArgs {
         threads: Some(2),
         val_fraction: Some(0.1),
         seed: None,
+        no_mirror: false,
         resume: false,
         quiet: true,
     }

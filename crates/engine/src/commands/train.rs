@@ -2,6 +2,8 @@
 
 use super::CommandError;
 use crate::say;
+use fianchetto_board::{Bitboards, Board};
+use fianchetto_eval::{Classical, Evaluator};
 use fianchetto_tune::train::{self, ConfigRequest, RunOutcome, TrainData, TrainError};
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -43,6 +45,10 @@ pub struct TrainArgs {
     /// Seed of the initial weights, the validation split and the shuffles [default: 0].
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Do not also show positions without castling rights mirrored left to
+    /// right (by default half of them are, each epoch).
+    #[arg(long)]
+    pub no_mirror: bool,
     /// Continue the run saved in NET.ckpt (same data, same settings).
     #[arg(long)]
     pub resume: bool,
@@ -67,6 +73,7 @@ pub fn run(args: &TrainArgs) -> Result<(), CommandError> {
         val_fraction: args.val_fraction,
         seed: args.seed,
         threads: args.threads,
+        mirror: args.no_mirror.then_some(false),
     };
     // Settings are checked before the (possibly long) load.
     if !args.resume {
@@ -76,7 +83,7 @@ pub fn run(args: &TrainArgs) -> Result<(), CommandError> {
     let mut trainer = train::start(&request, data, &args.out, args.resume).map_err(usage)?;
     let c = trainer.config().clone();
     say!(
-        "training (768 -> {})x2 -> 1 on {} positions ({} held out) | epochs {} batch {} lr {} wdl {} threads {} seed {}",
+        "training (768 -> {})x2 -> 1 on {} positions ({} held out) | epochs {} batch {} lr {} wdl {} threads {} seed {} mirror {}",
         c.hidden,
         trainer.train_len(),
         trainer.val_len(),
@@ -85,7 +92,8 @@ pub fn run(args: &TrainArgs) -> Result<(), CommandError> {
         c.lr,
         c.wdl,
         c.threads,
-        c.seed
+        c.seed,
+        c.mirror
     );
     let val = trainer.validation_indices().to_vec();
     if !val.is_empty() {
@@ -93,6 +101,12 @@ pub fn run(args: &TrainArgs) -> Result<(), CommandError> {
             "validation loss of the best constant prediction (a baseline): {:.6}",
             trainer.constant_loss(&val)
         );
+        let mut classical = Classical::default();
+        let loss = trainer.baseline_loss(&val, |record| {
+            let board = Bitboards::from_setup(&record.unpack().ok()?.setup).ok()?;
+            Some(classical.evaluate(&board).0 as f32)
+        });
+        say!("validation loss of the classical evaluation (static, no search): {loss:.6}");
     }
     if args.resume {
         say!(

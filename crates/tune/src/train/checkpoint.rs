@@ -5,7 +5,7 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `FIANCKPT` |
-//! | 8 | 4 | format version (1) |
+//! | 8 | 4 | format version (2) |
 //! | 12 | 4 | hidden size H |
 //! | 16 | 4 | epochs planned |
 //! | 20 | 4 | batch size |
@@ -23,8 +23,9 @@
 //! | 84 | 8 | positions of the current epoch done |
 //! | 92 | 8 | the current epoch's summed loss so far, `f64` |
 //! | 100 | 8 | the current epoch's training seconds so far, `f64` |
-//! | 108 | 4 | E: entries of the epoch history (= epochs completed) |
-//! | 112 | 36·E | per epoch: number `u32`, train loss `f64`, validation loss `f64` (NaN: none), positions `u64`, seconds `f64` |
+//! | 108 | 4 | flags: bit 0 set when positions are mirrored ([`TrainConfig::mirror`]) |
+//! | 112 | 4 | E: entries of the epoch history (= epochs completed) |
+//! | 116 | 36·E | per epoch: number `u32`, train loss `f64`, validation loss `f64` (NaN: none), positions `u64`, seconds `f64` |
 //! | … | 4·P | the parameters, `f32`, P = 771·H + 1, in the [trainer's flat layout](super::Trainer::parameters) |
 //! | … | 4·P | AdamW's first moments |
 //! | … | 4·P | AdamW's second moments |
@@ -38,8 +39,8 @@ use std::path::Path;
 /// The checkpoint file's magic bytes.
 pub const CHECKPOINT_MAGIC: [u8; 8] = *b"FIANCKPT";
 /// The checkpoint format version this code reads and writes.
-pub const CHECKPOINT_VERSION: u32 = 1;
-const HEADER: usize = 112;
+pub const CHECKPOINT_VERSION: u32 = 2;
+const HEADER: usize = 116;
 const ENTRY: usize = 36;
 const CHECKSUM: usize = 8;
 
@@ -186,7 +187,7 @@ impl Checkpoint {
             return Err(CheckpointError::Version(version));
         }
         let hidden = f.u32()?;
-        let epochs_field_at = 108;
+        let epochs_field_at = 112;
         let entries = u32::from_le_bytes(
             bytes[epochs_field_at..epochs_field_at + 4]
                 .try_into()
@@ -229,6 +230,14 @@ impl Checkpoint {
         let wdl = f.f32()?;
         let val_fraction = f.f32()?;
         let seed = f.u64()?;
+        let flags = u32::from_le_bytes(
+            bytes[108..112]
+                .try_into()
+                .map_err(|_| CheckpointError::TooShort(bytes.len()))?,
+        );
+        if flags > 1 {
+            return Err(CheckpointError::Invalid(format!("flags {flags:#x}")));
+        }
         let config = TrainConfig {
             hidden: hidden as usize,
             epochs,
@@ -240,6 +249,7 @@ impl Checkpoint {
             val_fraction,
             seed,
             threads,
+            mirror: flags & 1 == 1,
         };
         config
             .validate()
@@ -251,6 +261,7 @@ impl Checkpoint {
         let cursor = f.u64()?;
         let epoch_loss = f.f64()?;
         let epoch_seconds = f.f64()?;
+        let _flags = f.u32()?;
         let _entries = f.u32()?;
         if entries != epoch {
             return Err(CheckpointError::Invalid(format!(
@@ -347,6 +358,7 @@ impl Trainer {
         out.extend_from_slice(&self.cursor.to_le_bytes());
         out.extend_from_slice(&self.epoch_loss.to_le_bytes());
         out.extend_from_slice(&self.epoch_seconds.to_le_bytes());
+        out.extend_from_slice(&u32::from(c.mirror).to_le_bytes());
         out.extend_from_slice(&(self.history.len() as u32).to_le_bytes());
         debug_assert_eq!(out.len(), HEADER);
         for e in &self.history {

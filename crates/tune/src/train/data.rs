@@ -9,7 +9,14 @@ use std::path::{Path, PathBuf};
 
 /// The most positions one data set may hold (positions are indexed by
 /// `u32` to keep the shuffled index lists small).
-pub const MAX_POSITIONS: usize = u32::MAX as usize;
+pub const MAX_POSITIONS: usize = (u32::MAX >> 1) as usize;
+
+/// Set in a training index: the record is seen mirrored left to right
+/// (files a↔h). Chess without castling rights is symmetric under that
+/// mirror, so the mirrored record is another true example with the same
+/// score and result: the data set doubles for free. Only records without
+/// castling rights are ever mirrored (see [`mirrorable`]).
+pub(crate) const MIRRORED: u32 = 1 << 31;
 
 /// The positions a [`Trainer`](super::Trainer) learns from: every record of
 /// the data files, validated and kept as the 32-byte records themselves.
@@ -102,8 +109,9 @@ impl TrainData {
         self.fingerprint
     }
 
+    /// The record of a training index (its [`MIRRORED`] bit ignored).
     pub(crate) fn get(&self, index: u32) -> &PackedBoard {
-        &self.records[index as usize]
+        &self.records[(index & !MIRRORED) as usize]
     }
 }
 
@@ -153,9 +161,11 @@ const PIECE_OF_CODE: [Option<Piece>; 16] = {
 /// feature-major weight rows. Returns how many were written to each (at
 /// most 32; extra pieces and undefined codes are ignored, which only a
 /// record that failed [`TrainData`]'s checks can have).
+/// With `mirror`, every piece stands on the square of the mirrored file.
 #[inline]
 pub(crate) fn active_features(
     record: &PackedBoard,
+    mirror: bool,
     stm: &mut [u16; 32],
     nstm: &mut [u16; 32],
 ) -> usize {
@@ -173,12 +183,24 @@ pub(crate) fn active_features(
         let Some(piece) = PIECE_OF_CODE[code as usize] else {
             continue;
         };
-        let sq: Square = sq;
+        let sq: Square = if mirror {
+            Square::from_coords(sq.file().mirror(), sq.rank())
+        } else {
+            sq
+        };
         stm[n] = feature(us, piece, sq) as u16;
         nstm[n] = feature(them, piece, sq) as u16;
         n += 1;
     }
     n
+}
+
+/// Whether the record may be mirrored left to right: it has no castling
+/// right (a castling right ties the king and rook to their files; en
+/// passant is no feature, so it does not matter).
+pub(crate) fn mirrorable(record: &PackedBoard) -> bool {
+    let pieces = record.occupancy.count_ones() as usize;
+    (0..pieces.min(32)).all(|i| (record.pieces[i / 2] >> (4 * (i % 2))) & 0x7 != 6)
 }
 
 /// The training target of a record, from the side to move's point of view:
@@ -216,7 +238,7 @@ mod tests {
             Bitboards::from_fen("r3k2r/pp3ppp/8/3Pp3/8/8/PP3PPP/R3K2R b KQkq - 0 20").unwrap();
         let record = PackedBoard::pack(&board, 50, Wdl::Draw);
         let (mut s, mut n) = ([0u16; 32], [0u16; 32]);
-        let count = active_features(&record, &mut s, &mut n);
+        let count = active_features(&record, false, &mut s, &mut n);
         assert_eq!(count as u32, board.occupied().count());
         let mut expect_s = Vec::new();
         let mut expect_n = Vec::new();
@@ -242,5 +264,37 @@ mod tests {
         assert_eq!(target(&b, 1.0), 0.0);
         let d = PackedBoard::pack(&black, 0, Wdl::Draw);
         assert!((target(&d, 0.3) - 0.5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_mirrored_record_has_the_features_of_the_mirrored_position() {
+        let fen = "4k3/pp3ppp/2n5/3Pp3/1b6/5N2/PP1B1PPP/R3K3 w - e6 0 20";
+        let mirrored = "3k4/ppp3pp/5n2/3pP3/6b1/2N5/PPP1B1PP/3K3R w - d6 0 20";
+        let record = PackedBoard::pack(&Bitboards::from_fen(fen).unwrap(), 50, Wdl::Draw);
+        let other = PackedBoard::pack(&Bitboards::from_fen(mirrored).unwrap(), 50, Wdl::Draw);
+        assert!(mirrorable(&record));
+        let (mut s, mut n) = ([0u16; 32], [0u16; 32]);
+        let (mut s2, mut n2) = ([0u16; 32], [0u16; 32]);
+        let count = active_features(&record, true, &mut s, &mut n);
+        assert_eq!(count, active_features(&other, false, &mut s2, &mut n2));
+        let sorted = |v: &[u16]| {
+            let mut v = v.to_vec();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(sorted(&s[..count]), sorted(&s2[..count]));
+        assert_eq!(sorted(&n[..count]), sorted(&n2[..count]));
+        assert_ne!(sorted(&s[..count]), {
+            active_features(&record, false, &mut s2, &mut n2);
+            sorted(&s2[..count])
+        });
+    }
+
+    #[test]
+    fn castling_rights_forbid_the_mirror() {
+        let with = Bitboards::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 1").unwrap();
+        let without = Bitboards::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1").unwrap();
+        assert!(!mirrorable(&PackedBoard::pack(&with, 0, Wdl::Draw)));
+        assert!(mirrorable(&PackedBoard::pack(&without, 0, Wdl::Draw)));
     }
 }

@@ -119,6 +119,10 @@ pub struct TrainConfig {
     pub seed: u64,
     /// Threads sharing each batch.
     pub threads: usize,
+    /// Whether positions without castling rights are also seen mirrored
+    /// left to right (half of them each epoch, a different half each time):
+    /// twice the examples from the same data, which small data sets need.
+    pub mirror: bool,
 }
 
 impl Default for TrainConfig {
@@ -134,6 +138,7 @@ impl Default for TrainConfig {
             val_fraction: 0.01,
             seed: 0,
             threads: 1,
+            mirror: true,
         }
     }
 }
@@ -209,6 +214,8 @@ pub struct ConfigRequest {
     pub seed: Option<u64>,
     /// [`TrainConfig::threads`].
     pub threads: Option<usize>,
+    /// [`TrainConfig::mirror`].
+    pub mirror: Option<bool>,
 }
 
 impl ConfigRequest {
@@ -224,6 +231,7 @@ impl ConfigRequest {
             val_fraction: self.val_fraction.unwrap_or(d.val_fraction),
             seed: self.seed.unwrap_or(d.seed),
             threads: self.threads.unwrap_or(d.threads),
+            mirror: self.mirror.unwrap_or(d.mirror),
             ..d
         };
         config.validate()?;
@@ -259,6 +267,7 @@ impl ConfigRequest {
             saved.val_fraction,
         );
         check(&mut clashes, "seed", self.seed, saved.seed);
+        check(&mut clashes, "mirror", self.mirror, saved.mirror);
         if !clashes.is_empty() {
             return Err(TrainError::Resume(format!(
                 "a resumed run keeps its settings; drop or correct {}",

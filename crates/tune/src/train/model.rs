@@ -12,7 +12,7 @@
 //! | `770·H .. 771·H` | output weights for the other side's half |
 //! | `771·H` | output bias |
 
-use super::data::{active_features, sigmoid, target, TrainData};
+use super::data::{active_features, sigmoid, target, TrainData, MIRRORED};
 use crate::marlin::PackedBoard;
 use fianchetto_eval::nnue::INPUTS;
 use std::ops::Range;
@@ -116,7 +116,7 @@ pub(crate) fn output(
     acc_nstm: &mut [f32],
 ) -> f32 {
     let (mut stm, mut nstm) = ([0u16; 32], [0u16; 32]);
-    let n = active_features(record, &mut stm, &mut nstm);
+    let n = active_features(record, false, &mut stm, &mut nstm);
     forward(l, params, &stm[..n], &nstm[..n], acc_stm, acc_nstm)
 }
 
@@ -188,19 +188,14 @@ impl Worker {
         )
     }
 
-    /// The raw output for one record (no gradient).
-    pub fn output(&mut self, params: &[f32], record: &PackedBoard) -> f32 {
-        let (mut stm, mut nstm) = ([0u16; 32], [0u16; 32]);
-        let n = active_features(record, &mut stm, &mut nstm);
-        self.forward(params, &stm[..n], &nstm[..n])
-    }
-
     /// Adds the squared errors of `indices` to `self.loss`.
     pub fn evaluate(&mut self, params: &[f32], data: &TrainData, indices: &[u32], wdl: f32) {
         let mut loss = 0.0f64;
         for &i in indices {
             let record = data.get(i);
-            let out = self.output(params, record);
+            let (mut stm, mut nstm) = ([0u16; 32], [0u16; 32]);
+            let n = active_features(record, i & MIRRORED != 0, &mut stm, &mut nstm);
+            let out = self.forward(params, &stm[..n], &nstm[..n]);
             let err = sigmoid(out) - target(record, wdl);
             loss += (err * err) as f64;
         }
@@ -224,7 +219,7 @@ impl Worker {
         let mut loss = 0.0f64;
         for &i in indices {
             let record = data.get(i);
-            let n = active_features(record, &mut stm, &mut nstm);
+            let n = active_features(record, i & MIRRORED != 0, &mut stm, &mut nstm);
             let out = self.forward(params, &stm[..n], &nstm[..n]);
             let s = sigmoid(out);
             let err = s - target(record, wdl);

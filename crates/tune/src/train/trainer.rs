@@ -2,7 +2,7 @@
 //! AdamW, evaluation, export.
 
 use super::checkpoint::Checkpoint;
-use super::data::{sigmoid, target, TrainData};
+use super::data::{mirrorable, sigmoid, target, TrainData, MIRRORED};
 use super::model::{self, Layout, Worker};
 use super::optim::{adamw_step, learning_rate, WEIGHT_CLIP};
 use super::{TrainConfig, TrainError};
@@ -186,6 +186,9 @@ impl Trainer {
         }
         if saved.seed != config.seed {
             differs.push(format!("seed {} vs {}", saved.seed, config.seed));
+        }
+        if saved.mirror != config.mirror {
+            differs.push(format!("mirror {} vs {}", saved.mirror, config.mirror));
         }
         if !differs.is_empty() {
             return Err(TrainError::Resume(format!(
@@ -396,10 +399,21 @@ impl Trainer {
         if self.order_epoch != Some(self.epoch) {
             self.order.clear();
             self.order.extend_from_slice(&self.train);
-            shuffle(
-                &mut rng(self.config.seed, STREAM_EPOCH + self.epoch as u64),
-                &mut self.order,
-            );
+            let mut r = rng(self.config.seed, STREAM_EPOCH + self.epoch as u64);
+            shuffle(&mut r, &mut self.order);
+            if self.config.mirror {
+                // Each epoch sees about half of the mirrorable positions
+                // mirrored, a different half each time.
+                let mut bits = 0u64;
+                for (k, i) in self.order.iter_mut().enumerate() {
+                    if k % 64 == 0 {
+                        bits = r.next_u64();
+                    }
+                    if bits >> (k % 64) & 1 == 1 && mirrorable(self.data.get(*i)) {
+                        *i |= MIRRORED;
+                    }
+                }
+            }
             self.order_epoch = Some(self.epoch);
         }
         let batch = self.config.batch_size;
@@ -526,6 +540,34 @@ impl Trainer {
             .collect();
         let mean = targets.iter().sum::<f64>() / targets.len().max(1) as f64;
         targets.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / targets.len().max(1) as f64
+    }
+
+    /// The mean squared error over `indices` of another predictor of the
+    /// same targets: `eval` gives a record's evaluation in centipawns from
+    /// the side to move's point of view (`None`: the record is left out),
+    /// read through the same sigmoid as the net's. With a hand-written
+    /// evaluation this says whether the net has learned more than it.
+    pub fn baseline_loss(
+        &self,
+        indices: &[u32],
+        mut eval: impl FnMut(&PackedBoard) -> Option<f32>,
+    ) -> f64 {
+        let (mut sum, mut count) = (0.0f64, 0usize);
+        for record in indices
+            .iter()
+            .filter_map(|&i| self.data.records().get(i as usize))
+        {
+            if let Some(cp) = eval(record) {
+                let err = sigmoid(cp / SCALE as f32) - target(record, self.config.wdl);
+                sum += (err * err) as f64;
+                count += 1;
+            }
+        }
+        if count == 0 {
+            f64::NAN
+        } else {
+            sum / count as f64
+        }
     }
 
     /// The float network's evaluation of `record` in centipawns, from the
