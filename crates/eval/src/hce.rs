@@ -203,7 +203,23 @@ impl Bbs {
 /// Evaluates `board` with `params` into `out` (cleared first); returns the
 /// score for the side to move. `pawns`, when given, caches the pawn
 /// structure; it must have been cleared since `params` last changed.
+///
+/// Compiled once per CPU tier (mobility and the other terms count bits on
+/// every call); the CPU's tier runs, see [`fianchetto_board::cpu`].
 pub(crate) fn evaluate<B: Board>(
+    params: &Params,
+    board: &B,
+    pawn_table: Option<&mut PawnTable>,
+    out: &mut Breakdown,
+) -> i32 {
+    fianchetto_board::cpu::multiversion(
+        #[inline(always)]
+        || evaluate_in_tier(params, board, pawn_table, out),
+    )
+}
+
+#[inline(always)]
+fn evaluate_in_tier<B: Board>(
     params: &Params,
     board: &B,
     pawn_table: Option<&mut PawnTable>,
@@ -505,6 +521,7 @@ fn manhattan(a: usize, b: usize) -> i32 {
 }
 
 /// Scale (of 128) of the whole score for drawish material.
+#[inline(always)] // into `evaluate`'s CPU tier
 fn endgame_scale(p: &Params, bb: &Bbs, eg: i32) -> i32 {
     let strong = if eg >= 0 { 0 } else { 1 };
     let weak = 1 - strong;
@@ -537,6 +554,7 @@ fn endgame_scale(p: &Params, bb: &Bbs, eg: i32) -> i32 {
 
 /// The own-side king safety terms that do not depend on enemy piece
 /// attacks: the Classical shield/storm/files and all of BuhoChess's.
+#[inline(always)] // into `evaluate`'s CPU tier
 fn king_shelter<B: Board>(p: &Params, bb: &Bbs, c: usize, k: usize, board: &B) -> Tapered {
     let white = c == 0;
     let o = 1 - c;
