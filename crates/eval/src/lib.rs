@@ -59,3 +59,8 @@ pub use presets::{
     BuhoChess, Classical, Material, MaterialValues, Preset, PresetEvaluator, UnknownPreset,
 };
 pub use score::Score;
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

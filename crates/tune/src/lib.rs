@@ -18,3 +18,8 @@
 pub mod datagen;
 pub mod marlin;
 pub mod train;
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
