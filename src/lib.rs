@@ -44,7 +44,7 @@ pub use fianchetto_engine as engine;
 /// Evaluation: `Score`, the `Evaluator` trait and the evaluations.
 #[cfg(feature = "eval")]
 pub use fianchetto_eval as eval;
-/// Move generation, perft, notation and game rules.
+/// Move generation, perft, notation (UCI, SAN), game rules, PGN and EPD.
 #[cfg(feature = "movegen")]
 pub use fianchetto_movegen as movegen;
 /// Search algorithms.

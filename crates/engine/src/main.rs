@@ -34,6 +34,18 @@ enum Command {
     Genfens(commands::genfens::GenfensArgs),
     /// Train an NNUE network on marlinformat data (CPU, multi-threaded).
     Train(commands::train::TrainArgs),
+    /// Read a PGN file, checking every move: count games, plies and errors
+    /// (--stats), or write the games back in export format.
+    Pgn(commands::pgn::PgnArgs),
+    /// List a Polyglot opening book's moves for a position, highest weight first.
+    Book(commands::book::BookArgs),
+    /// Tune parameters: `tune texel` (evaluation weights on game results),
+    /// `tune spsa` (any tunables, by games between θ+ and θ−).
+    Tune(commands::tune::TuneArgs),
+    /// Print the tunable parameters in OpenBench's SPSA format.
+    SpsaParams(commands::spsa_params::SpsaParamsArgs),
+    /// Fit ProbCut's regressions (Buro) on many positions and write the table.
+    FitProbcut(commands::fit_probcut::FitProbcutArgs),
 }
 
 /// OpenBench passes a request as one argument (`"genfens 10 seed 3 book
@@ -66,6 +78,11 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => commands::datagen::run(args),
         Some(Command::Genfens(args)) => commands::genfens::run(args),
         Some(Command::Train(args)) => commands::train::run(args),
+        Some(Command::Pgn(args)) => commands::pgn::run(args),
+        Some(Command::Book(args)) => commands::book::run(args),
+        Some(Command::Tune(args)) => commands::tune::run(args),
+        Some(Command::SpsaParams(args)) => commands::spsa_params::run(args),
+        Some(Command::FitProbcut(args)) => commands::fit_probcut::run(args),
         Some(Command::Uci) | None => {
             fianchetto_engine::uci::run_stdio();
             Ok(())

@@ -362,3 +362,56 @@ fn evalfile_loads_a_network_and_a_bad_file_changes_nothing() {
     assert_ne!(best, "0000");
     e.quit();
 }
+
+#[test]
+fn go_perft_runs_on_the_search_thread_and_stops() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go perft 3");
+    let lines = e.until(|l| l.starts_with("Nodes searched"), Duration::from_secs(10));
+    assert!(lines.contains(&"e2e4: 600".to_string()), "{lines:?}");
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 8902");
+    // A deep perft answers isready at once and stops on `stop`.
+    e.send("go perft 9");
+    e.send("isready");
+    e.until(|l| l == "readyok", Duration::from_secs(2));
+    let asked = Instant::now();
+    e.send("stop");
+    let lines = e.until(|l| l.starts_with("Nodes searched"), Duration::from_secs(10));
+    assert!(asked.elapsed() < Duration::from_secs(5));
+    assert!(
+        lines.iter().any(|l| l.contains("perft stopped")),
+        "{lines:?}"
+    );
+    e.send("isready");
+    e.until(|l| l == "readyok", Duration::from_secs(2));
+    e.quit();
+}
+
+#[test]
+fn a_hash_the_machine_cannot_give_is_refused() {
+    let total_kb: u64 = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            m.lines()
+                .find(|l| l.starts_with("MemTotal:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(u64::MAX);
+    if total_kb > 40 << 20 {
+        eprintln!("skipped: this machine may have 64 GB to give");
+        return;
+    }
+    let mut e = Engine::start();
+    e.send("setoption name Hash value 65536");
+    let lines = e.until(|l| l.starts_with("info string"), Duration::from_secs(20));
+    let err = lines.last().unwrap();
+    assert!(
+        err.contains("cannot allocate a 65536 MB hash table; Hash stays 64 MB"),
+        "{err}"
+    );
+    e.send("go depth 5");
+    let (best, _) = e.bestmove(Duration::from_secs(20));
+    assert_ne!(best, "0000");
+    e.quit();
+}

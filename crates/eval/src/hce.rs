@@ -8,6 +8,7 @@
 use crate::breakdown::{Breakdown, Term, PHASE_MAX};
 use crate::params::{Params, Tapered};
 use crate::pawns::{self, PawnTable};
+use crate::trace::{at, tap, tap_halves, NoTrace, Tracer};
 use fianchetto_board::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use fianchetto_board::{Bitboard, Board, Color, Role, Square};
 
@@ -214,16 +215,23 @@ pub(crate) fn evaluate<B: Board>(
 ) -> i32 {
     fianchetto_board::cpu::multiversion(
         #[inline(always)]
-        || evaluate_in_tier(params, board, pawn_table, out),
+        || evaluate_with(params, board, pawn_table, out, &mut NoTrace),
     )
 }
 
+/// [`evaluate`], telling `tr` how often each weight counts (the trace of
+/// [`crate::trace`]). Every tracer call sits in an `if T::ON` block beside
+/// the term it records, so that with [`NoTrace`] the code is the plain
+/// evaluation's. A tracing evaluation computes the pawn structure afresh,
+/// whatever `pawn_table`. Inlined into `evaluate`'s CPU tier; a tracing
+/// caller runs it in its own (baseline) code.
 #[inline(always)]
-fn evaluate_in_tier<B: Board>(
+pub(crate) fn evaluate_with<B: Board, T: Tracer>(
     params: &Params,
     board: &B,
     pawn_table: Option<&mut PawnTable>,
     out: &mut Breakdown,
+    tr: &mut T,
 ) -> i32 {
     *out = Breakdown {
         scale: 128,
@@ -254,6 +262,12 @@ fn evaluate_in_tier<B: Board>(
             let n = popcnt(b);
             phase += n * p.phase_weight[r];
             add_n(&mut mat, p.piece_value[r], n);
+            if T::ON {
+                tap(tr, c, at!(piece_value) + 2 * r, n);
+                for s in bits(b) {
+                    tap(tr, c, at!(psqt) + 2 * (r * 64 + (s ^ flip)), 1);
+                }
+            }
             for s in bits(b) {
                 add(&mut pst, p.psqt[r][s ^ flip]);
             }
@@ -274,9 +288,13 @@ fn evaluate_in_tier<B: Board>(
     };
 
     // Pawn structure, cached by pawn key.
-    let entry = match pawn_table {
-        Some(t) => t.probe(p, bb.p[0][0], bb.p[1][0]),
-        None => pawns::structure(p, bb.p[0][0], bb.p[1][0]),
+    let entry = if T::ON {
+        pawns::structure_with(p, bb.p[0][0], bb.p[1][0], tr)
+    } else {
+        match pawn_table {
+            Some(t) => t.probe(p, bb.p[0][0], bb.p[1][0]),
+            None => pawns::structure(p, bb.p[0][0], bb.p[1][0]),
+        }
     };
     out.add(Term::PawnStructure, 0, entry.score[0]);
     out.add(Term::PawnStructure, 1, entry.score[1]);
@@ -304,6 +322,8 @@ fn evaluate_in_tier<B: Board>(
         let mut minor_att = 0u64;
         let mut zone_attackers = 0;
         let mut zone_units = 0;
+        // Attackers by role, for the trace only.
+        let mut zone_roles = [0i32; 6];
 
         // Mobility and attack maps.
         for s in bits(bb.p[c][1]) {
@@ -318,6 +338,11 @@ fn evaluate_in_tier<B: Board>(
                 zone_attackers += 1;
                 zone_units += p.king_attack_weight[1];
             }
+            if T::ON {
+                let k = popcnt(a & safe).min(8) as usize;
+                tap(tr, c, at!(mobility_knight) + 2 * k, 1);
+                zone_roles[1] += i32::from(a & opp_zone != 0);
+            }
         }
         for s in bits(bb.p[c][2]) {
             let a = bishop_attacks(sq(s), Bitboard(bb.occ)).0;
@@ -331,6 +356,11 @@ fn evaluate_in_tier<B: Board>(
                 zone_attackers += 1;
                 zone_units += p.king_attack_weight[2];
             }
+            if T::ON {
+                let k = popcnt(a & safe).min(13) as usize;
+                tap(tr, c, at!(mobility_bishop) + 2 * k, 1);
+                zone_roles[2] += i32::from(a & opp_zone != 0);
+            }
         }
         for s in bits(bb.p[c][3]) {
             let a = rook_attacks(sq(s), Bitboard(bb.occ)).0;
@@ -339,6 +369,11 @@ fn evaluate_in_tier<B: Board>(
             if a & opp_zone != 0 {
                 zone_attackers += 1;
                 zone_units += p.king_attack_weight[3];
+            }
+            if T::ON {
+                let k = popcnt(a & safe).min(14) as usize;
+                tap(tr, c, at!(mobility_rook) + 2 * k, 1);
+                zone_roles[3] += i32::from(a & opp_zone != 0);
             }
             // Rooks on files and ranks.
             let file = FILE_A << (s & 7);
@@ -349,6 +384,16 @@ fn evaluate_in_tier<B: Board>(
             }
             if rel_rank(white, s) == 6 {
                 add(&mut pieces, p.rook_seventh);
+            }
+            if T::ON {
+                if file & all_pawns == 0 {
+                    tap(tr, c, at!(rook_open), 1);
+                } else if file & own_pawns == 0 {
+                    tap(tr, c, at!(rook_semi_open), 1);
+                }
+                if rel_rank(white, s) == 6 {
+                    tap(tr, c, at!(rook_seventh), 1);
+                }
             }
         }
         for s in bits(bb.p[c][4]) {
@@ -362,6 +407,11 @@ fn evaluate_in_tier<B: Board>(
             if a & opp_zone != 0 {
                 zone_attackers += 1;
                 zone_units += p.king_attack_weight[4];
+            }
+            if T::ON {
+                let k = popcnt(a & safe).min(27) as usize;
+                tap(tr, c, at!(mobility_queen) + 2 * k, 1);
+                zone_roles[4] += i32::from(a & opp_zone != 0);
             }
         }
         out.add(Term::Mobility, c, mob);
@@ -377,6 +427,13 @@ fn evaluate_in_tier<B: Board>(
             p.bishop_back_rank,
             popcnt(bishops & first_rank),
         );
+        if T::ON {
+            if bishops & LIGHT != 0 && bishops & DARK != 0 {
+                tap(tr, c, at!(bishop_pair), 1);
+            }
+            let n = popcnt(bishops & first_rank);
+            tap(tr, c, at!(bishop_back_rank), n);
+        }
         let rooks = bb.p[c][3];
         if rooks.count_ones() >= 2 {
             for a in bits(rooks) {
@@ -385,8 +442,14 @@ fn evaluate_in_tier<B: Board>(
                     let clear = fianchetto_board::attacks::between(sq(a), sq(b)).0 & bb.occ == 0;
                     if clear && a & 7 == b & 7 {
                         add(&mut pieces, p.rooks_connected_file);
+                        if T::ON {
+                            tap(tr, c, at!(rooks_connected_file), 1);
+                        }
                     } else if clear && a >> 3 == b >> 3 {
                         add(&mut pieces, p.rooks_connected_rank);
+                        if T::ON {
+                            tap(tr, c, at!(rooks_connected_rank), 1);
+                        }
                     }
                 }
             }
@@ -407,6 +470,10 @@ fn evaluate_in_tier<B: Board>(
             p.knight_outpost,
             popcnt(bb.p[c][1] & outpost_ranks & pawn_att[c] & !opp_span),
         );
+        if T::ON {
+            let n = popcnt(bb.p[c][1] & outpost_ranks & pawn_att[c] & !opp_span);
+            tap(tr, c, at!(knight_outpost), n);
+        }
         out.add(Term::Pieces, c, pieces);
 
         // Control.
@@ -434,6 +501,22 @@ fn evaluate_in_tier<B: Board>(
             p.threat_by_minor,
             popcnt(minor_att & (bb.p[o][3] | bb.p[o][4])),
         );
+        if T::ON {
+            for (index, n) in [
+                (at!(center_pawn), popcnt(own_pawns & CENTER)),
+                (at!(center_minor), popcnt((bb.p[c][1] | bishops) & CENTER)),
+                (at!(center_queen), popcnt(bb.p[c][4] & CENTER)),
+                (at!(protected_piece), popcnt(own & !bb.p[c][5] & attacked)),
+                (at!(attacked_square), popcnt(attacked)),
+                (at!(threat_by_pawn), popcnt(pawn_att[c] & opp_pieces)),
+                (
+                    at!(threat_by_minor),
+                    popcnt(minor_att & (bb.p[o][3] | bb.p[o][4])),
+                ),
+            ] {
+                tap(tr, c, index, n);
+            }
+        }
         out.add(Term::Control, c, control);
         attacked_by[c] = attacked;
 
@@ -441,10 +524,13 @@ fn evaluate_in_tier<B: Board>(
         // score it as a penalty on their side of the table).
         let scale = p.king_attack_scale[(zone_attackers as usize).min(7)];
         out.add(Term::KingSafety, o, [-(zone_units * scale / 100), 0]);
+        if T::ON {
+            tr.king_attack(o, zone_roles, (zone_attackers as usize).min(7));
+        }
         out.add(
             Term::KingSafety,
             c,
-            king_shelter(p, &bb, c, kings[c], board),
+            king_shelter(p, &bb, c, kings[c], board, tr),
         );
 
         // Passed pawns.
@@ -462,6 +548,16 @@ fn evaluate_in_tier<B: Board>(
                 let own_d = dist(kings[c], stop).min(5);
                 let opp_d = dist(kings[o], stop).min(5);
                 passed[1] += w * (own_d * p.passed_king_own + opp_d * p.passed_king_enemy);
+                if T::ON {
+                    tr.add(c, at!(passed_king_own), 0, 2 * w * own_d);
+                    tr.add(c, at!(passed_king_enemy), 0, 2 * w * opp_d);
+                }
+            }
+            if T::ON {
+                tap(tr, c, at!(passed_rank) + 2 * rr, 1);
+                if front_span(white, b) & bb.occ == 0 {
+                    tap(tr, c, at!(passed_free) + 2 * rr, 1);
+                }
             }
         }
         out.add(Term::PassedPawns, c, passed);
@@ -478,6 +574,9 @@ fn evaluate_in_tier<B: Board>(
             c,
             [p.threat_hanging[0] * hanging, p.threat_hanging[1] * hanging],
         );
+        if T::ON {
+            tap(tr, c, at!(threat_hanging), hanging);
+        }
     }
 
     // Endgame knowledge against a lone king.
@@ -497,10 +596,22 @@ fn evaluate_in_tier<B: Board>(
                 [7, 56]
             };
             let d = dist(kings[o], corners[0]).min(dist(kings[o], corners[1]));
+            if T::ON {
+                let close = 14 - manhattan(kings[0], kings[1]);
+                tr.add(c, at!(kbnk_base), 2, 2);
+                tr.add(c, at!(kbnk_corner), 2 * d, 2 * d);
+                tr.add(c, at!(mopup_closeness), 2 * close, 2 * close);
+            }
             p.kbnk_base
                 + p.kbnk_corner * d
                 + p.mopup_closeness * (14 - manhattan(kings[0], kings[1]))
         } else if bb.npm(c) >= CLASSIFY_VALUE[3] {
+            if T::ON {
+                let edge = center_distance(kings[o]);
+                let close = 14 - manhattan(kings[0], kings[1]);
+                tr.add(c, at!(mopup_edge), 2 * edge, 2 * edge);
+                tr.add(c, at!(mopup_closeness), 2 * close, 2 * close);
+            }
             p.mopup_edge * center_distance(kings[o])
                 + p.mopup_closeness * (14 - manhattan(kings[0], kings[1]))
         } else {
@@ -511,8 +622,11 @@ fn evaluate_in_tier<B: Board>(
 
     // Tempo.
     out.add(Term::Tempo, if white_to_move { 0 } else { 1 }, p.tempo);
+    if T::ON {
+        tap(tr, if white_to_move { 0 } else { 1 }, at!(tempo), 1);
+    }
 
-    out.scale = endgame_scale(p, &bb, out.total()[1]);
+    out.scale = endgame_scale(p, &bb, out.total()[1], tr);
     out.finish(white_to_move)
 }
 
@@ -520,12 +634,15 @@ fn manhattan(a: usize, b: usize) -> i32 {
     ((a & 7) as i32 - (b & 7) as i32).abs() + ((a >> 3) as i32 - (b >> 3) as i32).abs()
 }
 
-/// Scale (of 128) of the whole score for drawish material.
+/// Scale (of 128) of the whole score for drawish material; the tracer
+/// hears the flat index of the weight that set it (`None`: 128).
 #[inline(always)] // into `evaluate`'s CPU tier
-fn endgame_scale(p: &Params, bb: &Bbs, eg: i32) -> i32 {
+fn endgame_scale<T: Tracer>(p: &Params, bb: &Bbs, eg: i32, tr: &mut T) -> i32 {
     let strong = if eg >= 0 { 0 } else { 1 };
     let weak = 1 - strong;
     let mut scale = 128;
+    // The weight that set the scale, for the trace.
+    let mut rule = None;
     if bb.p[strong][0] == 0 {
         let (ns, nw) = (bb.npm(strong), bb.npm(weak));
         let only_knights = bb.p[strong][2] | bb.p[strong][3] | bb.p[strong][4] == 0;
@@ -535,8 +652,14 @@ fn endgame_scale(p: &Params, bb: &Bbs, eg: i32) -> i32 {
                 && bb.side[weak] == bb.p[weak][5])
         {
             // A lone minor (or two knights) cannot force mate.
+            if T::ON && p.scale_no_pawns_lone_minor < scale {
+                rule = Some(at!(scale_no_pawns_lone_minor));
+            }
             scale = scale.min(p.scale_no_pawns_lone_minor);
         } else if ns - nw <= CLASSIFY_VALUE[2] {
+            if T::ON && p.scale_no_pawns_minor < scale {
+                rule = Some(at!(scale_no_pawns_minor));
+            }
             scale = scale.min(p.scale_no_pawns_minor);
         }
     }
@@ -547,7 +670,13 @@ fn endgame_scale(p: &Params, bb: &Bbs, eg: i32) -> i32 {
         && b[1].count_ones() == 1
         && ((b[0] & LIGHT != 0) != (b[1] & LIGHT != 0))
     {
+        if T::ON && p.scale_opposite_bishops < scale {
+            rule = Some(at!(scale_opposite_bishops));
+        }
         scale = scale.min(p.scale_opposite_bishops);
+    }
+    if T::ON {
+        tr.scale(rule);
     }
     scale
 }
@@ -555,7 +684,14 @@ fn endgame_scale(p: &Params, bb: &Bbs, eg: i32) -> i32 {
 /// The own-side king safety terms that do not depend on enemy piece
 /// attacks: the Classical shield/storm/files and all of BuhoChess's.
 #[inline(always)] // into `evaluate`'s CPU tier
-fn king_shelter<B: Board>(p: &Params, bb: &Bbs, c: usize, k: usize, board: &B) -> Tapered {
+fn king_shelter<B: Board, T: Tracer>(
+    p: &Params,
+    bb: &Bbs,
+    c: usize,
+    k: usize,
+    board: &B,
+    tr: &mut T,
+) -> Tapered {
     let white = c == 0;
     let o = 1 - c;
     let own_pawns = bb.p[c][0];
@@ -593,6 +729,15 @@ fn king_shelter<B: Board>(p: &Params, bb: &Bbs, c: usize, k: usize, board: &B) -
         } else if file & own_pawns == 0 {
             add(&mut v, p.king_semi_open_file);
         }
+        if T::ON {
+            tap(tr, c, at!(king_shield) + 2 * nearest(mine), 1);
+            tap(tr, c, at!(king_storm) + 2 * nearest(theirs), 1);
+            if file & (own_pawns | opp_pawns) == 0 {
+                tap(tr, c, at!(king_open_file), 1);
+            } else if file & own_pawns == 0 {
+                tap(tr, c, at!(king_semi_open_file), 1);
+            }
+        }
     }
 
     // BuhoChess: castling status.
@@ -604,11 +749,23 @@ fn king_shelter<B: Board>(p: &Params, bb: &Bbs, c: usize, k: usize, board: &B) -
     } else if !board.castling().has_any(color) {
         add(&mut v, p.castling_lost);
     }
+    if T::ON {
+        if kr == 0 && kf >= 6 {
+            tap(tr, c, at!(castled_kingside), 1);
+        } else if kr == 0 && kf <= 2 {
+            tap(tr, c, at!(castled_queenside), 1);
+        } else if !board.castling().has_any(color) {
+            tap(tr, c, at!(castling_lost), 1);
+        }
+    }
     // BuhoChess: enemy sliders lined up with the king, blockers ignored.
     let ks = sq(k);
     let diag = bishop_attacks(ks, Bitboard::EMPTY).0 & (bb.p[o][2] | bb.p[o][4]);
     let orth = rook_attacks(ks, Bitboard::EMPTY).0 & (bb.p[o][3] | bb.p[o][4]);
     add_n(&mut v, p.king_attack_line, popcnt(diag | orth));
+    if T::ON {
+        tap(tr, c, at!(king_attack_line), popcnt(diag | orth));
+    }
     // BuhoChess: the pawn shield of a castled king, or open files next to an
     // uncastled one.
     let shield_files: Option<([usize; 3], usize)> = if kf >= 5 {
@@ -650,6 +807,26 @@ fn king_shelter<B: Board>(p: &Params, bb: &Bbs, c: usize, k: usize, board: &B) -
                 if theirs & rank4 != 0 {
                     add(&mut fv, p.shield_storm_far);
                 }
+                if T::ON {
+                    // The f- and c-files count half (the trace keeps halves).
+                    let halves = if f == halved { 1 } else { 2 };
+                    let mut count = |index: usize| tap_halves(tr, c, index, halves);
+                    match nearest {
+                        None => count(at!(shield_missing)),
+                        Some(r) if r <= 1 => {}
+                        Some(2) => count(at!(shield_advanced_one)),
+                        Some(_) => count(at!(shield_advanced_more)),
+                    }
+                    if theirs == 0 {
+                        count(at!(shield_no_enemy_pawn));
+                    }
+                    if theirs & rank3 != 0 {
+                        count(at!(shield_storm_near));
+                    }
+                    if theirs & rank4 != 0 {
+                        count(at!(shield_storm_far));
+                    }
+                }
                 // The f- and c-pawns are more flexible: half penalties.
                 if f == halved {
                     fv = [fv[0] / 2, fv[1] / 2];
@@ -661,6 +838,9 @@ fn king_shelter<B: Board>(p: &Params, bb: &Bbs, c: usize, k: usize, board: &B) -
             for f in kf.saturating_sub(1)..=(kf + 1).min(7) {
                 if (FILE_A << f) & (own_pawns | opp_pawns) == 0 {
                     add(&mut v, p.uncastled_open_file);
+                    if T::ON {
+                        tap(tr, c, at!(uncastled_open_file), 1);
+                    }
                 }
             }
         }

@@ -48,6 +48,8 @@ mod params;
 pub mod pawns;
 mod presets;
 mod score;
+pub mod trace;
+pub mod tunable;
 mod weights;
 
 pub use breakdown::{blend, Breakdown, Term, PHASE_MAX};
@@ -59,6 +61,7 @@ pub use presets::{
     BuhoChess, Classical, Material, MaterialValues, Preset, PresetEvaluator, UnknownPreset,
 };
 pub use score::Score;
+pub use tunable::{Tunable, TunableError, TunableSpec};
 
 /// The README's example, compiled and run as a doctest.
 #[cfg(doctest)]

@@ -51,6 +51,17 @@ impl<T: Weights, const N: usize> Weights for [T; N] {
 
 macro_rules! params {
     ($( $(#[$doc:meta])* $name:ident : $ty:ty, )*) => {
+        /// The parameter groups (struct fields) in index order, for the
+        /// evaluation's trace: [`offset`] gives a group's first flat index.
+        #[allow(non_camel_case_types, dead_code)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub(crate) enum Field {
+            $( $name, )*
+        }
+
+        /// The number of weights in each group, in [`Field`] order.
+        const FIELD_LENS: &[usize] = &[ $( <$ty as Weights>::LEN, )* ];
+
         /// Every weight of the hand-crafted evaluation, in one place.
         ///
         /// A term whose weights are all zero contributes nothing, so the
@@ -270,6 +281,18 @@ params! {
     mopup_closeness: i32,
 }
 
+/// The flat index of the first weight of group `field`.
+#[inline(always)]
+pub(crate) const fn offset(field: Field) -> usize {
+    let mut i = 0;
+    let mut sum = 0;
+    while i < field as usize {
+        sum += FIELD_LENS[i];
+        i += 1;
+    }
+    sum
+}
+
 /// Builds a square table from 8 rows (rank 8 first, as printed) of 8 files.
 pub(crate) const fn table_from_rows(rows: [[i32; 8]; 8]) -> [i32; 64] {
     let mut t = [0; 64];
@@ -398,7 +421,16 @@ impl Params {
 
     /// Index of the weight called `name` (as [`Params::name`] writes it).
     pub fn index_of(name: &str) -> Option<usize> {
-        (0..Self::LEN).find(|&i| Self::name(i).as_deref() == Some(name))
+        static INDEX: std::sync::OnceLock<std::collections::HashMap<String, usize>> =
+            std::sync::OnceLock::new();
+        INDEX
+            .get_or_init(|| {
+                (0..Self::LEN)
+                    .filter_map(|i| Self::name(i).map(|n| (n, i)))
+                    .collect()
+            })
+            .get(name)
+            .copied()
     }
 
     /// Sets the weight at flat `index`; `false` past the end.
@@ -446,8 +478,8 @@ impl Params {
 /// A weights file that does not parse.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParamsError {
-    /// A line is not `name = value`.
-    #[error("line {line}: expected `name = value`, found `{text}`")]
+    /// A line is not `name value` (or `name = value`).
+    #[error("line {line}: expected `name value`, found `{text}`")]
     Syntax {
         /// 1-based line number.
         line: usize,
@@ -473,14 +505,24 @@ pub enum ParamsError {
 }
 
 impl Params {
-    /// Every weight as a `name = value` line, in index order: the format
-    /// [`Params::from_text`] reads (for tuners and weight files).
+    /// Every weight as a `name value` line, in index order: the plain text
+    /// format [`Params::from_text`] reads (what `fianchetto tune texel`
+    /// writes).
+    ///
+    /// ```
+    /// use fianchetto_eval::Params;
+    ///
+    /// let text = Params::classical().to_text();
+    /// assert!(text.starts_with("piece_value[0][0] "));
+    /// assert_eq!(text.lines().count(), Params::LEN);
+    /// assert_eq!(Params::from_text(Params::zero(), &text), Ok(Params::classical()));
+    /// ```
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         for i in 0..Self::LEN {
             if let (Some(name), Some(v)) = (Self::name(i), self.get(i)) {
                 out.push_str(&name);
-                out.push_str(" = ");
+                out.push(' ');
                 out.push_str(&v.to_string());
                 out.push('\n');
             }
@@ -488,13 +530,20 @@ impl Params {
         out
     }
 
-    /// `base` with the weights of `text` applied: `name = value` lines;
-    /// blank lines and `#` comments are skipped, unnamed weights keep
-    /// `base`'s values.
+    /// `base` with the weights of `text` applied: one `name value` (or
+    /// `name = value`) per line; blank lines and `#` comments are skipped,
+    /// weights not named keep `base`'s values. An error names the line.
+    ///
+    /// ```
+    /// use fianchetto_eval::{Params, ParamsError};
+    ///
+    /// let p = Params::from_text(Params::classical(), "# tuned\nbishop_pair[0] 31\ntempo[1] = 7\n")?;
+    /// assert_eq!((p.bishop_pair[0], p.tempo[1]), (31, 7));
+    /// let err = Params::from_text(Params::classical(), "\nbishop_pair[0] lots").unwrap_err();
+    /// assert_eq!(err.to_string(), "line 2: `lots` is not an integer");
+    /// # Ok::<(), ParamsError>(())
+    /// ```
     pub fn from_text(base: Params, text: &str) -> Result<Params, ParamsError> {
-        let index: std::collections::HashMap<String, usize> = (0..Self::LEN)
-            .filter_map(|i| Self::name(i).map(|n| (n, i)))
-            .collect();
         let mut p = base;
         for (n, raw) in text.lines().enumerate() {
             let line = n + 1;
@@ -502,14 +551,23 @@ impl Params {
             if body.is_empty() {
                 continue;
             }
-            let Some((name, value)) = body.split_once('=') else {
+            let fields: Vec<&str> = body
+                .split(|c: char| c == '=' || c.is_whitespace())
+                .filter(|f| !f.is_empty())
+                .collect();
+            let [name, value] = fields[..] else {
                 return Err(ParamsError::Syntax {
                     line,
                     text: raw.to_string(),
                 });
             };
-            let (name, value) = (name.trim(), value.trim());
-            let Some(&i) = index.get(name) else {
+            if body.matches('=').count() > 1 {
+                return Err(ParamsError::Syntax {
+                    line,
+                    text: raw.to_string(),
+                });
+            }
+            let Some(i) = Self::index_of(name) else {
                 return Err(ParamsError::UnknownName {
                     line,
                     name: name.to_string(),
@@ -569,6 +627,12 @@ mod tests {
         );
         let q =
             Params::from_text(p.clone(), "# tuned\n\nbishop_pair[0] = 31 # mg\n").expect("parses");
+        let r = Params::from_text(p.clone(), "bishop_pair[1]\t26\n").expect("parses");
+        assert_eq!(r.bishop_pair, [25, 26]);
+        assert!(matches!(
+            Params::from_text(p.clone(), "tempo[0] 1 2"),
+            Err(ParamsError::Syntax { line: 1, .. })
+        ));
         assert_eq!(q.bishop_pair, [31, 25]);
         assert!(matches!(
             Params::from_text(p.clone(), "x"),

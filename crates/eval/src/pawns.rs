@@ -3,6 +3,7 @@
 
 use crate::hce::{east, forward, front_span, pawn_attacks, rear_fill, rel_rank, west};
 use crate::params::{Params, Tapered};
+use crate::trace::{at, tap, NoTrace, Tracer};
 use fianchetto_board::zobrist;
 use fianchetto_board::{Bitboard, Color, Piece, Role};
 
@@ -33,6 +34,18 @@ pub fn pawn_key(white_pawns: u64, black_pawns: u64) -> u64 {
 
 /// Scores the pawn structure from scratch.
 pub(crate) fn structure(p: &Params, white_pawns: u64, black_pawns: u64) -> PawnEntry {
+    structure_with(p, white_pawns, black_pawns, &mut NoTrace)
+}
+
+/// [`structure`], telling `tr` which weights count (see [`crate::trace`]);
+/// every tracer call sits in an `if T::ON` block.
+#[inline(always)]
+pub(crate) fn structure_with<T: Tracer>(
+    p: &Params,
+    white_pawns: u64,
+    black_pawns: u64,
+    tr: &mut T,
+) -> PawnEntry {
     let pawns = [white_pawns, black_pawns];
     let mut e = PawnEntry {
         key: pawn_key(white_pawns, black_pawns),
@@ -54,17 +67,29 @@ pub(crate) fn structure(p: &Params, white_pawns: u64, black_pawns: u64) -> PawnE
             let doubled = front & own != 0;
             if doubled {
                 add(&mut v, p.pawn_doubled);
+                if T::ON {
+                    tap(tr, c, at!(pawn_doubled), 1);
+                }
             }
             let isolated = b & neighbour_files == 0;
             if isolated {
                 add(&mut v, p.pawn_isolated);
+                if T::ON {
+                    tap(tr, c, at!(pawn_isolated), 1);
+                }
             } else {
                 // Backward: every own pawn of the adjacent files is ahead of it.
                 let rear = rear_fill(white, b);
                 if (east(rear) | west(rear)) & own == 0 {
                     add(&mut v, p.pawn_backward);
+                    if T::ON {
+                        tap(tr, c, at!(pawn_backward), 1);
+                    }
                     if forward(white, b) & opp_att != 0 {
                         add(&mut v, p.pawn_backward_exposed);
+                        if T::ON {
+                            tap(tr, c, at!(pawn_backward_exposed), 1);
+                        }
                     }
                 }
             }
@@ -73,12 +98,21 @@ pub(crate) fn structure(p: &Params, white_pawns: u64, black_pawns: u64) -> PawnE
             let phalanx = (east(b) | west(b)) & own != 0;
             if chain {
                 add(&mut v, p.pawn_chain);
+                if T::ON {
+                    tap(tr, c, at!(pawn_chain), 1);
+                }
             }
             if phalanx {
                 add(&mut v, p.pawn_phalanx);
+                if T::ON {
+                    tap(tr, c, at!(pawn_phalanx), 1);
+                }
             }
             if chain || phalanx {
                 add(&mut v, p.pawn_connected[rr]);
+                if T::ON {
+                    tap(tr, c, at!(pawn_connected) + 2 * rr, 1);
+                }
             }
             // Passed: no enemy pawn ahead on its file or the adjacent ones;
             // of doubled pawns only the front one counts.

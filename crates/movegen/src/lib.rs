@@ -2,9 +2,12 @@
 //!
 //! What moves exist: strictly legal move generation for every board backend
 //! (plus captures-only and quiets-only generation for search), perft in all
-//! its classic forms, UCI and SAN notation, and the rules of a game
+//! its classic forms, UCI and SAN notation, the rules of a game
 //! (checkmate, stalemate, insufficient material, the fifty- and
-//! seventy-five-move rules, threefold and fivefold repetition).
+//! seventy-five-move rules, threefold and fivefold repetition), and the file
+//! formats built on them: [`pgn`] (games, read as a stream and written),
+//! [`epd`] (positions with operations: test suites, perft files) and
+//! Polyglot opening books ([`polyglot`]).
 //!
 //! ```
 //! use fianchetto_board::{Bitboards, Board};
@@ -18,9 +21,12 @@
 
 mod array_gen;
 mod bitboard_gen;
+pub mod epd;
 mod game;
 mod mailbox_gen;
 pub mod perft;
+pub mod pgn;
+pub mod polyglot;
 pub mod san;
 pub mod sink;
 pub mod uci;

@@ -12,7 +12,7 @@
 use crate::{GenKind, MoveGen, MoveList};
 use fianchetto_board::cpu::Level;
 use fianchetto_board::{with_level, Bitboard, Move};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// Leaf count by bulk counting: at the last ply the legal moves are counted,
 /// not played. The fastest form, and the one peers' figures use.
@@ -51,6 +51,35 @@ fn bulk<B: MoveGen, L: Level>(level: L, board: &B, depth: u32) -> u64 {
             n
         }
     }
+}
+
+/// [`perft`] that gives up when `stop` is raised (checked at every node
+/// three or more plies above the leaves, a negligible cost): `None` if it
+/// stopped. For front ends that must stay responsive during a deep count
+/// (the UCI `go perft` and `stop`).
+///
+/// ```
+/// use fianchetto_board::{Bitboards, Board};
+/// use fianchetto_movegen::perft::perft_until;
+/// use std::sync::atomic::AtomicBool;
+/// let start = Bitboards::startpos();
+/// assert_eq!(perft_until(&start, 4, &AtomicBool::new(false)), Some(197_281));
+/// assert_eq!(perft_until(&start, 4, &AtomicBool::new(true)), None);
+/// ```
+pub fn perft_until<B: MoveGen>(board: &B, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth < 3 {
+        return Some(perft(board, depth));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut n = 0;
+    for mv in board.legal_moves() {
+        let mut child = board.clone();
+        child.play(mv);
+        n += perft_until(&child, depth - 1, stop)?;
+    }
+    Some(n)
 }
 
 /// Leaf count playing every move, the last ply included: slower than

@@ -52,7 +52,8 @@
 
 use crate::game::IllegalMove;
 use crate::MoveGen;
-use fianchetto_board::{Board, File, Move, MoveKind, Rank, Role, Square};
+use fianchetto_board::attacks::{attacks, pawn_attacks};
+use fianchetto_board::{Bitboard, Board, File, Move, MoveKind, Rank, Role, Square};
 use std::fmt::Write;
 
 /// Why a SAN move was not accepted. Every variant carries the text and the
@@ -103,13 +104,25 @@ pub fn to_san<B: MoveGen>(board: &B, mv: Move) -> String {
         return mv.to_string();
     }
     let mut san = String::with_capacity(8);
-    write_san_body(board, mv, &legal, &mut san);
     let mut after = board.clone();
     after.play(mv);
-    if after.in_check() {
-        san.push(if after.has_no_moves() { '#' } else { '+' });
-    }
+    write_san(board, mv, &legal, &after, &mut san);
     san
+}
+
+/// Appends the SAN of `mv`, a move of `legal` (the legal moves of `board`),
+/// given the position `after` it: for writers that play the move anyway.
+pub(crate) fn write_san<B: MoveGen>(
+    board: &B,
+    mv: Move,
+    legal: &[Move],
+    after: &B,
+    out: &mut String,
+) {
+    write_san_body(board, mv, legal, out);
+    if after.in_check() {
+        out.push(if after.has_no_moves() { '#' } else { '+' });
+    }
 }
 
 /// The SAN of a legal move without its check suffix.
@@ -233,20 +246,39 @@ fn parse_syntax(text: &str) -> Result<Parsed, &'static str> {
         // Every SAN character is ASCII; this also makes byte indexing safe.
         return Err("it contains a character that is not ASCII");
     }
-    let mut s = text.trim();
-    if s.is_empty() {
+    // Trimmed byte by byte: this runs for every move of every PGN game read.
+    let bytes = text.as_bytes();
+    let space = |b: u8| (b as char).is_whitespace();
+    let (mut start, mut end) = (0, bytes.len());
+    while start < end && space(bytes[start]) {
+        start += 1;
+    }
+    while end > start && space(bytes[end - 1]) {
+        end -= 1;
+    }
+    if start == end {
         return Err("it is empty");
     }
     // Annotations and check marks, then an `e.p.` note, may trail the move.
-    s = s.trim_end_matches(['+', '#', '!', '?']).trim_end();
+    while end > start && matches!(bytes[end - 1], b'+' | b'#' | b'!' | b'?') {
+        end -= 1;
+    }
+    while end > start && space(bytes[end - 1]) {
+        end -= 1;
+    }
     let mut en_passant = false;
-    if let Some(rest) = s.strip_suffix("e.p.") {
-        s = rest.trim_end();
+    if bytes[start..end].ends_with(b"e.p.") {
+        end -= 4;
+        while end > start && space(bytes[end - 1]) {
+            end -= 1;
+        }
         en_passant = true;
     }
-    if s.is_empty() {
+    if start == end {
         return Err("it has only annotation marks");
     }
+    // ASCII, so every byte index is a character boundary.
+    let s = &text[start..end];
     match s {
         "O-O" | "0-0" | "o-o" | "O-O-O" | "0-0-0" | "o-o-o" if en_passant => {
             return Err("castling is not an en-passant capture (remove `e.p.`)")
@@ -370,6 +402,142 @@ pub fn parse_san<B: MoveGen>(board: &B, text: &str) -> Result<Move, SanError> {
         reason,
         fen: board.fen(),
     })?;
+    match resolve_fast(board, parsed) {
+        Some(mv) => Ok(mv),
+        None => resolve_slow(board, text, parsed),
+    }
+}
+
+/// The one legal move `parsed` names, found without generating every
+/// legal move (what reading PGN spends most of its time on): the squares
+/// from which a piece of the named kind reaches the destination, each
+/// checked by whether the king is attacked after the move. `None` when that
+/// finds no move or several, and for castling: [`resolve_slow`] then
+/// decides, and words the error.
+fn resolve_fast<B: Board>(board: &B, parsed: Parsed) -> Option<Move> {
+    let Parsed::Normal {
+        role,
+        from_file,
+        from_rank,
+        capture,
+        en_passant,
+        to,
+        promotion,
+    } = parsed
+    else {
+        return None;
+    };
+    let us = board.turn();
+    let them = !us;
+    let theirs = board.by_color(them);
+    if board.by_color(us).contains(to) {
+        return None;
+    }
+    let mut from_mask = Bitboard::FULL;
+    if let Some(file) = from_file {
+        from_mask &= Bitboard::file(file);
+    }
+    if let Some(rank) = from_rank {
+        from_mask &= Bitboard::rank(rank);
+    }
+    let takes = theirs.contains(to);
+    let mut found = None;
+    // Records a candidate; `false` when a second legal one shows up.
+    let mut consider = |from: Square, kind: MoveKind| -> bool {
+        let mv = Move::new(from, to, kind);
+        if (capture && !mv.is_capture()) || (en_passant && !mv.is_en_passant()) {
+            return true;
+        }
+        if !king_safe_after(board, mv, role) {
+            return true;
+        }
+        found.is_none() && {
+            found = Some(mv);
+            true
+        }
+    };
+    if role == Role::Pawn {
+        let last_rank = to.rank() == Rank::EIGHTH.relative(us);
+        if last_rank != promotion.is_some() {
+            // A promotion without its piece is ambiguous, one elsewhere
+            // illegal: the slow path says which.
+            return None;
+        }
+        let kind = |capture: bool| match promotion {
+            Some(role) => MoveKind::promotion(role, capture),
+            None if capture => Some(MoveKind::Capture),
+            None => Some(MoveKind::Quiet),
+        };
+        let pawns = board.pieces(us, Role::Pawn) & from_mask;
+        let en_passant_target = !takes && board.ep_square() == Some(to);
+        if takes || en_passant_target {
+            let capture_kind = if en_passant_target {
+                Some(MoveKind::EnPassant)
+            } else {
+                kind(true)
+            };
+            for from in pawn_attacks(them, to) & pawns {
+                if !consider(from, capture_kind?) {
+                    return None;
+                }
+            }
+        } else {
+            let step = -us.forward();
+            let one = to.offset(step)?;
+            if pawns.contains(one) {
+                if !consider(one, kind(false)?) {
+                    return None;
+                }
+            } else if !board.occupied().contains(one) && to.rank().relative(us).index() == 3 {
+                let two = one.offset(step)?;
+                if pawns.contains(two) && !consider(two, MoveKind::DoublePush) {
+                    return None;
+                }
+            }
+        }
+    } else {
+        if promotion.is_some() {
+            return None;
+        }
+        let kind = if takes {
+            MoveKind::Capture
+        } else {
+            MoveKind::Quiet
+        };
+        let sources = attacks(role, us, to, board.occupied()) & board.pieces(us, role) & from_mask;
+        for from in sources {
+            if !consider(from, kind) {
+                return None;
+            }
+        }
+    }
+    found
+}
+
+/// Whether the side to move's king is safe after `mv` (a move of a `role`
+/// that is not castling): no piece of the other side attacks it once the
+/// move's squares are updated and its capture removed.
+fn king_safe_after<B: Board>(board: &B, mv: Move, role: Role) -> bool {
+    let us = board.turn();
+    let (from, to) = (mv.from(), mv.to());
+    let mut occupied = board.occupied().without(from).with(to);
+    let mut captured = Bitboard::from_square(to);
+    if mv.is_en_passant() {
+        let victim = Square::from_coords(to.file(), from.rank());
+        occupied = occupied.without(victim);
+        captured = captured.with(victim);
+    }
+    let king = if role == Role::King {
+        to
+    } else {
+        board.king(us)
+    };
+    (board.attackers(king, !us, occupied) & !captured).is_empty()
+}
+
+/// Finds the move among all legal ones, or says why there is none or more
+/// than one.
+fn resolve_slow<B: MoveGen>(board: &B, text: &str, parsed: Parsed) -> Result<Move, SanError> {
     let legal = board.legal_moves();
     let mut found: Option<Move> = None;
     let mut others = Vec::new();
@@ -671,6 +839,90 @@ mod tests {
                 "{text:?}: {err:?}"
             );
         }
+    }
+
+    /// The fast path agrees with the slow one (every legal move, checked
+    /// against the full move list) on every text it answers, and answers
+    /// every unambiguous non-castling move: many ways of writing each legal
+    /// move of positions along pseudo-random games, plus texts naming no
+    /// move or several.
+    #[test]
+    fn fast_path_agrees_with_the_move_list() {
+        let starts = [
+            START,
+            KNIGHTS,
+            ROOKS,
+            QUEENS,
+            PROMO,
+            EP,
+            CASTLE,
+            SCHOLAR,
+            LONG_CHECK,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/8/8/KPp4r/8/8/8/7k w - c6 0 2",
+            "8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut random = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n.max(1) as u64) as usize
+        };
+        let mut checked = 0;
+        for fen in starts {
+            let mut b = board(fen);
+            for _ in 0..40 {
+                let legal = b.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let mut texts = Vec::new();
+                for &mv in &legal {
+                    if mv.is_castle() {
+                        continue;
+                    }
+                    let letter = match moving_role(&b, mv) {
+                        Role::Pawn => String::new(),
+                        r => r.upper_char().to_string(),
+                    };
+                    let (from, to) = (mv.from().to_string(), mv.to().to_string());
+                    let promo = mv
+                        .promotion()
+                        .map(|r| format!("={}", r.upper_char()))
+                        .unwrap_or_default();
+                    let x = if mv.is_capture() { "x" } else { "" };
+                    texts.push(to_san(&b, mv));
+                    for prefix in ["", &from[..1], &from[1..], &from] {
+                        texts.push(format!("{letter}{prefix}{x}{to}{promo}"));
+                        texts.push(format!("{letter}{prefix}{to}{promo}"));
+                        texts.push(format!("{letter}{prefix}x{to}{promo}"));
+                        texts.push(format!("{letter}{prefix}{to}"));
+                    }
+                    if mv.is_en_passant() {
+                        texts.push(format!("{}x{to} e.p.", &from[..1]));
+                    }
+                }
+                for text in &texts {
+                    let Ok(parsed) = parse_syntax(text) else {
+                        continue;
+                    };
+                    let slow = resolve_slow(&b, text, parsed);
+                    match resolve_fast(&b, parsed) {
+                        Some(mv) => assert_eq!(slow, Ok(mv), "{text} in {}", b.fen()),
+                        None => {
+                            assert!(slow.is_err(), "{text} in {}: slow found {slow:?}", b.fen())
+                        }
+                    }
+                    checked += 1;
+                }
+                b.play(legal[random(legal.len())]);
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 
     #[test]

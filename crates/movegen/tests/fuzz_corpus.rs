@@ -1,4 +1,4 @@
-//! Replays the fuzzing seed corpus (`tests/corpus/{fen,san,uci_move,game}/`)
+//! Replays the fuzzing seed corpus (`tests/corpus/{fen,san,uci_move,game,pgn,epd}/`)
 //! through the same checks the cargo-fuzz targets in `fuzz/` run, so that
 //! every input the fuzzers ever found interesting stays a regression test
 //! in a plain `cargo test`.
@@ -14,9 +14,14 @@
 //!   newline the whole input is the move text, read in the start position.
 //! - `game`: a FEN, a newline, then bytes that each pick a legal move.
 //!   Without a newline every byte picks a move from the start position.
+//! - `pgn`: the whole input is a PGN file (any bytes).
+//! - `epd`: the whole input is an EPD file, one record a line.
 
 use fianchetto_board::{validate, Bitboards, Board, CastlingMode, Setup};
+use fianchetto_movegen::epd::Epd;
+use fianchetto_movegen::pgn::{PgnError, PgnGame, ReadError, Reader, Replay};
 use fianchetto_movegen::{parse_san, parse_uci, san_line, to_san, to_uci, Game, MoveGen, SanError};
+use std::io::BufReader;
 use std::path::Path;
 
 /// Inputs that are not UTF-8 are skipped: every API under test takes `&str`.
@@ -217,6 +222,124 @@ pub fn fuzz_game(data: &[u8]) {
     assert_eq!(game.moves(), &played[..], "{line}");
 }
 
+/// A game read, compared on everything the reader fills in.
+#[derive(Debug)]
+struct ReadGame(PgnGame<Bitboards>);
+
+impl PartialEq for ReadGame {
+    fn eq(&self, other: &ReadGame) -> bool {
+        let (a, b) = (&self.0, &other.0);
+        a.tags == b.tags
+            && a.game.start() == b.game.start()
+            && a.game.moves() == b.game.moves()
+            && a.comments == b.comments
+            && a.notes == b.notes
+            && a.result == b.result
+    }
+}
+
+/// What reading one game gave.
+#[derive(Debug, PartialEq)]
+enum Read {
+    Game(ReadGame),
+    Error(PgnError),
+}
+
+/// Every game of a PGN reader, until the end or an input error (which a
+/// byte slice never gives).
+fn read_games<R: std::io::BufRead>(reader: Reader<R>) -> Vec<Read> {
+    reader
+        .games::<Bitboards>()
+        .map_while(|r| match r {
+            Ok(game) => Some(Read::Game(ReadGame(game))),
+            Err(ReadError::Game(e)) => Some(Read::Error(e)),
+            Err(_) => None,
+        })
+        .collect()
+}
+
+/// PGN reading: no panic, whatever the bytes. The same games and errors
+/// come out whether the input arrives whole or one byte at a time; every
+/// error names a game and a line. Every game read writes as PGN that reads
+/// back to the same game (tags, moves, comments, NAGs, variations, result)
+/// and writes again to the same text, and the lean [`Replay`] visitor
+/// reads that text to the same final position.
+pub fn fuzz_pgn(data: &[u8]) {
+    // A small line limit keeps pathological inputs fast; it is part of what
+    // is tested (the limit errors and the resynchronisation after them).
+    const MAX_LINE: usize = 4096;
+    let whole = read_games(Reader::from_buf_read(data).with_max_line_len(MAX_LINE));
+    let bytewise = read_games(
+        Reader::from_buf_read(BufReader::with_capacity(1, data)).with_max_line_len(MAX_LINE),
+    );
+    assert_eq!(whole, bytewise, "reading byte by byte differs");
+    for read in &whole {
+        let game = match read {
+            Read::Game(ReadGame(game)) => game,
+            Read::Error(e) => {
+                assert!(e.game >= 1 && e.line >= 1, "{e}");
+                continue;
+            }
+        };
+        let text = game
+            .to_pgn()
+            .unwrap_or_else(|e| panic!("a game read cannot be written: {e}"));
+        let back = match read_games(Reader::from_buf_read(text.as_bytes())).as_slice() {
+            [Read::Game(ReadGame(back))] => back.clone(),
+            other => panic!("{text}\nreads back as {other:?}"),
+        };
+        // The writer adds the roster's defaults and writes FEN from the
+        // position, so compare the other tags one by one.
+        for (name, value) in game.tags.iter() {
+            if name != "FEN" && name != "SetUp" {
+                assert_eq!(back.tags.get(name), Some(value), "tag {name} in\n{text}");
+            }
+        }
+        assert_eq!(back.game.start(), game.game.start(), "{text}");
+        assert_eq!(back.game.moves(), game.game.moves(), "{text}");
+        assert_eq!(back.comments, game.comments, "{text}");
+        assert_eq!(back.notes, game.notes, "{text}");
+        let result = game.result.unwrap_or_else(|| {
+            game.tags
+                .get("Result")
+                .and_then(|r| r.parse().ok())
+                .unwrap_or(fianchetto_movegen::pgn::GameResult::Unknown)
+        });
+        assert_eq!(back.result, Some(result), "{text}");
+        assert_eq!(back.to_pgn().ok().as_deref(), Some(text.as_str()));
+        let mut reader = Reader::from_buf_read(text.as_bytes());
+        match reader.read_game(&mut Replay::<Bitboards>::new()) {
+            Ok(Some(r)) => {
+                assert_eq!(&r.board, game.game.board(), "{text}");
+                assert_eq!(r.plies as usize, game.game.moves().len(), "{text}");
+            }
+            other => panic!("{text}\nreplays as {other:?}"),
+        }
+    }
+}
+
+/// EPD reading: no panic; every record read writes back to text that
+/// reads as the same record, and writes again to the same text; an error
+/// names its line.
+pub fn fuzz_epd(data: &[u8]) {
+    let Some(text) = text(data) else { return };
+    for (i, line) in text.lines().enumerate() {
+        match Epd::parse_line(line, i + 1) {
+            Ok(record) => {
+                let written = record.to_string();
+                let back = Epd::parse(&written)
+                    .unwrap_or_else(|e| panic!("{line:?} wrote {written:?}: {e}"));
+                assert_eq!(back, record, "{line:?} -> {written:?}");
+                assert_eq!(back.to_string(), written);
+            }
+            Err(e) => {
+                assert_eq!(e.line, i + 1);
+                assert!(e.to_string().starts_with(&format!("EPD line {}: ", i + 1)));
+            }
+        }
+    }
+}
+
 /// Runs `check` on every file of `tests/corpus/<name>/`; returns how many.
 fn replay(name: &str, check: fn(&[u8])) -> usize {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -294,4 +417,14 @@ fn game_corpus() {
 #[test]
 fn uci_move_corpus() {
     assert!(replay("uci_move", fuzz_uci_move) >= 10);
+}
+
+#[test]
+fn pgn_corpus() {
+    assert!(replay("pgn", fuzz_pgn) >= 10);
+}
+
+#[test]
+fn epd_corpus() {
+    assert!(replay("epd", fuzz_epd) >= 5);
 }

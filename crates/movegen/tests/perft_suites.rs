@@ -8,7 +8,8 @@
 //! Every suite is generic over `B: MoveGen`; a new backend is one line in the
 //! `backends!` invocation at the bottom.
 
-use fianchetto_board::{Bitboard, Bitboards, Move, Square};
+use fianchetto_board::{Bitboard, Bitboards, Board, Move, Square};
+use fianchetto_movegen::epd::{self, Operation};
 use fianchetto_movegen::{
     divide, parse_uci, perft, perft_hashed, perft_parallel, perft_plain, perft_stats, MoveGen,
     PerftStats,
@@ -41,38 +42,27 @@ struct Case {
     counts: Vec<(u32, u64)>,
 }
 
-/// Parses `FEN ;D1 n ;D2 n ...`. Tolerant of what real files contain: no
-/// space before `;`, several spaces, CRLF line ends, a trailing `;`, blank
-/// lines and `#` comments. Anything else is a malformed file and panics with
-/// the line number, so that a broken data file cannot silently test nothing.
+/// Reads `FEN ;D1 n ;D2 n ...` lines with the crate's EPD reader, which
+/// takes what real perft files contain: FEN clocks after the four fields,
+/// no space before `;`, several spaces, CRLF line ends, a trailing `;`,
+/// blank lines and `#` comments. A malformed record, or an operation other
+/// than a perft count, panics with the line number, so that a broken data
+/// file cannot silently test nothing.
 fn parse_epd(text: &str) -> Vec<Case> {
     let mut cases = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut parts = line.split(';');
-        let fen = parts.next().unwrap_or_default().trim().to_string();
+    for record in epd::read_numbered(text) {
+        let (line, record) = record.unwrap_or_else(|e| panic!("{e}"));
         let mut counts = Vec::new();
-        for field in parts.map(str::trim).filter(|f| !f.is_empty()) {
-            let mut words = field.split_whitespace();
-            let (Some(tag), Some(count), None) = (words.next(), words.next(), words.next()) else {
-                panic!("line {}: malformed field `{field}`", i + 1);
-            };
-            let depth = tag
-                .strip_prefix('D')
-                .and_then(|d| d.parse().ok())
-                .unwrap_or_else(|| panic!("line {}: `{tag}` is not D<depth>", i + 1));
-            let count = count
-                .parse()
-                .unwrap_or_else(|_| panic!("line {}: `{count}` is not a count", i + 1));
-            counts.push((depth, count));
+        for op in &record.operations {
+            match op {
+                Operation::Perft { depth, nodes } => counts.push((*depth, *nodes)),
+                other => panic!("line {line}: `{}` is not D<depth>", other.opcode()),
+            }
         }
-        assert!(!counts.is_empty(), "line {}: no perft counts", i + 1);
+        assert!(!counts.is_empty(), "line {line}: no perft counts");
         cases.push(Case {
-            line: i + 1,
-            fen,
+            line,
+            fen: record.board.fen(),
             counts,
         });
     }
@@ -96,7 +86,7 @@ fn epd_parser_handles_the_file_quirks() {
             },
             Case {
                 line: 4,
-                fen: "8/8/8/8/8/8/8/K6k b - -".into(),
+                fen: "8/8/8/8/8/8/8/K6k b - - 0 1".into(),
                 counts: vec![(3, 27)]
             },
         ]
@@ -118,6 +108,12 @@ fn epd_parser_handles_the_file_quirks() {
 #[should_panic(expected = "line 1: `Dx` is not D<depth>")]
 fn epd_parser_rejects_bad_depth_tags() {
     parse_epd("8/8/8/8/8/8/8/K6k w - - 0 1 ;Dx 3");
+}
+
+#[test]
+#[should_panic(expected = "EPD line 2: operation `D3`: `27x` is not a number in range")]
+fn epd_parser_rejects_bad_counts() {
+    parse_epd("8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\n8/8/8/8/8/8/8/K6k w - - ;D3 27x");
 }
 
 /// Checks every count of `text` that is at most `limit` with `count`, and

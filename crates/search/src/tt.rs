@@ -154,6 +154,14 @@ impl std::fmt::Debug for TranspositionTable {
     }
 }
 
+/// The memory a table asked for could not be allocated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate a {mb} MB hash table on this machine")]
+pub struct TableAllocError {
+    /// The size asked for.
+    pub mb: usize,
+}
+
 impl TranspositionTable {
     /// Bytes per entry.
     pub const ENTRY_BYTES: usize = 16;
@@ -161,6 +169,23 @@ impl TranspositionTable {
     /// A table of `mb` megabytes (at least two entries) with `policy`.
     pub fn new(mb: usize, policy: Replacement) -> TranspositionTable {
         Self::with_entries(mb.saturating_mul(1 << 20) / Self::ENTRY_BYTES, policy)
+    }
+
+    /// A table of `mb` megabytes, or an error when the memory cannot be had
+    /// (an engine refuses such a `Hash` and keeps its table, where
+    /// [`TranspositionTable::new`] would abort the process).
+    pub fn try_new(mb: usize, policy: Replacement) -> Result<TranspositionTable, TableAllocError> {
+        let entries = (mb.saturating_mul(1 << 20) / Self::ENTRY_BYTES).max(2) & !1;
+        let mut slots: Vec<Slot> = Vec::new();
+        slots
+            .try_reserve_exact(entries)
+            .map_err(|_| TableAllocError { mb })?;
+        slots.extend((0..entries).map(|_| Slot::default()));
+        Ok(TranspositionTable {
+            slots: slots.into_boxed_slice(),
+            policy,
+            generation: AtomicU8::new(0),
+        })
     }
 
     /// A table of `entries` entries (rounded down to even, at least two):

@@ -13,10 +13,21 @@
 //! assert_eq!(record.unpack()?.setup.to_fen(), Bitboards::startpos().fen());
 //! # Ok::<(), fianchetto_tune::marlin::DataError>(())
 //! ```
+//!
+//! The classical evaluation's tuners: [Texel tuning](texel) of its weights
+//! on game results, [SPSA](spsa) over any named parameters by games played
+//! in this process ([`matches`](mod@matches)), and Buro's [ProbCut fit](probcut) for the
+//! search; their trajectories are drawn as SVG charts ([`plot`]).
 #![warn(missing_docs)]
 
 pub mod datagen;
 pub mod marlin;
+pub mod matches;
+pub mod plot;
+pub mod probcut;
+pub mod progress;
+pub mod spsa;
+pub mod texel;
 pub mod train;
 
 /// The README's example, compiled and run as a doctest.

@@ -4,12 +4,17 @@
 pub mod ablate;
 pub mod analyse;
 pub mod bench;
+pub mod book;
 pub mod datagen;
 pub mod eval;
+pub mod fit_probcut;
 pub mod genfens;
 pub mod perft;
+pub mod pgn;
 pub mod play;
+pub mod spsa_params;
 pub mod train;
+pub mod tune;
 
 /// `println!` for subcommands: a closed standard output (`fianchetto perft 6 | head -1`)
 /// becomes a [`CommandError::Io`] instead of a panic.

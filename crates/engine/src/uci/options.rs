@@ -41,6 +41,14 @@ pub struct EngineOptions {
     /// `UCI_Chess960`: FENs are read with X-FEN/Shredder-FEN castling and
     /// castling moves are written (and preferably read) as king takes rook.
     pub chess960: bool,
+    /// `OwnBook`: answer `go` from the Polyglot book of `book_file` when
+    /// the position is in it.
+    pub own_book: bool,
+    /// `BookFile`: the Polyglot book (`.bin`) file; empty for none.
+    pub book_file: String,
+    /// `BookBestMove`: play the book's highest-weighted move instead of a
+    /// weighted random choice.
+    pub book_best_move: bool,
 }
 
 impl Default for EngineOptions {
@@ -58,6 +66,9 @@ impl Default for EngineOptions {
             limit_strength: false,
             elo: ELO_RANGE.1,
             chess960: false,
+            own_book: false,
+            book_file: String::new(),
+            book_best_move: false,
         }
     }
 }
@@ -74,6 +85,9 @@ pub enum Applied {
     /// `EvalFile` changed: the caller loads the network, and puts the old
     /// value back if the file is refused.
     EvalFile,
+    /// `BookFile` changed: the caller loads the book (or drops it for an
+    /// empty name), and puts the old value back if the file is refused.
+    BookFile,
 }
 
 /// Why a `setoption` was refused.
@@ -196,6 +210,13 @@ impl EngineOptions {
                 d.elo, ELO_RANGE.0, ELO_RANGE.1
             ),
             format!("option name UCI_Chess960 type check default {}", d.chess960),
+            format!("option name OwnBook type check default {}", d.own_book),
+            // An empty string default is written `<empty>`, as GUIs expect.
+            "option name BookFile type string default <empty>".to_string(),
+            format!(
+                "option name BookBestMove type check default {}",
+                d.book_best_move
+            ),
         ]
     }
 
@@ -231,6 +252,15 @@ impl EngineOptions {
             "uci_limitstrength" => self.limit_strength = check("UCI_LimitStrength", value)?,
             "uci_elo" => self.elo = spin("UCI_Elo", value, ELO_RANGE.0, ELO_RANGE.1)?,
             "uci_chess960" => self.chess960 = check("UCI_Chess960", value)?,
+            "ownbook" => self.own_book = check("OwnBook", value)?,
+            "bookfile" => {
+                self.book_file = match value.map(str::trim) {
+                    Some(v) if !v.is_empty() && v != "<empty>" => v.to_string(),
+                    _ => String::new(),
+                };
+                return Ok(Applied::BookFile);
+            }
+            "bookbestmove" => self.book_best_move = check("BookBestMove", value)?,
             _ => return Err(OptionError::Unknown(name.to_string())),
         }
         Ok(Applied::Set)
@@ -290,5 +320,27 @@ mod tests {
             Err(OptionError::Check { .. })
         ));
         assert!(o.chess960);
+    }
+
+    #[test]
+    fn book_options() {
+        let mut o = EngineOptions::default();
+        let lines = o.declarations();
+        assert!(lines.contains(&"option name OwnBook type check default false".to_string()));
+        assert!(lines.contains(&"option name BookFile type string default <empty>".to_string()));
+        assert_eq!(o.set("OwnBook", Some("true")), Ok(Applied::Set));
+        assert!(o.own_book);
+        assert!(o.set("ownbook", Some("maybe")).is_err());
+        assert!(o.own_book);
+        assert_eq!(
+            o.set("BookFile", Some(" books/my book.bin ")),
+            Ok(Applied::BookFile)
+        );
+        assert_eq!(o.book_file, "books/my book.bin");
+        assert_eq!(o.set("BookFile", Some("<empty>")), Ok(Applied::BookFile));
+        assert_eq!(o.book_file, "");
+        assert_eq!(o.set("BookFile", None), Ok(Applied::BookFile));
+        assert_eq!(o.set("BookBestMove", Some("true")), Ok(Applied::Set));
+        assert!(o.book_best_move);
     }
 }

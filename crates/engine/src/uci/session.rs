@@ -11,7 +11,10 @@ use crate::searchers::{build_driver, Driver};
 use crate::with_backend;
 use fianchetto_board::{diagram, Bitboards, Board, CastlingMode, CastlingRights, Move, Setup};
 use fianchetto_eval::nnue::Network;
-use fianchetto_movegen::{divide, parse_uci, uci_string, Game, MoveGen};
+use fianchetto_movegen::perft::perft_until;
+use fianchetto_movegen::polyglot::{Book, BookMove};
+use fianchetto_movegen::{parse_uci, uci_string, Game, MoveGen};
+use fianchetto_search::tt::{Replacement, TranspositionTable};
 use fianchetto_search::{time::TimeManager, Info, Limits, SearchResult};
 use std::io::{BufRead, Write};
 use std::path::Path;
@@ -67,6 +70,10 @@ pub struct Session {
     net: Arc<Network>,
     running: Option<Running>,
     debug: bool,
+    /// The Polyglot book of `BookFile`, if one is loaded.
+    book: Option<Book>,
+    /// The state of the generator behind weighted book choices.
+    book_random: u64,
 }
 
 /// Whether the session goes on after a command.
@@ -97,6 +104,11 @@ impl Session {
             net,
             running: None,
             debug: false,
+            book: None,
+            // Seeded from the clock, so that games differ from run to run.
+            book_random: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
         }
     }
 
@@ -212,6 +224,19 @@ impl Session {
         let before = self.options.clone();
         match self.options.set(name, value) {
             Ok(Applied::ClearHash) => self.with_driver(|d| d.clear()),
+            // A size the machine cannot give is refused before the old table
+            // is dropped: the probe allocation fails, the options go back.
+            Ok(Applied::ResizeHash)
+                if TranspositionTable::try_new(self.options.hash_mb, Replacement::default())
+                    .is_err() =>
+            {
+                let asked = self.options.hash_mb;
+                self.options = before;
+                self.error(format!(
+                    "cannot allocate a {asked} MB hash table; Hash stays {} MB",
+                    self.options.hash_mb
+                ));
+            }
             Ok(Applied::EvalFile) => match load_network(Some(Path::new(&self.options.eval_file))) {
                 Ok(net) => {
                     self.out.line(&format!(
@@ -227,14 +252,104 @@ impl Session {
                     self.error(format!("{e}; the current network stays"));
                 }
             },
+            Ok(Applied::BookFile) => self.load_book(before),
             Ok(_) => {
-                if self.options != before {
+                // The book options leave the searcher (and its table) alone.
+                let unbooked = |o: &EngineOptions| EngineOptions {
+                    own_book: false,
+                    book_best_move: false,
+                    ..o.clone()
+                };
+                if unbooked(&self.options) != unbooked(&before) {
                     let driver = build_driver(&self.options, &self.net);
                     self.with_driver(|d| *d = driver);
                 }
             }
             Err(e) => self.error(e),
         }
+    }
+
+    /// `BookFile`: loads the book the option names (none for an empty
+    /// name). A file that cannot be read or is not a Polyglot book is
+    /// refused, and the previous book and option value stay.
+    fn load_book(&mut self, before: EngineOptions) {
+        let file = self.options.book_file.clone();
+        if file.is_empty() {
+            self.book = None;
+            return;
+        }
+        match Book::open(&file) {
+            Ok(book) => {
+                self.out.line(&format!(
+                    "info string loaded book {file} ({} entries)",
+                    book.len()
+                ));
+                self.book = Some(book);
+            }
+            Err(e) => {
+                self.options = before;
+                self.error(format!("BookFile `{file}`: {e}; the previous book stays"));
+            }
+        }
+    }
+
+    /// The book's move for `board`, when `OwnBook` is on, a book is loaded
+    /// and the position is in it. Analysis (`go infinite`, `go mate`,
+    /// `searchmoves`) always searches.
+    fn book_move(&mut self, board: &Bitboards, params: &GoParams) -> Option<BookMove> {
+        if !self.options.own_book
+            || params.infinite
+            || params.mate.is_some()
+            || !params.searchmoves.is_empty()
+        {
+            return None;
+        }
+        let book = self.book.as_ref()?;
+        if self.options.book_best_move {
+            return book.best_move(board);
+        }
+        let random = splitmix(&mut self.book_random);
+        book.weighted_move(board, random)
+    }
+
+    /// Answers `go` with a book move: `info string book move …`, then
+    /// `bestmove` at once, or, for `go ponder`, once `ponderhit` or `stop`
+    /// comes.
+    fn play_book_move(&mut self, board: &Bitboards, book_move: BookMove, ponder: bool) {
+        let notation = Notation::of(board, self.options.chess960);
+        let total: u64 = self
+            .book
+            .as_ref()
+            .map(|b| b.moves(board).iter().map(|m| u64::from(m.weight)).sum())
+            .unwrap_or_default();
+        let text = notation.write(book_move.mv);
+        self.out.line(&format!(
+            "info string book move {text} weight {} of {total}",
+            book_move.weight
+        ));
+        let line = format!("bestmove {text}");
+        if !ponder {
+            self.out.line(&line);
+            return;
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let ponder_hit = Arc::new(AtomicBool::new(false));
+        let (stop_t, hit_t, out) = (stop.clone(), ponder_hit.clone(), self.out.clone());
+        let handle = std::thread::spawn(move || {
+            while !stop_t.load(Ordering::Relaxed) && !hit_t.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            out.line(&line);
+        });
+        self.running = Some(Running {
+            handle,
+            stop,
+            ponder_hit,
+            // The move is known: `ponderhit` only has to release it (any
+            // limits do, they only time a search that is not running).
+            ponder_limits: Some(Limits::default()),
+            unbounded: true,
+        });
     }
 
     /// Validates the whole command before changing anything: a bad FEN or an
@@ -329,15 +444,10 @@ impl Session {
     fn go(&mut self, params: GoParams) {
         let game = self.current();
         if let Some(depth) = params.perft {
-            let mut total = 0;
-            let notation = Notation::of(game.board(), self.options.chess960);
-            for (mv, n) in divide(game.board(), depth.max(1)) {
-                self.out.line(&format!("{}: {n}", notation.write(mv)));
-                total += n;
-            }
-            self.out.line("");
-            self.out.line(&format!("Nodes searched: {total}"));
-            return;
+            return self.go_perft(&game, depth.max(1));
+        }
+        if let Some(book_move) = self.book_move(game.board(), &params) {
+            return self.play_book_move(game.board(), book_move, params.ponder);
         }
         let limits = self.limits(&params, game.board());
         let stop = limits.stop.clone();
@@ -378,6 +488,37 @@ impl Session {
             ponder_hit,
             ponder_limits,
             unbounded: wait_for_stop,
+        });
+    }
+
+    /// `go perft N` on the search thread, so that `stop` and `isready` are
+    /// answered while it counts: a divide, then `Nodes searched: N`. `stop`
+    /// ends it at once, with the total of the moves listed so far and a note.
+    fn go_perft(&mut self, game: &Game<Bitboards>, depth: u32) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let notation = Notation::of(game.board(), self.options.chess960);
+        let (board, out, flag) = (game.board().clone(), self.out.clone(), stop.clone());
+        let handle = std::thread::spawn(move || {
+            let mut total = 0;
+            for mv in board.legal_moves() {
+                let mut child = board.clone();
+                child.play(mv);
+                let Some(count) = perft_until(&child, depth - 1, &flag) else {
+                    out.line("info string perft stopped; the total counts the moves listed");
+                    break;
+                };
+                out.line(&format!("{}: {count}", notation.write(mv)));
+                total += count;
+            }
+            out.line("");
+            out.line(&format!("Nodes searched: {total}"));
+        });
+        self.running = Some(Running {
+            handle,
+            stop,
+            ponder_hit: Arc::new(AtomicBool::new(false)),
+            ponder_limits: None,
+            unbounded: false,
         });
     }
 
@@ -532,6 +673,16 @@ fn legal_bestmove(game: &Game<Bitboards>, result: &SearchResult, notation: Notat
         Some(p) => format!("bestmove {best} ponder {}", notation.write(p)),
         None => format!("bestmove {best}"),
     }
+}
+
+/// One step of SplitMix64: the next number of a small seeded generator,
+/// enough to choose among book moves.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// Depth and node caps for `UCI_Elo`: each 100 Elo roughly doubles the

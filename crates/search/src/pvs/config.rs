@@ -1,12 +1,15 @@
 //! [`PvsConfig`]: every feature of the PVS search as a named switch.
 
+use super::probcut::ProbCut;
 use crate::tt::Replacement;
 use std::fmt;
 
 /// The configuration of [`super::Pvs`]: threads, hash size and policy, and
 /// one boolean per search feature, so that an ablation is one call.
 ///
-/// [`PvsConfig::default`] turns everything on; [`PvsConfig::all_off`]
+/// [`PvsConfig::default`] turns everything on but the fitted ProbCut rule
+/// (`probcut-fitted`, which has not yet proved stronger than the fixed
+/// margin in games; see [`ProbCut`]); [`PvsConfig::all_off`]
 /// leaves exact alpha-beta (no table, no ordering, no pruning, reductions
 /// or extensions, static evaluation at the horizon). Features are also
 /// reachable by name ([`PvsConfig::set`]), for command lines:
@@ -81,9 +84,16 @@ pub struct PvsConfig {
     pub see_pruning: bool,
     /// ProbCut: a shallow search predicts a fail-high of the deep one.
     pub probcut: bool,
+    /// ProbCut by Buro's fitted regressions ([`ProbCut::fits`], cut
+    /// probability [`ProbCut::confidence`]); off: the fixed margin
+    /// ([`ProbCut::margin`] above beta, three plies shallower).
+    pub probcut_fitted: bool,
     /// Internal iterative reduction: search one ply shallower without a
     /// hash move.
     pub iir: bool,
+
+    /// ProbCut's numbers: the margin rule and the fitted regressions.
+    pub probcut_params: ProbCut,
 }
 
 /// A feature name that [`PvsConfig::set`] does not know.
@@ -120,7 +130,10 @@ impl Default for PvsConfig {
             lmp: true,
             see_pruning: true,
             probcut: true,
+            // The fixed margin until the fitted rule wins an SPRT.
+            probcut_fitted: false,
             iir: true,
+            probcut_params: ProbCut::default(),
         }
     }
 }
@@ -153,6 +166,10 @@ impl PvsConfig {
         ("lmp", "late-move pruning"),
         ("see-pruning", "SEE pruning in the main search"),
         ("probcut", "ProbCut"),
+        (
+            "probcut-fitted",
+            "ProbCut by fitted regressions (off: fixed margin)",
+        ),
         ("iir", "internal iterative reduction"),
     ];
 
@@ -181,6 +198,7 @@ impl PvsConfig {
             "lmp" => |c| &mut c.lmp,
             "see-pruning" => |c| &mut c.see_pruning,
             "probcut" => |c| &mut c.probcut,
+            "probcut-fitted" => |c| &mut c.probcut_fitted,
             "iir" => |c| &mut c.iir,
             _ => return None,
         })

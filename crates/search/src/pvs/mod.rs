@@ -41,8 +41,10 @@
 //! ```
 
 mod config;
+pub mod probcut;
 
 pub use config::{PvsConfig, UnknownFeature};
+pub use probcut::{ProbCut, ProbCutFit};
 
 use crate::common::{is_draw, mate_limit_reached, no_moves_score, root_moves, Path, PvTable};
 use crate::limits::nps;
@@ -283,6 +285,8 @@ struct Worker<'a, B: MoveGen, E> {
     root_depth: i32,
     /// Null-move verification: no null move above this ply.
     nmp_min_ply: usize,
+    /// ProbCut's thresholds, prepared from the config.
+    probcut: probcut::Prepared,
     aborted: bool,
 }
 
@@ -322,6 +326,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             seldepth: 0,
             root_depth: 0,
             nmp_min_ply: 0,
+            probcut: probcut::Prepared::new(&cfg.probcut_params, cfg.probcut_fitted),
             aborted: false,
         }
     }
@@ -761,53 +766,72 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     }
                 }
             }
-            // ProbCut: a good capture whose shallow search beats beta by a
-            // margin almost surely beats beta at full depth too.
-            let probcut_beta = beta + 200;
-            if cfg.probcut
-                && depth >= 5
+            // ProbCut: a good capture whose shallow search beats a threshold
+            // above beta almost surely beats beta at full depth too (see
+            // `probcut`: a fixed margin, or Buro's fitted regressions).
+            let probe = if cfg.probcut
+                && depth >= self.probcut.min_depth
                 && beta.0.abs() < Score::MATE_BOUND.0
-                && !matches!((entry, tt_score), (Some(e), Some(s)) if e.depth >= depth - 3 && s < probcut_beta)
             {
-                let mut captures = board.captures();
-                let scores = self.score_moves(board, &captures, tt_move, ply);
-                let mut keyed: ArrayVec<(i32, Move), 256> =
-                    scores.into_iter().zip(captures.iter().copied()).collect();
-                keyed.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
-                captures.clear();
-                for (_, mv) in keyed {
-                    if !see_ge(board, mv, probcut_beta.0 - static_eval.0) {
-                        continue;
-                    }
-                    let next = self.make(board, mv, ply);
-                    let mut v =
-                        -self.qsearch::<false>(&next, -probcut_beta, -probcut_beta + 1, ply + 1);
-                    if v >= probcut_beta {
-                        v = -self.search::<false>(
+                let phase = if self.probcut.uses_phase() {
+                    probcut_phase(board)
+                } else {
+                    0
+                };
+                self.probcut.threshold(depth, phase, beta.0)
+            } else {
+                None
+            };
+            if let Some((shallow, threshold)) =
+                probe.filter(|&(shallow, t)| shallow >= 1 && shallow < depth && t < Score::MATE.0)
+            {
+                let probcut_beta = Score(threshold);
+                if !matches!((entry, tt_score), (Some(e), Some(s)) if e.depth >= shallow && s < probcut_beta)
+                {
+                    let mut captures = board.captures();
+                    let scores = self.score_moves(board, &captures, tt_move, ply);
+                    let mut keyed: ArrayVec<(i32, Move), 256> =
+                        scores.into_iter().zip(captures.iter().copied()).collect();
+                    keyed.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+                    captures.clear();
+                    for (_, mv) in keyed {
+                        if !see_ge(board, mv, probcut_beta.0 - static_eval.0) {
+                            continue;
+                        }
+                        let next = self.make(board, mv, ply);
+                        let mut v = -self.qsearch::<false>(
                             &next,
                             -probcut_beta,
                             -probcut_beta + 1,
-                            depth - 4,
                             ply + 1,
-                            !cut_node,
                         );
-                    }
-                    self.unmake();
-                    if self.aborted {
-                        return Score::ZERO;
-                    }
-                    if v >= probcut_beta {
-                        if cfg.tt {
-                            self.shared.tt.store(
-                                key,
-                                mv,
-                                score_to_tt(v, ply),
-                                static_eval,
-                                depth - 3,
-                                TtBound::Lower,
+                        if v >= probcut_beta {
+                            v = -self.search::<false>(
+                                &next,
+                                -probcut_beta,
+                                -probcut_beta + 1,
+                                shallow - 1,
+                                ply + 1,
+                                !cut_node,
                             );
                         }
-                        return v;
+                        self.unmake();
+                        if self.aborted {
+                            return Score::ZERO;
+                        }
+                        if v >= probcut_beta {
+                            if cfg.tt {
+                                self.shared.tt.store(
+                                    key,
+                                    mv,
+                                    score_to_tt(v, ply),
+                                    static_eval,
+                                    shallow,
+                                    TtBound::Lower,
+                                );
+                            }
+                            return v;
+                        }
                     }
                 }
             }
@@ -1207,6 +1231,12 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         }
         best
     }
+}
+
+/// ProbCut's phase bucket of `board` (see [`probcut::phase_bucket`]).
+#[inline]
+fn probcut_phase<B: MoveGen>(board: &B) -> usize {
+    probcut::phase_bucket(board)
 }
 
 /// History update with gravity: large values grow slower, so scores stay

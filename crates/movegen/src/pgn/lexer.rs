@@ -1,0 +1,713 @@
+//! Tokens of PGN text, read line by line: tag pairs, SAN symbols, NAGs and
+//! annotation suffixes, comments (`{...}` across lines, `;...` to the end of
+//! the line), parentheses and results. Move numbers, dots and `%` escape
+//! lines are passed over. A `{` comment still open when a line starts with
+//! `[` and a letter (the next game's tags) is an error, so that one missing
+//! `}` costs one game rather than the rest of the file.
+
+use super::error::{bytes_text, PgnErrorKind};
+use super::lines::Lines;
+use super::visitor::GameResult;
+use std::borrow::Cow;
+use std::io::{self, BufRead};
+
+/// One token of movetext or of the tag section.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Token<'a> {
+    /// `[name "value"]`, the value unescaped.
+    Tag { name: &'a str, value: Cow<'a, str> },
+    /// A symbol that is not a move number or a result: a move, as written.
+    San(&'a str),
+    /// `$n`, or a move annotation suffix as its NAG.
+    Nag(u8),
+    /// A comment's text, trimmed, line breaks read as spaces.
+    Comment(Cow<'a, str>),
+    /// `(`.
+    Open,
+    /// `)`.
+    Close,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    Result(GameResult),
+}
+
+impl Token<'_> {
+    /// The token as it could have been written, for error messages.
+    pub(crate) fn text(&self) -> String {
+        let text = match self {
+            Token::Tag { name, value } => format!("[{name} \"{value}\"]"),
+            Token::San(s) => s.to_string(),
+            Token::Nag(n) => format!("${n}"),
+            Token::Comment(c) => format!("{{{c}}}"),
+            Token::Open => "(".into(),
+            Token::Close => ")".into(),
+            Token::Result(r) => r.as_str().into(),
+        };
+        super::error::token_text(&text)
+    }
+}
+
+/// A token and where it stands.
+#[derive(Debug)]
+pub(crate) struct Lexeme<'a> {
+    pub(crate) token: Token<'a>,
+    /// Its line (for a comment over several lines, the line of `{`).
+    pub(crate) line: u64,
+    /// Whether it is the first token of its line.
+    pub(crate) line_start: bool,
+    /// Whether a blank line separates it from the previous token.
+    pub(crate) after_blank: bool,
+}
+
+/// Why no token could be read.
+#[derive(Debug)]
+pub(crate) enum ScanError {
+    /// The input failed.
+    Io(io::Error),
+    /// The text is not PGN here.
+    Syntax {
+        kind: PgnErrorKind,
+        line: u64,
+        token: String,
+    },
+}
+
+impl From<io::Error> for ScanError {
+    fn from(e: io::Error) -> ScanError {
+        ScanError::Io(e)
+    }
+}
+
+/// Turns lines into tokens.
+pub(crate) struct Scanner<R> {
+    lines: Lines<R>,
+    /// Where the next token search starts in the current line.
+    col: usize,
+    /// Whether a token was read from the current line.
+    token_on_line: bool,
+    /// Whether a blank line came since the last token.
+    blank: bool,
+    /// The line of the `{` of a comment that continues on the next line.
+    in_comment: Option<u64>,
+    /// The text so far of a comment over several lines.
+    comment: Vec<u8>,
+    /// An unescaped tag value.
+    scratch: Vec<u8>,
+    /// Where the last token started, and whether it was first on its line,
+    /// so that it can be read again.
+    last_start: usize,
+    last_line_start: bool,
+    /// The last error left the scanner at the start of the next game.
+    at_game_start: bool,
+}
+
+#[inline]
+fn is_space(b: u8) -> bool {
+    CLASS[b as usize] & SPACE != 0
+}
+
+#[inline]
+fn is_symbol(b: u8) -> bool {
+    CLASS[b as usize] & SYMBOL != 0
+}
+
+/// [`CLASS`] bit: white space.
+const SPACE: u8 = 1;
+/// [`CLASS`] bit: passed over between movetext tokens (white space, dots).
+const SEPARATOR: u8 = 2;
+/// [`CLASS`] bit: a character of a SAN symbol, move number or result.
+const SYMBOL: u8 = 4;
+
+/// What each byte can be, so that the lexer's inner loops test one table
+/// entry per byte.
+static CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if matches!(c, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c) {
+            table[b] = SPACE | SEPARATOR;
+        } else if c == b'.' {
+            table[b] = SEPARATOR;
+        } else if c.is_ascii_alphanumeric()
+            || matches!(c, b'_' | b'+' | b'#' | b'=' | b':' | b'-' | b'/')
+        {
+            table[b] = SYMBOL;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// The index of `byte` in `bytes`.
+#[inline]
+fn find(bytes: &[u8], byte: u8) -> Option<usize> {
+    bytes.iter().position(|&b| b == byte)
+}
+
+/// `bytes` without leading and trailing white space, as [`as_text`].
+fn trimmed_text(bytes: &[u8]) -> Cow<'_, str> {
+    let start = bytes
+        .iter()
+        .position(|&b| !is_space(b))
+        .unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|&b| !is_space(b))
+        .map_or(start, |i| i + 1);
+    as_text(&bytes[start..end])
+}
+
+/// `bytes` as text: invalid UTF-8 replaced by `�`, a carriage return by a
+/// space (it is a line break).
+fn as_text(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) if !bytes.contains(&b'\r') => Cow::Borrowed(text),
+        _ => Cow::Owned(String::from_utf8_lossy(bytes).replace('\r', " ")),
+    }
+}
+
+/// Whether `line` starts like a tag pair (`[` then a letter).
+fn starts_tag(line: &[u8]) -> bool {
+    line.first() == Some(&b'[') && line.get(1).is_some_and(u8::is_ascii_alphabetic)
+}
+
+/// Whether the first non-blank byte of `line` is `[`.
+fn is_tag_line(line: &[u8]) -> bool {
+    line.iter().find(|&&b| !is_space(b)) == Some(&b'[')
+}
+
+/// What a token is and where its text lies in the current line (or in the
+/// scanner's buffers), before it is borrowed as a [`Token`].
+#[derive(Clone, Copy, Debug)]
+enum Span {
+    /// A tag pair; an escaped value is in the scratch buffer.
+    Tag {
+        name: (usize, usize),
+        value: (usize, usize),
+        escaped: bool,
+    },
+    San(usize, usize),
+    Comment(usize, usize),
+    /// A comment over several lines, in the comment buffer.
+    LongComment,
+    Nag(u8),
+    Open,
+    Close,
+    Result(GameResult),
+}
+
+/// Where the parts of a tag pair lie in its line.
+struct TagSpan {
+    name: (usize, usize),
+    value: (usize, usize),
+    escaped: bool,
+    end: usize,
+}
+
+/// Reads `[Name "value"]` starting at `line[start] == b'['`.
+fn lex_tag(line: &[u8], start: usize) -> Result<TagSpan, &'static str> {
+    let skip_spaces = |mut i: usize| {
+        while i < line.len() && is_space(line[i]) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = skip_spaces(start + 1);
+    let name_start = i;
+    while i < line.len() && (line[i].is_ascii_alphanumeric() || line[i] == b'_') {
+        i += 1;
+    }
+    if i == name_start {
+        return Err("the tag name is missing or has a character other than letters, digits and _");
+    }
+    let name = (name_start, i);
+    i = skip_spaces(i);
+    if line.get(i) != Some(&b'"') {
+        return Err("the value must follow the name, in double quotes");
+    }
+    i += 1;
+    let value_start = i;
+    let mut escaped = false;
+    loop {
+        match line.get(i) {
+            None => return Err("the value's closing quote is missing"),
+            Some(b'\\') if matches!(line.get(i + 1), Some(b'"' | b'\\')) => {
+                escaped = true;
+                i += 2;
+            }
+            Some(b'"') => break,
+            Some(_) => i += 1,
+        }
+    }
+    let value = (value_start, i);
+    i = skip_spaces(i + 1);
+    if line.get(i) != Some(&b']') {
+        return Err("the closing `]` is missing");
+    }
+    Ok(TagSpan {
+        name,
+        value,
+        escaped,
+        end: i + 1,
+    })
+}
+
+/// The NAG a run of `!` and `?` stands for.
+fn suffix_nag(run: &[u8]) -> Option<u8> {
+    Some(match run {
+        b"!" => 1,
+        b"?" => 2,
+        b"!!" => 3,
+        b"??" => 4,
+        b"!?" => 5,
+        b"?!" => 6,
+        _ => return None,
+    })
+}
+
+impl<R: BufRead> Scanner<R> {
+    pub(crate) fn new(inner: R) -> Scanner<R> {
+        Scanner {
+            lines: Lines::new(inner),
+            col: 0,
+            token_on_line: false,
+            blank: false,
+            in_comment: None,
+            comment: Vec::new(),
+            scratch: Vec::new(),
+            last_start: 0,
+            last_line_start: false,
+            at_game_start: false,
+        }
+    }
+
+    pub(crate) fn set_max_len(&mut self, max: usize) {
+        self.lines.set_max_len(max);
+    }
+
+    pub(crate) fn line_number(&self) -> u64 {
+        self.lines.number()
+    }
+
+    pub(crate) fn bytes(&self) -> u64 {
+        self.lines.bytes()
+    }
+
+    pub(crate) fn into_inner(self) -> R {
+        self.lines.into_inner()
+    }
+
+    fn syntax(&self, kind: PgnErrorKind, line: u64, token: String) -> ScanError {
+        ScanError::Syntax { kind, line, token }
+    }
+
+    /// Reads the next line; `false` at the end of the input.
+    fn next_line(&mut self) -> Result<bool, ScanError> {
+        if !self.lines.advance()? {
+            return Ok(false);
+        }
+        self.col = 0;
+        self.token_on_line = false;
+        let number = self.lines.number();
+        if self.lines.too_long() {
+            self.col = self.lines.line().len();
+            self.in_comment = None;
+            let token = bytes_text(self.lines.line());
+            let max = self.lines.max_len();
+            return Err(self.syntax(PgnErrorKind::LineTooLong { max }, number, token));
+        }
+        let line = self.lines.line();
+        if let Some(opened) = self.in_comment {
+            if starts_tag(line) {
+                self.in_comment = None;
+                self.at_game_start = true;
+                let kind = PgnErrorKind::UnterminatedComment { opened };
+                return Err(self.syntax(kind, opened, "{".into()));
+            }
+            // The line break reads as a space (an empty line's too).
+            self.comment.push(b' ');
+        } else if line.first() == Some(&b'%') {
+            // An escape line: private data for other programs.
+            self.col = line.len();
+        } else if line.iter().all(|&b| is_space(b)) {
+            self.blank = true;
+            self.col = line.len();
+        }
+        Ok(true)
+    }
+
+    /// Reads the next token; `None` at the end of the input.
+    pub(crate) fn next(&mut self) -> Result<Option<Lexeme<'_>>, ScanError> {
+        let Some((span, line, line_start, after_blank)) = self.scan()? else {
+            return Ok(None);
+        };
+        let text = self.lines.line();
+        let token = match span {
+            Span::Tag {
+                name,
+                value,
+                escaped,
+            } => Token::Tag {
+                // Names are ASCII by construction.
+                name: std::str::from_utf8(&text[name.0..name.1]).unwrap_or_default(),
+                value: if escaped {
+                    as_text(&self.scratch)
+                } else {
+                    as_text(&text[value.0..value.1])
+                },
+            },
+            // Symbols are ASCII by construction.
+            Span::San(a, b) => Token::San(std::str::from_utf8(&text[a..b]).unwrap_or_default()),
+            Span::Comment(a, b) => Token::Comment(trimmed_text(&text[a..b])),
+            Span::LongComment => Token::Comment(trimmed_text(&self.comment)),
+            Span::Nag(n) => Token::Nag(n),
+            Span::Open => Token::Open,
+            Span::Close => Token::Close,
+            Span::Result(r) => Token::Result(r),
+        };
+        Ok(Some(Lexeme {
+            token,
+            line,
+            line_start,
+            after_blank,
+        }))
+    }
+
+    /// Finds the next token: what it is and where it lies, its line,
+    /// whether it starts its line and follows a blank line.
+    fn scan(&mut self) -> Result<Option<(Span, u64, bool, bool)>, ScanError> {
+        loop {
+            if self.col >= self.lines.line().len() {
+                if !self.next_line()? {
+                    return match self.in_comment.take() {
+                        Some(opened) => Err(self.syntax(
+                            PgnErrorKind::UnterminatedComment { opened },
+                            opened,
+                            "{".into(),
+                        )),
+                        None => Ok(None),
+                    };
+                }
+                continue;
+            }
+            if let Some(opened) = self.in_comment {
+                if self.continue_comment()? {
+                    self.in_comment = None;
+                    self.token_on_line = true;
+                    let after_blank = std::mem::take(&mut self.blank);
+                    return Ok(Some((
+                        Span::LongComment,
+                        opened,
+                        self.last_line_start,
+                        after_blank,
+                    )));
+                }
+                continue;
+            }
+            let line = self.lines.line();
+            let number = self.lines.number();
+            let skipped = line[self.col..]
+                .iter()
+                .take_while(|&&b| CLASS[b as usize] & SEPARATOR != 0)
+                .count();
+            self.col += skipped;
+            let start = self.col;
+            let Some(&b) = line.get(start) else {
+                continue;
+            };
+            let (span, end) = match b {
+                b'{' => match find(&line[start + 1..], b'}') {
+                    Some(i) => (Span::Comment(start + 1, start + 1 + i), start + 2 + i),
+                    None => {
+                        let rest = &line[start + 1..];
+                        if rest.len() > self.lines.max_len() {
+                            let max = self.lines.max_len();
+                            return Err(self.syntax(
+                                PgnErrorKind::CommentTooLong { max },
+                                number,
+                                "{".into(),
+                            ));
+                        }
+                        self.comment.clear();
+                        self.comment.extend_from_slice(rest);
+                        self.in_comment = Some(number);
+                        self.last_line_start = !self.token_on_line;
+                        self.token_on_line = true;
+                        self.col = line.len();
+                        continue;
+                    }
+                },
+                b';' => (Span::Comment(start + 1, line.len()), line.len()),
+                b'(' => (Span::Open, start + 1),
+                b')' => (Span::Close, start + 1),
+                b'*' => (Span::Result(GameResult::Unknown), start + 1),
+                b'$' => {
+                    let digits = line[start + 1..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_digit())
+                        .count();
+                    let end = start + 1 + digits;
+                    let nag = std::str::from_utf8(&line[start + 1..end])
+                        .ok()
+                        .filter(|d| !d.is_empty())
+                        .and_then(|d| d.parse::<u8>().ok());
+                    match nag {
+                        Some(n) => (Span::Nag(n), end),
+                        None => {
+                            let token = bytes_text(&line[start..end]);
+                            return Err(self.syntax(PgnErrorKind::BadNag, number, token));
+                        }
+                    }
+                }
+                b'!' | b'?' => {
+                    let len = line[start..]
+                        .iter()
+                        .take_while(|&&b| b == b'!' || b == b'?')
+                        .count();
+                    let run = &line[start..start + len];
+                    match suffix_nag(run) {
+                        Some(n) => (Span::Nag(n), start + len),
+                        None => {
+                            let token = bytes_text(run);
+                            return Err(self.syntax(PgnErrorKind::BadAnnotation, number, token));
+                        }
+                    }
+                }
+                b'[' => match lex_tag(line, start) {
+                    Ok(tag) => {
+                        if tag.escaped {
+                            let raw = &line[tag.value.0..tag.value.1];
+                            self.scratch.clear();
+                            let mut i = 0;
+                            while i < raw.len() {
+                                if raw[i] == b'\\' && i + 1 < raw.len() {
+                                    i += 1;
+                                }
+                                self.scratch.push(raw[i]);
+                                i += 1;
+                            }
+                        }
+                        let span = Span::Tag {
+                            name: tag.name,
+                            value: tag.value,
+                            escaped: tag.escaped,
+                        };
+                        (span, tag.end)
+                    }
+                    Err(reason) => {
+                        let token = bytes_text(&line[start..]);
+                        return Err(self.syntax(PgnErrorKind::MalformedTag(reason), number, token));
+                    }
+                },
+                b if b.is_ascii_alphanumeric() => {
+                    let len = line[start..].iter().take_while(|&&b| is_symbol(b)).count();
+                    let end = start + len;
+                    let symbol = &line[start..end];
+                    if symbol.iter().all(u8::is_ascii_digit) {
+                        // A move number; its dots are passed over as spaces.
+                        self.col = end;
+                        self.token_on_line = true;
+                        self.blank = false;
+                        continue;
+                    }
+                    let span = match symbol {
+                        b"1-0" => Span::Result(GameResult::WhiteWins),
+                        b"0-1" => Span::Result(GameResult::BlackWins),
+                        b"1/2-1/2" => Span::Result(GameResult::Draw),
+                        _ => Span::San(start, end),
+                    };
+                    (span, end)
+                }
+                _ => {
+                    let c = String::from_utf8_lossy(&line[start..])
+                        .chars()
+                        .next()
+                        .unwrap_or(char::REPLACEMENT_CHARACTER);
+                    let token = c.to_string();
+                    return Err(self.syntax(PgnErrorKind::UnexpectedChar(c), number, token));
+                }
+            };
+            self.col = end;
+            self.last_start = start;
+            let line_start = !self.token_on_line;
+            self.last_line_start = line_start;
+            self.token_on_line = true;
+            let after_blank = std::mem::take(&mut self.blank);
+            return Ok(Some((span, number, line_start, after_blank)));
+        }
+    }
+
+    /// Goes on with a comment from an earlier line; `true` when it closes on
+    /// this one.
+    fn continue_comment(&mut self) -> Result<bool, ScanError> {
+        let line = self.lines.line();
+        let rest = &line[self.col..];
+        let (part, closed) = match find(rest, b'}') {
+            Some(i) => (&rest[..i], Some(self.col + i + 1)),
+            None => (rest, None),
+        };
+        if self.comment.len() + part.len() > self.lines.max_len() {
+            let max = self.lines.max_len();
+            let opened = self.in_comment.take().unwrap_or(self.lines.number());
+            return Err(self.syntax(PgnErrorKind::CommentTooLong { max }, opened, "{".into()));
+        }
+        self.comment.extend_from_slice(part);
+        match closed {
+            Some(end) => {
+                self.col = end;
+                Ok(true)
+            }
+            None => {
+                self.col = line.len();
+                Ok(false)
+            }
+        }
+    }
+
+    /// Makes the last token (a tag pair on the current line) the next one
+    /// again.
+    pub(crate) fn unread(&mut self) {
+        self.col = self.last_start;
+        self.token_on_line = !self.last_line_start;
+    }
+
+    /// Marks the current line (whose first token was read again with
+    /// [`Scanner::unread`]) as the start of the next game, for
+    /// [`Scanner::skip_to_next_game`].
+    pub(crate) fn mark_game_start(&mut self) {
+        self.at_game_start = true;
+    }
+
+    /// Forgets [`Scanner::mark_game_start`]: the game ended without error.
+    pub(crate) fn clear_game_start(&mut self) {
+        self.at_game_start = false;
+    }
+
+    /// After an error: passes over the rest of the game, to the next line
+    /// starting with `[` that does not follow a line starting with `[` (the
+    /// tag section of the next game), or the end of the input.
+    pub(crate) fn skip_to_next_game(&mut self) -> io::Result<()> {
+        self.in_comment = None;
+        self.comment.clear();
+        self.blank = false;
+        self.token_on_line = false;
+        if std::mem::take(&mut self.at_game_start) {
+            self.col = 0;
+            return Ok(());
+        }
+        let mut after_tag_line = is_tag_line(self.lines.line());
+        loop {
+            if !self.lines.advance()? {
+                self.col = 0;
+                return Ok(());
+            }
+            let line = self.lines.line();
+            let tag_line = is_tag_line(line) && !self.lines.too_long();
+            if tag_line && !after_tag_line {
+                self.col = 0;
+                return Ok(());
+            }
+            after_tag_line = tag_line;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every token of `text` with its line, or the first error.
+    fn tokens(text: &str) -> Result<Vec<(u64, String)>, (PgnErrorKind, u64, String)> {
+        let mut scanner = Scanner::new(text.as_bytes());
+        let mut out = Vec::new();
+        loop {
+            match scanner.next() {
+                Ok(Some(l)) => out.push((l.line, l.token.text())),
+                Ok(None) => return Ok(out),
+                Err(ScanError::Syntax { kind, line, token }) => return Err((kind, line, token)),
+                Err(ScanError::Io(e)) => panic!("{e}"),
+            }
+        }
+    }
+
+    fn texts(text: &str) -> Vec<String> {
+        match tokens(text) {
+            Ok(t) => t.into_iter().map(|(_, s)| s).collect(),
+            Err(e) => panic!("{text:?}: {e:?}"),
+        }
+    }
+
+    #[test]
+    fn movetext_tokens() {
+        assert_eq!(
+            texts("1.e4 e5!? 2. Nf3 $14 (2. f4?! exf4) 2... Nc6 {a\ncomment} ; rest\n1/2-1/2"),
+            [
+                "e4",
+                "e5",
+                "$5",
+                "Nf3",
+                "$14",
+                "(",
+                "f4",
+                "$6",
+                "exf4",
+                ")",
+                "Nc6",
+                "{a comment}",
+                "{rest}",
+                "1/2-1/2"
+            ]
+        );
+        assert_eq!(
+            texts("[Event \"a \\\"b\\\" \\\\ c\"]\n[Site\t\"x\" ]\n\n1-0 0-1 *"),
+            [
+                "[Event \"a \"b\" \\ c\"]",
+                "[Site \"x\"]",
+                "1-0",
+                "0-1",
+                "*"
+            ]
+        );
+        // `%` escapes a line only in the first column.
+        assert_eq!(texts("% escape ( {\ne4"), ["e4"]);
+        // Each line break in a comment is a space, an empty line's too.
+        assert_eq!(texts("{a\n\n b\r\nc }"), ["{a   b c}"]);
+        assert_eq!(texts("\u{feff}e4\r\n"), ["e4"]);
+    }
+
+    #[test]
+    fn errors_name_line_and_token() {
+        assert_eq!(
+            tokens("e4\ne5 $300"),
+            Err((PgnErrorKind::BadNag, 2, "$300".into()))
+        );
+        assert_eq!(
+            tokens("e4 !!!"),
+            Err((PgnErrorKind::BadAnnotation, 1, "!!!".into()))
+        );
+        assert_eq!(
+            tokens(" % not an escape"),
+            Err((PgnErrorKind::UnexpectedChar('%'), 1, "%".into()))
+        );
+        assert_eq!(
+            tokens("e4 <e5>"),
+            Err((PgnErrorKind::UnexpectedChar('<'), 1, "<".into()))
+        );
+        assert_eq!(
+            tokens("[Event \"x]"),
+            Err((
+                PgnErrorKind::MalformedTag("the value's closing quote is missing"),
+                1,
+                "[Event \"x]".into()
+            ))
+        );
+        assert_eq!(
+            tokens("e4 {open\nmore\n[Event \"next\"]"),
+            Err((
+                PgnErrorKind::UnterminatedComment { opened: 1 },
+                1,
+                "{".into()
+            ))
+        );
+    }
+}

@@ -1,0 +1,171 @@
+//! [`Replay`]: the lean visitor that only plays the main line, for counting
+//! and checking games fast.
+
+use super::error::PgnErrorKind;
+use super::game::start_tag;
+use super::visitor::{Flow, GameResult, Visit, Visitor};
+use crate::san::parse_san;
+use crate::MoveGen;
+
+/// What [`Replay`] makes of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replayed<B> {
+    /// The position after the last main-line move.
+    pub board: B,
+    /// The number of main-line half-moves.
+    pub plies: u32,
+    /// The game termination marker, if the movetext had one.
+    pub result: Option<GameResult>,
+}
+
+/// A [`Visitor`] that plays each game's main line on a board `B` (from the
+/// `FEN` tag's position, if any) and nothing else: tags other than `FEN` and
+/// `Variant`, comments and NAGs are ignored, variations skipped unchecked
+/// unless [`Replay::check_variations`] asks to play them too (on a stack of
+/// boards, still without keeping any move). An illegal or ambiguous move is
+/// a game error, as with [`GameBuilder`](super::GameBuilder).
+///
+/// ```
+/// use fianchetto_board::{Bitboards, Board};
+/// use fianchetto_movegen::pgn::{Reader, Replay};
+///
+/// let pgn = "1. f3 e5 2. g4 (2. e4) 2... Qh4# 0-1";
+/// let mut reader = Reader::new(pgn.as_bytes());
+/// let game = reader.read_game(&mut Replay::<Bitboards>::new())?.ok_or("no game")?;
+/// assert_eq!(game.plies, 4);
+/// assert!(game.board.in_check());
+///
+/// // Checking variations finds the illegal move in this one.
+/// let pgn = "1. f3 e5 2. g4 (2. Qh5) 2... Qh4# 0-1";
+/// let mut reader = Reader::new(pgn.as_bytes());
+/// assert!(reader.read_game(&mut Replay::<Bitboards>::new()).is_ok());
+/// let mut reader = Reader::new(pgn.as_bytes());
+/// let checked = reader.read_game(&mut Replay::<Bitboards>::new().check_variations(true));
+/// assert!(checked.is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Replay<B> {
+    check_variations: bool,
+    /// The standard start, built once.
+    startpos: B,
+    main: Line<B>,
+    variations: Vec<Line<B>>,
+    start: Option<B>,
+    plies: u32,
+    result: Option<GameResult>,
+}
+
+/// A line being played: its position, and the one before its last move
+/// (kept only when variations are checked).
+#[derive(Clone, Debug)]
+struct Line<B> {
+    board: B,
+    before_last: Option<B>,
+}
+
+impl<B: MoveGen> Default for Replay<B> {
+    fn default() -> Replay<B> {
+        Replay::new()
+    }
+}
+
+impl<B: MoveGen> Replay<B> {
+    /// A replayer of main lines.
+    pub fn new() -> Replay<B> {
+        Replay {
+            check_variations: false,
+            startpos: B::startpos(),
+            main: Line {
+                board: B::startpos(),
+                before_last: None,
+            },
+            variations: Vec::new(),
+            start: None,
+            plies: 0,
+            result: None,
+        }
+    }
+
+    /// Whether to play the variations too, so that an illegal move in one
+    /// is an error (the variations' moves are not counted in
+    /// [`Replayed::plies`]).
+    pub fn check_variations(mut self, check: bool) -> Replay<B> {
+        self.check_variations = check;
+        self
+    }
+}
+
+impl<B: MoveGen> Visitor for Replay<B> {
+    type Output = Replayed<B>;
+
+    fn begin_game(&mut self) {
+        self.start = None;
+        self.variations.clear();
+        self.plies = 0;
+        self.result = None;
+    }
+
+    fn tag(&mut self, name: &str, value: &str) -> Visit {
+        if let Some(start) = start_tag::<B>(name, value)? {
+            self.start = Some(start);
+        }
+        Ok(())
+    }
+
+    fn end_tags(&mut self) -> Visit<Flow> {
+        self.main.board = match self.start.take() {
+            Some(start) => start,
+            None => self.startpos.clone(),
+        };
+        self.main.before_last = None;
+        Ok(Flow::Visit)
+    }
+
+    fn san(&mut self, san: &str) -> Visit {
+        let line = self.variations.last_mut().unwrap_or(&mut self.main);
+        let mv = parse_san(&line.board, san).map_err(PgnErrorKind::San)?;
+        if self.check_variations {
+            line.before_last = Some(line.board.clone());
+        }
+        line.board.play(mv);
+        if self.variations.is_empty() {
+            self.plies += 1;
+        }
+        Ok(())
+    }
+
+    fn begin_variation(&mut self) -> Visit<Flow> {
+        if !self.check_variations {
+            return Ok(Flow::Skip);
+        }
+        let parent = self.variations.last().unwrap_or(&self.main);
+        let board = parent
+            .before_last
+            .clone()
+            .ok_or(PgnErrorKind::VariationWithoutMove)?;
+        self.variations.push(Line {
+            board,
+            before_last: None,
+        });
+        Ok(Flow::Visit)
+    }
+
+    fn end_variation(&mut self) -> Visit {
+        self.variations.pop();
+        Ok(())
+    }
+
+    fn outcome(&mut self, result: Option<GameResult>) -> Visit {
+        self.result = result;
+        Ok(())
+    }
+
+    fn end_game(&mut self) -> Replayed<B> {
+        Replayed {
+            board: self.main.board.clone(),
+            plies: self.plies,
+            result: self.result,
+        }
+    }
+}

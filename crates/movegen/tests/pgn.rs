@@ -1,0 +1,811 @@
+//! PGN: reading (every construct of the format, the visitor's skip
+//! facilities, malformed games with their exact errors and the reader going
+//! on with the next game), writing (the Seven Tag Roster, move numbers, line
+//! width, comments, NAGs, variations) and the round trip write → read over
+//! random legal games with random tags, comments, NAGs and variations.
+
+use fianchetto_board::{Bitboards, Board, START_FEN};
+use fianchetto_movegen::pgn::{
+    AnnotatedMove, Annotations, Flow, GameBuilder, GameResult, PgnError, PgnErrorKind, PgnGame,
+    ReadError, Reader, Replay, Tags, Variation, Visit, Visitor, WriteError, Writer, LINE_WIDTH,
+    SEVEN_TAG_ROSTER,
+};
+use fianchetto_movegen::{Game, MoveGen, SanError};
+use proptest::prelude::*;
+use std::io::BufReader;
+
+type G = PgnGame<Bitboards>;
+
+/// Every game of `text`, as results.
+fn read_all(text: &str) -> Vec<Result<G, ReadError>> {
+    Reader::new(text.as_bytes()).games::<Bitboards>().collect()
+}
+
+/// Every game of `text`, which must all read.
+fn games(text: &str) -> Vec<G> {
+    read_all(text)
+        .into_iter()
+        .map(|g| g.unwrap_or_else(|e| panic!("{e}\nin:\n{text}")))
+        .collect()
+}
+
+fn one(text: &str) -> G {
+    let mut all = games(text);
+    assert_eq!(all.len(), 1, "{text}");
+    all.remove(0)
+}
+
+/// The main line in SAN, space-separated.
+fn sans(g: &G) -> String {
+    let mut board = g.game.start().clone();
+    let mut out = Vec::new();
+    for &mv in g.game.moves() {
+        out.push(fianchetto_movegen::to_san(&board, mv));
+        board.play(mv);
+    }
+    out.join(" ")
+}
+
+#[test]
+fn reads_every_construct() {
+    let text = "\u{feff}% a private escape line (ignored) {\r\n\
+        [Event \"Test \\\"quoted\\\" \\\\ game\"]\r\n\
+        [Site \"Here\"] [Date \"2024.01.02\"]\r\n\
+        [White \"Ünïcode\"]\r\n\
+        \r\n\
+        1.e4 e5!? 2. Nf3 $14 {A comment\r\n over two lines} 2... Nc6 ; to the end\r\n\
+        3. Bb5 (3. Bc4 Bc5 (3... Nf6 4. Ng5) 4. c3) (3. d4) 3... a6?! 4. Ba4 Nf6 5. O-O Be7\r\n\
+        6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. Nbd2 Bb7 12. Bc2 Re8\r\n\
+        % escape inside the movetext\r\n\
+        13. Nf1 Bf8 14. Ng3 g6 15. a4 c5 16. d5 c4 17. Bg5 h6 18. Be3 Nc5 19. Qd2 h5\r\n\
+        20. Bg5 Be7 21. Rad1 1/2-1/2\r\n";
+    let g = one(text);
+    assert_eq!(g.tags.get("Event"), Some("Test \"quoted\" \\ game"));
+    assert_eq!(g.tags.get("Date"), Some("2024.01.02"));
+    assert_eq!(g.tags.get("White"), Some("Ünïcode"));
+    assert_eq!(g.game.moves().len(), 41);
+    assert_eq!(g.result, Some(GameResult::Draw));
+    assert_eq!(g.notes[1].nags, [5]);
+    assert_eq!(g.notes[2].nags, [14]);
+    assert_eq!(g.notes[2].comments, ["A comment  over two lines"]);
+    assert_eq!(g.notes[3].comments, ["to the end"]);
+    assert_eq!(g.notes[5].nags, [6]);
+    // Two variations after 3. Bb5; the first has a sub-variation after 3... Bc5.
+    let vars = &g.notes[4].variations;
+    assert_eq!(vars.len(), 2);
+    assert_eq!(vars[0].moves.len(), 3);
+    assert_eq!(vars[0].moves[1].notes.variations[0].moves.len(), 2);
+    assert_eq!(vars[1].moves.len(), 1);
+    assert_eq!(vars[1].moves[0].mv.to_string(), "d2d4");
+}
+
+#[test]
+fn fen_and_setup_tags_set_the_start() {
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 3 40";
+    let text = format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n40... Kd7 41. e4 Ke6 *");
+    let g = one(&text);
+    assert_eq!(g.game.start().fen(), fen);
+    assert_eq!(g.game.moves().len(), 3);
+    // Written back with the same tags, black's first move numbered `40...`.
+    let out = g.to_pgn().unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        out.contains(&format!(
+            "[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n40... Kd7 41. e4 Ke6 *\n"
+        )),
+        "{out}"
+    );
+}
+
+#[test]
+fn game_ends_without_result_and_tag_only_games() {
+    let text = "[Event \"a\"]\n\n1. e4 e5\n[Event \"b\"]\n[Result \"*\"]\n\n[Event \"c\"]\n1. d4\n";
+    let all = games(text);
+    assert_eq!(all.len(), 3);
+    assert_eq!((sans(&all[0]).as_str(), all[0].result), ("e4 e5", None));
+    assert_eq!(all[1].tags.get("Event"), Some("b"));
+    assert!(all[1].game.moves().is_empty());
+    assert_eq!(all[2].tags.get("Event"), Some("c"));
+    assert_eq!(sans(&all[2]), "d4");
+    // Movetext only, several games in a row, each ended by its result.
+    let all = games("1. e4 1-0 1. d4 0-1\n1. c4 *");
+    assert_eq!(all.iter().map(sans).collect::<Vec<_>>(), ["e4", "d4", "c4"]);
+    assert!(games("").is_empty());
+    assert!(games("\n\n  \n% only an escape\n").is_empty());
+}
+
+#[test]
+fn non_utf8_text_is_replaced_not_refused() {
+    let mut bytes = b"[White \"Bj".to_vec();
+    bytes.push(0xf6); // Latin-1 ö
+    bytes.extend_from_slice(b"rn\"]\n\n1. e4 {caf");
+    bytes.push(0xe9);
+    bytes.extend_from_slice(b"} *\n");
+    let mut reader = Reader::new(&bytes[..]);
+    let g = reader
+        .read_game(&mut GameBuilder::<Bitboards>::new())
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("the game reads"));
+    assert_eq!(g.tags.get("White"), Some("Bj\u{fffd}rn"));
+    assert_eq!(g.notes[0].comments, ["caf\u{fffd}"]);
+}
+
+/// A visitor recording every callback, to check the order and the skips.
+#[derive(Default)]
+struct Log {
+    events: Vec<String>,
+    skip_variations: bool,
+    skip_movetext: bool,
+}
+
+impl Visitor for Log {
+    type Output = Vec<String>;
+    fn begin_game(&mut self) {
+        self.events.clear();
+        self.events.push("begin".into());
+    }
+    fn tag(&mut self, name: &str, value: &str) -> Visit {
+        self.events.push(format!("tag {name}={value}"));
+        Ok(())
+    }
+    fn end_tags(&mut self) -> Visit<Flow> {
+        self.events.push("end_tags".into());
+        Ok(if self.skip_movetext {
+            Flow::Skip
+        } else {
+            Flow::Visit
+        })
+    }
+    fn san(&mut self, san: &str) -> Visit {
+        self.events.push(san.into());
+        Ok(())
+    }
+    fn nag(&mut self, nag: u8) -> Visit {
+        self.events.push(format!("${nag}"));
+        Ok(())
+    }
+    fn comment(&mut self, comment: &str) -> Visit {
+        self.events.push(format!("{{{comment}}}"));
+        Ok(())
+    }
+    fn begin_variation(&mut self) -> Visit<Flow> {
+        self.events.push("(".into());
+        Ok(if self.skip_variations {
+            Flow::Skip
+        } else {
+            Flow::Visit
+        })
+    }
+    fn end_variation(&mut self) -> Visit {
+        self.events.push(")".into());
+        Ok(())
+    }
+    fn outcome(&mut self, result: Option<GameResult>) -> Visit {
+        self.events.push(format!(
+            "result {}",
+            result.map_or("none", GameResult::as_str)
+        ));
+        Ok(())
+    }
+    fn end_game(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.events)
+    }
+}
+
+#[test]
+fn visitor_sees_everything_in_order_and_can_skip() {
+    let text = "[A \"1\"]\n\n1. e4 {c} (1. d4 $1 (1. c4) d5) 1... e5+?? 0-1\n[B \"2\"]\n\n1. Nf3 *";
+    let mut log = Log::default();
+    let mut reader = Reader::new(text.as_bytes());
+    let first = reader.read_game(&mut log).ok().flatten();
+    assert_eq!(
+        first.unwrap_or_default().join(" "),
+        "begin tag A=1 end_tags e4 {c} ( d4 $1 ( c4 ) d5 ) e5+ $4 result 0-1"
+    );
+    log.skip_movetext = true;
+    let second = reader.read_game(&mut log).ok().flatten();
+    assert_eq!(
+        second.unwrap_or_default().join(" "),
+        "begin tag B=2 end_tags result *"
+    );
+    assert!(matches!(reader.read_game(&mut log), Ok(None)));
+    assert_eq!((reader.games_read(), reader.errors()), (2, 0));
+    assert_eq!(reader.bytes_read(), text.len() as u64);
+
+    let mut log = Log {
+        skip_variations: true,
+        ..Log::default()
+    };
+    let mut reader = Reader::new(text.as_bytes());
+    let first = reader.read_game(&mut log).ok().flatten();
+    assert_eq!(
+        first.unwrap_or_default().join(" "),
+        "begin tag A=1 end_tags e4 {c} ( e5+ $4 result 0-1"
+    );
+    // skip_game passes over a game.
+    assert!(matches!(reader.skip_game(), Ok(true)));
+    assert!(matches!(reader.skip_game(), Ok(false)));
+}
+
+#[test]
+fn builder_options_and_replay() {
+    let text = "{intro} 1. e4 {c} (1. d4 d5) e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0";
+    let mut reader = Reader::new(text.as_bytes());
+    let mut plain = GameBuilder::<Bitboards>::new()
+        .variations(false)
+        .comments(false);
+    let g = reader
+        .read_game(&mut plain)
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("reads"));
+    assert!(g.comments.is_empty());
+    assert!(g.notes.iter().all(Annotations::is_empty));
+    assert_eq!(g.game.moves().len(), 7);
+    let full = one(text);
+    assert_eq!(full.comments, ["intro"]);
+    assert_eq!(full.notes[0].variations.len(), 1);
+    let mut reader = Reader::new(text.as_bytes());
+    let r = reader
+        .read_game(&mut Replay::<Bitboards>::new())
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("replays"));
+    assert_eq!(r.plies, 7);
+    assert!(r.board.is_checkmate());
+    assert_eq!(&r.board, full.game.board());
+    assert_eq!(r.result, Some(GameResult::WhiteWins));
+}
+
+/// A good game to follow each malformed one: the reader must find it.
+const GOOD: &str = "[Event \"good\"]\n\n1. d4 d5 2. c4 *\n";
+
+/// Reads `bad` followed by [`GOOD`]: returns the error, and checks that
+/// the next game read is the good one and that nothing follows.
+fn error_then_good(bad: &str, max_line: Option<usize>) -> PgnError {
+    let text = format!("{bad}\n{GOOD}");
+    let mut reader = Reader::new(text.as_bytes());
+    if let Some(max) = max_line {
+        reader = reader.with_max_line_len(max);
+    }
+    let mut games = reader.games::<Bitboards>();
+    // Good games may come before the bad one.
+    let err = loop {
+        match games.next() {
+            Some(Ok(_)) => continue,
+            Some(Err(ReadError::Game(e))) => break e,
+            other => panic!("{bad:?}: expected a game error, got {other:?}"),
+        }
+    };
+    match games.next() {
+        Some(Ok(g)) => {
+            assert_eq!(g.tags.get("Event"), Some("good"), "after {bad:?}");
+            assert_eq!(sans(&g), "d4 d5 c4", "after {bad:?}");
+        }
+        other => panic!("{bad:?}: expected the good game next, got {other:?}"),
+    }
+    assert!(games.next().is_none(), "{bad:?}: more after the good game");
+    assert_eq!(games.reader().errors(), 1);
+    err
+}
+
+#[test]
+fn malformed_games_report_game_line_token_and_the_next_game_reads() {
+    use PgnErrorKind::*;
+    let illegal = |text: &str, fen: &str, reason: &str| {
+        San(SanError::Illegal {
+            text: text.into(),
+            reason: reason.into(),
+            fen: fen.into(),
+        })
+    };
+    let after_e4_e5 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    // (input, game, line, token, kind)
+    let cases: Vec<(&str, u64, u64, &str, PgnErrorKind)> = vec![
+        (
+            "[Event \"x\"]\n\n1. e4 e5\n2. Ke3 Nc6 1-0",
+            1,
+            4,
+            "Ke3",
+            illegal(
+                "Ke3",
+                after_e4_e5,
+                "no white king matching the text can move to e3",
+            ),
+        ),
+        (
+            // The error is in the second game of the input.
+            "1. e4 *\n\n[Event \"x\"]\n\n1. d4 d5 2. Nf3 Nf6\n3. Nd2 *",
+            2,
+            6,
+            "Nd2",
+            PgnErrorKind::San(SanError::Ambiguous {
+                text: "Nd2".into(),
+                candidates: vec!["Nbd2".into(), "Nfd2".into()],
+                fen: "rnbqkb1r/ppp1pppp/5n2/3p4/3P4/5N2/PPP1PPPP/RNBQKB1R w KQkq - 2 3".into(),
+            }),
+        ),
+        ("1. e4 e5 2. Nf3 $256 *", 1, 1, "$256", BadNag),
+        ("1. e4 $ e5 *", 1, 1, "$", BadNag),
+        ("1. e4 e5!!! *", 1, 1, "!!!", BadAnnotation),
+        ("1. e4 <e5> *", 1, 1, "<", UnexpectedChar('<')),
+        ("1. e4 e5 2. -- *", 1, 1, "-", UnexpectedChar('-')),
+        (
+            "[Event \"x]\n[Site \"y\"]\n\n1. e4 *",
+            1,
+            1,
+            "[Event \"x]",
+            MalformedTag("the value's closing quote is missing"),
+        ),
+        (
+            "[Event x]\n\n1. e4 *",
+            1,
+            1,
+            "[Event x]",
+            MalformedTag("the value must follow the name, in double quotes"),
+        ),
+        (
+            "[Event \"x\"\n\n1. e4 *",
+            1,
+            1,
+            "[Event \"x\"",
+            MalformedTag("the closing `]` is missing"),
+        ),
+        (
+            "1. e4 [Event \"x\"] e5 *",
+            1,
+            1,
+            "[Event \"x\"]",
+            TagInMovetext,
+        ),
+        (
+            "[Event \"x\"]\n\n1. e4 {never\nclosed\n",
+            1,
+            3,
+            "{",
+            UnterminatedComment { opened: 3 },
+        ),
+        ("1. e4 (1. d4 d5\n2. c4\n", 1, 1, "(", UnclosedVariation),
+        ("1. e4 (1. d4 d5 *", 1, 1, "*", ResultInVariation),
+        ("1. e4 e5) *", 1, 1, ")", UnmatchedClose),
+        ("(1. d4) 1. e4 *", 1, 1, "(", VariationWithoutMove),
+        (
+            "1. e4 (e5) *",
+            1,
+            1,
+            "e5",
+            illegal(
+                "e5",
+                START_FEN,
+                "no white pawn matching the text can move to e5",
+            ),
+        ),
+        (
+            "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n*",
+            1,
+            1,
+            "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]",
+            Fen(fianchetto_board::FenError::Position(
+                fianchetto_board::PositionError::NoKing(fianchetto_board::Color::White),
+            )),
+        ),
+        (
+            "[Variant \"Atomic\"]\n\n1. e4 *",
+            1,
+            1,
+            "[Variant \"Atomic\"]",
+            Unsupported("the variant \"Atomic\"; only standard chess is read".into()),
+        ),
+    ];
+    for (bad, game, line, token, kind) in cases {
+        let got = error_then_good(bad, None);
+        let want = PgnError {
+            game,
+            line,
+            token: token.into(),
+            kind,
+        };
+        assert_eq!(got, want, "{bad:?}");
+    }
+    // The unterminated comment also stops at the next game's tags when the
+    // game after it follows directly.
+    let got = error_then_good("1. e4 {oops e5 *", None);
+    assert_eq!((got.line, got.kind), (1, UnterminatedComment { opened: 1 }));
+    // A line over the limit.
+    let long = format!("1. e4 {{{}}} *", "x".repeat(200));
+    let got = error_then_good(&long, Some(100));
+    assert_eq!(
+        (got.game, got.line, got.kind),
+        (1, 1, LineTooLong { max: 100 })
+    );
+    assert_eq!(got.token, format!("1. e4 {{{}…", "x".repeat(33)));
+    // A comment over the limit, across lines.
+    let long = format!("1. e4 {{\n{}\n{}\n}} *", "x".repeat(60), "y".repeat(60));
+    let got = error_then_good(&long, Some(100));
+    assert_eq!(
+        (got.game, got.line, got.kind),
+        (1, 1, CommentTooLong { max: 100 })
+    );
+}
+
+#[test]
+fn error_messages_read_well() {
+    let err = error_then_good("[Event \"x\"]\n\n1. e4 e5\n2. Ke3 1-0", None);
+    assert_eq!(
+        err.to_string(),
+        "game 1, line 4, at `Ke3`: `Ke3` is not a legal move in \
+         rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2: \
+         no white king matching the text can move to e3"
+    );
+    let err = error_then_good("1. e4 $300 *", None);
+    assert_eq!(
+        err.to_string(),
+        "game 1, line 1, at `$300`: a NAG is `$` followed by a number from 0 to 255"
+    );
+}
+
+#[test]
+fn reading_continues_after_many_errors() {
+    // Errors in every other game; the good ones all read, in order.
+    let mut text = String::new();
+    for i in 0..20 {
+        if i % 2 == 0 {
+            text.push_str(&format!("[Round \"{i}\"]\n\n1. e4 e5 2. Ke3 *\n\n"));
+        } else {
+            text.push_str(&format!("[Round \"{i}\"]\n\n1. e4 e5 2. Ke2 *\n\n"));
+        }
+    }
+    let results = read_all(&text);
+    assert_eq!(results.len(), 20);
+    for (i, r) in results.iter().enumerate() {
+        match (i % 2, r) {
+            (0, Err(ReadError::Game(e))) => {
+                assert_eq!((e.game, e.line), (i as u64 + 1, 4 * i as u64 + 3))
+            }
+            (1, Ok(g)) => assert_eq!(g.tags.get("Round"), Some(i.to_string().as_str())),
+            _ => panic!("game {i}: {r:?}"),
+        }
+    }
+}
+
+#[test]
+fn one_byte_buffers_read_the_same() {
+    let text =
+        "[Event \"a\"]\r\n\r\n1. e4 {long comment\r\nacross} e5 (1... c5 $2) 2. Nf3 ; eol\r\n*\r\n";
+    let whole = one(text);
+    let tiny = BufReader::with_capacity(1, text.as_bytes());
+    let mut reader = Reader::from_buf_read(tiny);
+    let g = reader
+        .read_game(&mut GameBuilder::<Bitboards>::new())
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("reads"));
+    assert_eq!(g.tags, whole.tags);
+    assert_eq!(g.notes, whole.notes);
+    assert_eq!(g.game.moves(), whole.game.moves());
+}
+
+#[test]
+fn writer_roster_tags_numbers_and_width() {
+    let mut game = Game::new(Bitboards::startpos());
+    // A long game: 60 plies of knight shuffles and pawn moves.
+    for san in [
+        "Nf3", "Nf6", "Ng1", "Ng8", "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O",
+        "Be7", "Re1", "b5", "Bb3", "d6", "c3", "O-O", "h3", "Nb8", "d4", "Nbd7", "c4", "c6",
+        "cxb5", "axb5", "Nc3", "Bb7", "Bg5", "b4", "Nb1", "h6", "Bh4", "c5", "dxe5", "Nxe4",
+        "Bxe7", "Qxe7", "Qd5", "Nc3", "Nxc3", "Bxd5", "Nxd5", "Qxe5",
+    ] {
+        game.play_san(san).unwrap_or_else(|e| panic!("{san}: {e}"));
+    }
+    let mut pgn = PgnGame::from(game);
+    pgn.tags.set("Annotator", "me");
+    pgn.tags.set("White", "W \"the\" \\ player");
+    pgn.tags.set("Result", "*");
+    pgn.notes[4].comments.push("the king's pawn".into());
+    pgn.notes[5].nags.push(1);
+    let out = pgn.to_pgn().unwrap_or_else(|e| panic!("{e}"));
+    let lines: Vec<&str> = out.lines().collect();
+    let names: Vec<&str> = lines[..8]
+        .iter()
+        .map(|l| l[1..].split(' ').next().unwrap_or_default())
+        .collect();
+    assert_eq!(&names[..7], &SEVEN_TAG_ROSTER);
+    assert_eq!(names[7], "Annotator");
+    assert_eq!(lines[4], "[White \"W \\\"the\\\" \\\\ player\"]");
+    assert_eq!(lines[8], "");
+    assert!(
+        lines[9].starts_with("1. Nf3 Nf6 2. Ng1 Ng8 3. e4 { the king's pawn } 3... e5 $1 4. Nf3")
+    );
+    for line in &lines[9..] {
+        assert!(line.len() <= LINE_WIDTH, "{line:?} ({})", line.len());
+    }
+    assert!(lines.len() > 11, "the movetext is wrapped: {out}");
+    assert!(out.ends_with(" *\n"), "{out}");
+    let back: G = out.parse().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back.game.moves(), pgn.game.moves());
+    assert_eq!(back.notes, pgn.notes);
+}
+
+#[test]
+fn writer_variations_comments_and_errors() {
+    let mut g: G = "1. e4 e5 *".parse().unwrap_or_else(|e| panic!("{e}"));
+    let start = Bitboards::startpos();
+    let d4 = fianchetto_movegen::parse_san(&start, "d4").unwrap_or_else(|e| panic!("{e}"));
+    let mut after_d4 = start.clone();
+    after_d4.play(d4);
+    let d5 = fianchetto_movegen::parse_san(&after_d4, "d5").unwrap_or_else(|e| panic!("{e}"));
+    g.notes[0].variations.push(Variation {
+        comments: vec!["or".into()],
+        moves: vec![
+            AnnotatedMove {
+                mv: d4,
+                notes: Annotations::default(),
+            },
+            AnnotatedMove {
+                mv: d5,
+                notes: Annotations {
+                    comments: vec!["a } brace".into(), "%not an escape".into()],
+                    ..Annotations::default()
+                },
+            },
+        ],
+    });
+    g.notes[1].variations.push(Variation::default());
+    let out = g.to_pgn().unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        out.ends_with("\n\n1. e4 ({ or } 1. d4 d5 ;a } brace\n{ %not an escape }) 1... e5 () *\n"),
+        "{out}"
+    );
+    let back: G = out.parse().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back.notes, g.notes);
+
+    // A variation move that is not legal where it stands cannot be written.
+    g.notes[1].variations.push(Variation {
+        comments: vec![],
+        moves: vec![AnnotatedMove {
+            mv: d4,
+            notes: Annotations::default(),
+        }],
+    });
+    assert!(matches!(g.to_pgn(), Err(WriteError::IllegalMove(_))));
+    g.notes[1].variations.clear();
+    g.tags.set("Bad Name", "x");
+    assert!(matches!(g.to_pgn(), Err(WriteError::TagName(n)) if n == "Bad Name"));
+
+    // The writer puts a blank line after each game.
+    let mut writer = Writer::new(Vec::new());
+    let plain: G = "1. e4 *".parse().unwrap_or_else(|e| panic!("{e}"));
+    for _ in 0..2 {
+        writer.write_game(&plain).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let text = String::from_utf8(writer.into_inner()).unwrap_or_default();
+    assert_eq!(text.matches("\n\n[Event").count(), 1);
+    assert_eq!(games(&text).len(), 2);
+}
+
+// ---------------------------------------------------------------------------
+// Round trip over random games.
+
+/// Picks values from a proptest-chosen list, cycling.
+struct Chooser {
+    choices: Vec<u32>,
+    next: usize,
+}
+
+impl Chooser {
+    fn pick(&mut self, n: usize) -> usize {
+        if n == 0 || self.choices.is_empty() {
+            return 0;
+        }
+        // Mixing in the position keeps a short list from repeating itself.
+        let c = self.choices[self.next % self.choices.len()]
+            ^ (self.next as u32).wrapping_mul(0x9e37_79b9);
+        self.next += 1;
+        c as usize % n
+    }
+
+    fn chance(&mut self, percent: usize) -> bool {
+        self.pick(100) < percent
+    }
+}
+
+const STARTS: &[&str] = &[
+    START_FEN,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 3 57",
+];
+
+/// Tag values with the characters a writer must escape, and others.
+const VALUES: &[&str] = &[
+    "?",
+    "Casual game",
+    "He said \"hi\"",
+    "back\\slash",
+    "Ünïcödé ♞",
+    "[bracket]",
+    "semi;colon {brace}",
+    "",
+];
+
+/// Comment characters: spaces (doubled too), and every PGN delimiter.
+const COMMENT_CHARS: &[char] = &[
+    'a', 'b', 'z', ' ', ' ', ' ', '%', '[', ']', '{', '}', ';', '(', ')', '"', '\\', 'é', '$', '1',
+    '.', '-', 'E', '*',
+];
+
+fn comment(ch: &mut Chooser) -> String {
+    let len = ch.pick(40);
+    let text: String = (0..len)
+        .map(|_| COMMENT_CHARS[ch.pick(COMMENT_CHARS.len())])
+        .collect();
+    text.trim().to_string()
+}
+
+fn notes(ch: &mut Chooser, board_before: &Bitboards, depth: u32) -> Annotations {
+    let mut notes = Annotations::default();
+    for _ in 0..3 {
+        if !ch.chance(15) {
+            break;
+        }
+        notes.nags.push(ch.pick(256) as u8);
+    }
+    for _ in 0..2 {
+        if ch.chance(20) {
+            notes.comments.push(comment(ch));
+        }
+    }
+    for _ in 0..2 {
+        if depth < 3 && ch.chance(12) {
+            notes
+                .variations
+                .push(variation(ch, board_before, depth + 1));
+        }
+    }
+    notes
+}
+
+fn variation(ch: &mut Chooser, start: &Bitboards, depth: u32) -> Variation {
+    let mut v = Variation::default();
+    if ch.chance(10) {
+        v.comments.push(comment(ch));
+    }
+    let mut board = start.clone();
+    for _ in 0..1 + ch.pick(6) {
+        let legal = board.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let mv = legal[ch.pick(legal.len())];
+        let notes = notes(ch, &board, depth);
+        v.moves.push(AnnotatedMove { mv, notes });
+        board.play(mv);
+    }
+    v
+}
+
+fn random_game(ch: &mut Chooser) -> G {
+    let fen = STARTS[ch.pick(STARTS.len())];
+    let start = Bitboards::from_fen(fen).unwrap_or_else(|e| panic!("{e}"));
+    let mut tags = Tags::new();
+    let result = [
+        GameResult::WhiteWins,
+        GameResult::BlackWins,
+        GameResult::Draw,
+        GameResult::Unknown,
+    ][ch.pick(4)];
+    for name in SEVEN_TAG_ROSTER {
+        let value = if name == "Result" {
+            result.as_str()
+        } else {
+            VALUES[ch.pick(VALUES.len())]
+        };
+        tags.set(name, value);
+    }
+    if fen != START_FEN {
+        tags.set("SetUp", "1");
+        tags.set("FEN", start.fen());
+    }
+    for name in ["Annotator", "ECO", "TimeControl", "Extra_Tag1"] {
+        if ch.chance(30) {
+            tags.set(name, VALUES[ch.pick(VALUES.len())]);
+        }
+    }
+    let mut game = Game::new(start);
+    let mut all_notes = Vec::new();
+    let mut comments = Vec::new();
+    if ch.chance(10) {
+        comments.push(comment(ch));
+    }
+    for _ in 0..ch.pick(90) {
+        let legal = game.board().legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let mv = legal[ch.pick(legal.len())];
+        all_notes.push(notes(ch, game.board(), 0));
+        game.play_unchecked(mv);
+    }
+    PgnGame {
+        tags,
+        game,
+        comments,
+        notes: all_notes,
+        result: Some(result),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn write_then_read_gives_the_same_game(choices in prop::collection::vec(any::<u32>(), 1..400)) {
+        let mut ch = Chooser { choices, next: 0 };
+        let game = random_game(&mut ch);
+        let text = game.to_pgn().unwrap_or_else(|e| panic!("{e}"));
+        let back = one(&text);
+        prop_assert_eq!(&back.tags, &game.tags, "{}", text);
+        prop_assert_eq!(back.game.start(), game.game.start());
+        prop_assert_eq!(back.game.moves(), game.game.moves(), "{}", text);
+        prop_assert_eq!(&back.comments, &game.comments, "{}", text);
+        prop_assert_eq!(&back.notes, &game.notes, "{}", text);
+        prop_assert_eq!(back.result, game.result);
+        // Writing again gives the same text.
+        prop_assert_eq!(back.to_pgn().unwrap_or_default(), text.clone());
+        // Movetext lines stay within the width, except where a word that
+        // must not start a line (a comment word starting with `%` or `[`)
+        // or a `;` comment had to stay on it.
+        for line in text.lines().filter(|l| !l.starts_with('[')) {
+            prop_assert!(
+                line.chars().count() <= LINE_WIDTH || line.contains(['%', '[', ';']),
+                "{:?}", line
+            );
+        }
+        // The lean replay agrees with the builder, variations checked or not.
+        for check in [false, true] {
+            let mut reader = Reader::new(text.as_bytes());
+            let replayed = reader.read_game(&mut Replay::<Bitboards>::new().check_variations(check));
+            match replayed {
+                Ok(Some(r)) => {
+                    prop_assert_eq!(r.plies as usize, game.game.moves().len());
+                    prop_assert_eq!(&r.board, game.game.board());
+                }
+                other => prop_assert!(false, "{:?}", other),
+            }
+        }
+    }
+
+    #[test]
+    fn several_games_in_one_stream(choices in prop::collection::vec(any::<u32>(), 1..400)) {
+        let mut ch = Chooser { choices, next: 0 };
+        let list: Vec<G> = (0..3).map(|_| random_game(&mut ch)).collect();
+        let mut writer = Writer::new(Vec::new());
+        for g in &list {
+            writer.write_game(g).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let bytes = writer.into_inner();
+        let back: Vec<G> = Reader::from_buf_read(BufReader::with_capacity(7, &bytes[..]))
+            .games::<Bitboards>()
+            .map(|g| g.unwrap_or_else(|e| panic!("{e}")))
+            .collect();
+        prop_assert_eq!(back.len(), 3);
+        for (a, b) in back.iter().zip(&list) {
+            prop_assert_eq!(a.game.moves(), b.game.moves());
+            prop_assert_eq!(&a.notes, &b.notes);
+            prop_assert_eq!(&a.tags, &b.tags);
+        }
+    }
+
+    /// Whatever the bytes, reading never panics, and every game it accepts
+    /// writes and reads back to the same moves.
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(
+        prop::sample::select(b"1234567890.eNBRQKOxabcdfgh+#=-/ \n\r\t{}();$!?*[]\"\\%".to_vec()), 0..300)) {
+        for game in Reader::new(&bytes[..]).games::<Bitboards>().flatten() {
+            let text = game.to_pgn().unwrap_or_else(|e| panic!("{e}"));
+            let back = one(&text);
+            prop_assert_eq!(back.game.moves(), game.game.moves());
+        }
+    }
+}
