@@ -1,6 +1,7 @@
 //! Attack sets: precomputed tables for the leapers (pawn, knight, king), magic
-//! bitboards (or PEXT) for the sliders, and the `between` / `line` tables that
-//! pin and check masks are made of.
+//! bitboards or `PEXT` for the sliders ([`SliderLookup`]; which one runs is
+//! picked at run time, see [`crate::cpu`]), and the `between` / `line` tables
+//! that pin and check masks are made of.
 
 use crate::bitboard::Bitboard;
 use crate::types::{Color, Role, Square};
@@ -11,10 +12,8 @@ pub(crate) struct Magic {
     /// Relevant occupancy: the rays without their last square.
     pub(crate) mask: u64,
     /// The magic multiplier.
-    #[cfg_attr(all(feature = "pext", target_feature = "bmi2"), allow(dead_code))]
     pub(crate) magic: u64,
     /// `64 - popcount(mask)`.
-    #[cfg_attr(all(feature = "pext", target_feature = "bmi2"), allow(dead_code))]
     pub(crate) shift: u32,
     /// Where this square's attack sets start in the shared table.
     pub(crate) offset: usize,
@@ -161,37 +160,164 @@ pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     PAWN[color.index()][sq.index()]
 }
 
+/// How rook and bishop attack sets are looked up: [`MagicLookup`] anywhere,
+/// [`PextLookup`] on CPUs with BMI2. Both index one shared table and give the
+/// same sets.
+///
+/// Code that is generic over the method gets it as a type, so that the
+/// choice costs nothing per lookup; [`crate::cpu::Level::sliders`] gives the
+/// method chosen for the running CPU. The free functions ([`rook_attacks`],
+/// [`bishop_attacks`], [`queen_attacks`]) use magics.
+///
+/// ```
+/// use fianchetto_board::attacks::{rook_attacks, MagicLookup, PextLookup, SliderLookup};
+/// use fianchetto_board::{Bitboard, Square};
+///
+/// let occupied = Bitboard::from_square(Square::E6);
+/// let by_magic = MagicLookup.rook(Square::E2, occupied);
+/// assert_eq!(by_magic, rook_attacks(Square::E2, occupied));
+/// if let Some(pext) = PextLookup::new() {
+///     assert_eq!(pext.rook(Square::E2, occupied), by_magic);
+/// }
+/// ```
+pub trait SliderLookup: Copy + Send + Sync + std::fmt::Debug + sealed::Sealed + 'static {
+    /// Squares a rook on `sq` attacks, given the occupied squares.
+    fn rook(self, sq: Square, occupied: Bitboard) -> Bitboard;
+
+    /// Squares a bishop on `sq` attacks, given the occupied squares.
+    fn bishop(self, sq: Square, occupied: Bitboard) -> Bitboard;
+
+    /// Squares a queen on `sq` attacks, given the occupied squares.
+    #[inline(always)]
+    fn queen(self, sq: Square, occupied: Bitboard) -> Bitboard {
+        self.rook(sq, occupied) | self.bishop(sq, occupied)
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::MagicLookup {}
+    impl Sealed for super::PextLookup {}
+}
+
+/// Magic multiplication: `(occupied & mask) * magic >> shift` indexes the
+/// square's block of attack sets. Runs on any CPU.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MagicLookup;
+
+impl SliderLookup for MagicLookup {
+    #[inline(always)]
+    fn rook(self, sq: Square, occupied: Bitboard) -> Bitboard {
+        magic_slider(&ROOK_MAGICS[sq.index()], occupied)
+    }
+
+    #[inline(always)]
+    fn bishop(self, sq: Square, occupied: Bitboard) -> Bitboard {
+        magic_slider(&BISHOP_MAGICS[sq.index()], occupied)
+    }
+}
+
 #[inline(always)]
-fn slider(m: &Magic, occupied: Bitboard) -> Bitboard {
-    #[cfg(all(feature = "pext", target_feature = "bmi2"))]
+fn magic_slider(m: &Magic, occupied: Bitboard) -> Bitboard {
+    let i = ((occupied.0 & m.mask).wrapping_mul(m.magic) >> m.shift) as usize;
+    // The index is below 2^(64 - shift) by construction, and the build
+    // script sized each square's block to exactly that.
+    Bitboard(MAGIC_ATTACKS[m.offset + i])
+}
+
+/// The BMI2 `PEXT` instruction: the mask's bits of `occupied`, packed, index
+/// the square's block. A value exists only on a CPU that has BMI2 (from
+/// [`PextLookup::new`] or [`crate::cpu`]), which is what makes using it
+/// sound; whether it is *fast* there is [`crate::cpu`]'s business.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PextLookup(());
+
+impl PextLookup {
+    /// The `PEXT` lookup, if this CPU has BMI2 and the `pext` feature is on.
+    pub fn new() -> Option<PextLookup> {
+        #[cfg(all(feature = "pext", target_arch = "x86_64"))]
+        if std::arch::is_x86_feature_detected!("bmi2") {
+            return Some(PextLookup(()));
+        }
+        None
+    }
+
+    /// A `PextLookup` without the check: for [`crate::cpu`], which has made
+    /// it already.
+    pub(crate) fn checked() -> PextLookup {
+        PextLookup(())
+    }
+}
+
+impl SliderLookup for PextLookup {
+    #[inline(always)]
+    fn rook(self, sq: Square, occupied: Bitboard) -> Bitboard {
+        pext_slider(&ROOK_MAGICS[sq.index()], occupied)
+    }
+
+    #[inline(always)]
+    fn bishop(self, sq: Square, occupied: Bitboard) -> Bitboard {
+        pext_slider(&BISHOP_MAGICS[sq.index()], occupied)
+    }
+}
+
+#[inline(always)]
+fn pext_slider(m: &Magic, occupied: Bitboard) -> Bitboard {
+    #[cfg(all(feature = "pext", target_arch = "x86_64"))]
     {
-        // SAFETY: compiled only when the target has BMI2, so the instruction
-        // exists; `_pext_u64` has no other precondition.
-        let i = unsafe { core::arch::x86_64::_pext_u64(occupied.0, m.mask) } as usize;
+        // SAFETY: this is reached only through a `PextLookup`, and one exists
+        // only on a CPU with BMI2.
+        let i = unsafe { pext(occupied.0, m.mask) } as usize;
+        // `PEXT` packs the mask's bits, so `i < 2^popcount(mask)`: inside
+        // this square's block.
         Bitboard(PEXT_ATTACKS[m.offset + i])
     }
-    #[cfg(not(all(feature = "pext", target_feature = "bmi2")))]
+    #[cfg(not(all(feature = "pext", target_arch = "x86_64")))]
     {
-        let i = ((occupied.0 & m.mask).wrapping_mul(m.magic) >> m.shift) as usize;
-        // The index is below 2^(64 - shift) by construction, and the build
-        // script sized each square's block to exactly that.
-        Bitboard(MAGIC_ATTACKS[m.offset + i])
+        // Never built here (`PextLookup::new` says no); magics keep it total.
+        magic_slider(m, occupied)
     }
 }
 
-/// Squares a rook on `sq` attacks, given the occupied squares.
+/// `PEXT`: the bits of `src` selected by `mask`, packed into the low bits.
+///
+/// # Safety
+///
+/// The CPU must have BMI2.
+#[cfg(all(feature = "pext", target_arch = "x86_64"))]
+#[inline(always)]
+unsafe fn pext(src: u64, mask: u64) -> u64 {
+    let out: u64;
+    // Inline assembly rather than `_pext_u64`: the intrinsic is compiled
+    // inline only into functions built with BMI2 enabled and is a call
+    // everywhere else; the instruction runs wherever the CPU has it.
+    // SAFETY: the caller guarantees BMI2; `pext` reads only its registers
+    // and leaves the flags alone.
+    unsafe {
+        core::arch::asm!(
+            "pext {out}, {src}, {mask}",
+            out = lateout(reg) out,
+            src = in(reg) src,
+            mask = in(reg) mask,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    out
+}
+
+/// Squares a rook on `sq` attacks, given the occupied squares (magics).
 #[inline(always)]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    slider(&ROOK_MAGICS[sq.index()], occupied)
+    MagicLookup.rook(sq, occupied)
 }
 
-/// Squares a bishop on `sq` attacks, given the occupied squares.
+/// Squares a bishop on `sq` attacks, given the occupied squares (magics).
 #[inline(always)]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    slider(&BISHOP_MAGICS[sq.index()], occupied)
+    MagicLookup.bishop(sq, occupied)
 }
 
-/// Squares a queen on `sq` attacks, given the occupied squares.
+/// Squares a queen on `sq` attacks, given the occupied squares (magics).
 #[inline(always)]
 pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
@@ -273,6 +399,44 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// Both lookups, whatever the process-wide choice, against ray walking
+    /// (every relevant occupancy, with noise outside the mask).
+    #[test]
+    fn magic_and_pext_lookups_agree() {
+        let pext = PextLookup::new();
+        let mut pext_checked = 0;
+        for sq in Square::all() {
+            for (magic, dirs, rook) in [
+                (&ROOK_MAGICS[sq.index()], &DIRS[..4], true),
+                (&BISHOP_MAGICS[sq.index()], &DIRS[4..], false),
+            ] {
+                for occ in subsets(magic.mask) {
+                    let noisy = Bitboard(occ | !magic.mask & 0x0fed_cba9_8765_4321);
+                    let want = slow_slider(sq, Bitboard(occ), dirs);
+                    let (m, q) = if rook {
+                        (MagicLookup.rook(sq, noisy), MagicLookup.queen(sq, noisy))
+                    } else {
+                        (MagicLookup.bishop(sq, noisy), MagicLookup.queen(sq, noisy))
+                    };
+                    assert_eq!(m, want, "{sq} {occ:#x}");
+                    if let Some(p) = pext {
+                        let got = if rook {
+                            p.rook(sq, noisy)
+                        } else {
+                            p.bishop(sq, noisy)
+                        };
+                        assert_eq!(got, want, "pext {sq} {occ:#x}");
+                        assert_eq!(p.queen(sq, noisy), q);
+                        pext_checked += 1;
+                    }
+                }
+            }
+        }
+        if pext.is_some() {
+            assert_eq!(pext_checked, 102_400 + 5_248);
         }
     }
 

@@ -3,10 +3,11 @@
 //! the side to move, recomputed after every move so that legal move
 //! generation needs no make-and-test.
 
-use crate::attacks::{between, bishop_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use crate::attacks::{between, knight_attacks, pawn_attacks, MagicLookup, SliderLookup};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::castling::{CastlingRights, CastlingSide};
+use crate::cpu::Level;
 use crate::mv::{Move, MoveKind};
 use crate::setup::Setup;
 use crate::types::{Color, Piece, Role, Square};
@@ -96,7 +97,7 @@ impl Bitboards {
     /// Recomputes the checkers of and the pieces pinned to the side to move's
     /// king.
     #[inline(always)]
-    fn update_masks(&mut self) {
+    fn update_masks<A: SliderLookup>(&mut self, sliders: A) {
         let us = self.turn;
         let them = !us;
         let ksq = self.king(us);
@@ -108,7 +109,7 @@ impl Bitboards {
         let mut checkers = (knight_attacks(ksq) & self.by_role[Role::Knight.index()] & their)
             | (pawn_attacks(us, ksq) & self.by_role[Role::Pawn.index()] & their);
         let mut pinned = Bitboard::EMPTY;
-        let snipers = (rook_attacks(ksq, their) & rq) | (bishop_attacks(ksq, their) & bq);
+        let snipers = (sliders.rook(ksq, their) & rq) | (sliders.bishop(ksq, their) & bq);
         for s in snipers {
             let blockers = between(ksq, s) & occ;
             if blockers.is_empty() {
@@ -153,13 +154,13 @@ impl Bitboards {
         self.remove(rook, rook_from);
         self.put(king, mv.to());
         self.put(rook, side.rook_to(us));
-        self.finish(self.castling.without_color(us));
+        self.finish(self.castling.without_color(us), MagicLookup);
     }
 
     /// The end of every move: the new castling rights, the move number,
     /// the side to move, the masks.
     #[inline(always)]
-    fn finish(&mut self, rights: CastlingRights) {
+    fn finish<A: SliderLookup>(&mut self, rights: CastlingRights, sliders: A) {
         if rights != self.castling {
             self.hash ^= zobrist::castling(self.castling) ^ zobrist::castling(rights);
             self.castling = rights;
@@ -169,7 +170,51 @@ impl Bitboards {
         }
         self.turn = !self.turn;
         self.hash ^= zobrist::side();
-        self.update_masks();
+        self.update_masks(sliders);
+    }
+
+    /// [`Board::play`] with the slider lookup `sliders`, inlined.
+    #[inline(always)]
+    fn play_with<A: SliderLookup>(&mut self, mv: Move, sliders: A) {
+        if let Some(side) = mv.castling_side() {
+            // Apart, so that the common moves keep their own tight code.
+            return self.play_castle(mv, side);
+        }
+        let us = self.turn;
+        let them = !us;
+        let (from, to) = (mv.from(), mv.to());
+        let Some(moving) = self.piece_byte(from) else {
+            // Not a move of this position; keep the board consistent.
+            return;
+        };
+        self.set_ep(None);
+        self.halfmove = self.halfmove.saturating_add(1);
+        if mv.is_capture() {
+            self.halfmove = 0;
+            if mv.is_en_passant() {
+                if let Some(victim) = to.offset(-us.forward()) {
+                    self.remove(Piece::new(them, Role::Pawn), victim);
+                }
+            } else if let Some(captured) = self.piece_byte(to) {
+                self.remove(captured, to);
+            }
+        }
+        self.remove(moving, from);
+        match mv.promotion() {
+            Some(role) => self.put(Piece::new(us, role), to),
+            None => self.put(moving, to),
+        }
+        if mv.kind() == MoveKind::DoublePush {
+            let ep = Square::from_index_wrapping((from.index() + to.index()) / 2);
+            if (pawn_attacks(us, ep) & self.pieces(them, Role::Pawn)).any() {
+                self.set_ep(Some(ep));
+            }
+        }
+        if moving.role == Role::Pawn {
+            self.halfmove = 0;
+        }
+        let rights = self.castling.after_move(from, to);
+        self.finish(rights, sliders);
     }
 }
 
@@ -201,7 +246,7 @@ impl Board for Bitboards {
         }
         b.hash ^= zobrist::castling(setup.castling);
         b.set_ep(setup.ep_square);
-        b.update_masks();
+        b.update_masks(MagicLookup);
         Ok(b)
     }
 
@@ -269,45 +314,12 @@ impl Board for Bitboards {
     }
 
     fn play(&mut self, mv: Move) {
-        if let Some(side) = mv.castling_side() {
-            // Apart, so that the common moves keep their own tight code.
-            return self.play_castle(mv, side);
-        }
-        let us = self.turn;
-        let them = !us;
-        let (from, to) = (mv.from(), mv.to());
-        let Some(moving) = self.piece_byte(from) else {
-            // Not a move of this position; keep the board consistent.
-            return;
-        };
-        self.set_ep(None);
-        self.halfmove = self.halfmove.saturating_add(1);
-        if mv.is_capture() {
-            self.halfmove = 0;
-            if mv.is_en_passant() {
-                if let Some(victim) = to.offset(-us.forward()) {
-                    self.remove(Piece::new(them, Role::Pawn), victim);
-                }
-            } else if let Some(captured) = self.piece_byte(to) {
-                self.remove(captured, to);
-            }
-        }
-        self.remove(moving, from);
-        match mv.promotion() {
-            Some(role) => self.put(Piece::new(us, role), to),
-            None => self.put(moving, to),
-        }
-        if mv.kind() == MoveKind::DoublePush {
-            let ep = Square::from_index_wrapping((from.index() + to.index()) / 2);
-            if (pawn_attacks(us, ep) & self.pieces(them, Role::Pawn)).any() {
-                self.set_ep(Some(ep));
-            }
-        }
-        if moving.role == Role::Pawn {
-            self.halfmove = 0;
-        }
-        let rights = self.castling.after_move(from, to);
-        self.finish(rights);
+        self.play_with(mv, MagicLookup);
+    }
+
+    #[inline(always)]
+    fn play_in<L: Level>(&mut self, level: L, mv: Move) {
+        self.play_with(mv, level.sliders());
     }
 
     fn play_null(&mut self) {
@@ -318,6 +330,6 @@ impl Board for Bitboards {
         }
         self.turn = !self.turn;
         self.hash ^= zobrist::side();
-        self.update_masks();
+        self.update_masks(MagicLookup);
     }
 }

@@ -4,6 +4,7 @@
 use crate::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use crate::bitboard::Bitboard;
 use crate::castling::{CastlingMode, CastlingRights};
+use crate::cpu::Level;
 use crate::mv::Move;
 use crate::setup::{FenError, Setup};
 use crate::types::{Color, Piece, Role, Square};
@@ -76,6 +77,16 @@ pub trait Board: Clone + Debug + Send + Sync + 'static {
     fn play_null(&mut self);
 
     // ---- Provided -------------------------------------------------------
+
+    /// [`play`](Board::play) for code dispatched once on the CPU (see
+    /// [`crate::cpu`]): `level` tells the backend the tier it runs in and
+    /// the slider lookup to use, so that a backend can compile its move into
+    /// the caller with both fixed. By default, `play`.
+    #[inline(always)]
+    fn play_in<L: Level>(&mut self, level: L, mv: Move) {
+        let _ = level;
+        self.play(mv);
+    }
 
     /// The position from FEN text.
     fn from_fen(fen: &str) -> Result<Self, FenError> {

@@ -41,6 +41,7 @@ pub mod bittricks;
 mod board;
 mod castling;
 pub mod code;
+pub mod cpu;
 pub mod mailbox;
 mod mv;
 mod setup;
@@ -59,3 +60,8 @@ pub use setup::{chess960_back_rank, chess960_number, diagram, FenError, Setup, S
 pub use types::{Color, File, ParseSquareError, Piece, Rank, Role, Square};
 pub use validate::{validate, PositionError, MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
 pub use x88::Board0x88;
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -17,3 +17,8 @@ pub mod evals;
 pub mod play;
 pub mod searchers;
 pub mod uci;
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

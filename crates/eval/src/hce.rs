@@ -204,21 +204,28 @@ impl Bbs {
 /// Evaluates `board` with `params` into `out` (cleared first); returns the
 /// score for the side to move. `pawns`, when given, caches the pawn
 /// structure; it must have been cleared since `params` last changed.
-#[inline(always)]
+///
+/// Compiled once per CPU tier (mobility and the other terms count bits on
+/// every call); the CPU's tier runs, see [`fianchetto_board::cpu`].
 pub(crate) fn evaluate<B: Board>(
     params: &Params,
     board: &B,
     pawn_table: Option<&mut PawnTable>,
     out: &mut Breakdown,
 ) -> i32 {
-    evaluate_with(params, board, pawn_table, out, &mut NoTrace)
+    fianchetto_board::cpu::multiversion(
+        #[inline(always)]
+        || evaluate_with(params, board, pawn_table, out, &mut NoTrace),
+    )
 }
 
 /// [`evaluate`], telling `tr` how often each weight counts (the trace of
 /// [`crate::trace`]). Every tracer call sits in an `if T::ON` block beside
 /// the term it records, so that with [`NoTrace`] the code is the plain
 /// evaluation's. A tracing evaluation computes the pawn structure afresh,
-/// whatever `pawn_table`.
+/// whatever `pawn_table`. Inlined into `evaluate`'s CPU tier; a tracing
+/// caller runs it in its own (baseline) code.
+#[inline(always)]
 pub(crate) fn evaluate_with<B: Board, T: Tracer>(
     params: &Params,
     board: &B,
@@ -629,6 +636,7 @@ fn manhattan(a: usize, b: usize) -> i32 {
 
 /// Scale (of 128) of the whole score for drawish material; the tracer
 /// hears the flat index of the weight that set it (`None`: 128).
+#[inline(always)] // into `evaluate`'s CPU tier
 fn endgame_scale<T: Tracer>(p: &Params, bb: &Bbs, eg: i32, tr: &mut T) -> i32 {
     let strong = if eg >= 0 { 0 } else { 1 };
     let weak = 1 - strong;
@@ -675,6 +683,7 @@ fn endgame_scale<T: Tracer>(p: &Params, bb: &Bbs, eg: i32, tr: &mut T) -> i32 {
 
 /// The own-side king safety terms that do not depend on enemy piece
 /// attacks: the Classical shield/storm/files and all of BuhoChess's.
+#[inline(always)] // into `evaluate`'s CPU tier
 fn king_shelter<B: Board, T: Tracer>(
     p: &Params,
     bb: &Bbs,

@@ -62,3 +62,8 @@ pub use presets::{
 };
 pub use score::Score;
 pub use tunable::{Tunable, TunableError, TunableSpec};
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

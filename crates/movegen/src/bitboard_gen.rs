@@ -6,8 +6,7 @@
 
 use crate::sink::Sink;
 use fianchetto_board::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
-    rook_attacks,
+    between, king_attacks, knight_attacks, line, pawn_attacks, MagicLookup, SliderLookup,
 };
 use fianchetto_board::{
     Bitboard, Bitboards, Board, CastlingSide, Color, Move, MoveKind, Role, Square,
@@ -21,24 +20,45 @@ pub(crate) const QUIETS: u8 = 2;
 
 /// Whether any piece of `them` attacks `sq`, with `occ` as the blockers.
 #[inline(always)]
-fn attacked(b: &Bitboards, sq: Square, them: Color, occ: Bitboard) -> bool {
+fn attacked<A: SliderLookup>(sl: A, b: &Bitboards, sq: Square, them: Color, occ: Bitboard) -> bool {
     let theirs = b.by_color(them);
     let queens = b.role_bb(Role::Queen);
     ((knight_attacks(sq) & b.role_bb(Role::Knight))
         | (king_attacks(sq) & b.role_bb(Role::King))
         | (pawn_attacks(!them, sq) & b.role_bb(Role::Pawn))
-        | (rook_attacks(sq, occ) & (b.role_bb(Role::Rook) | queens))
-        | (bishop_attacks(sq, occ) & (b.role_bb(Role::Bishop) | queens)))
+        | (sl.rook(sq, occ) & (b.role_bb(Role::Rook) | queens))
+        | (sl.bishop(sq, occ) & (b.role_bb(Role::Bishop) | queens)))
         & theirs
         != Bitboard::EMPTY
 }
 
-/// Generates the legal moves of kind `KIND` (ALL, CAPTURES or QUIETS) into
-/// `sink`. `ANY_CASTLING` compiles castling for any start files (Chess960);
-/// without it, only standard castling rights are understood, and the
-/// standard game's code carries nothing of Chess960.
+/// Whether no square of `path` is attacked by `them`. A plain loop, not
+/// `Iterator::all`: a closure-taking iterator method may stay a function of
+/// its own, compiled for the baseline CPU, outside the tier that runs the
+/// generator (see `fianchetto_board::cpu`).
 #[inline(always)]
-pub(crate) fn generate<S: Sink, const KIND: u8, const ANY_CASTLING: bool>(
+fn unattacked<A: SliderLookup>(
+    sl: A,
+    b: &Bitboards,
+    path: Bitboard,
+    them: Color,
+    occ: Bitboard,
+) -> bool {
+    for sq in path {
+        if attacked(sl, b, sq, them, occ) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Generates the legal moves of kind `KIND` (ALL, CAPTURES or QUIETS) into
+/// `sink`, looking sliders up with `sl`. `ANY_CASTLING` compiles castling
+/// for any start files (Chess960); without it, only standard castling rights
+/// are understood, and the standard game's code carries nothing of Chess960.
+#[inline(always)]
+pub(crate) fn generate<S: Sink, A: SliderLookup, const KIND: u8, const ANY_CASTLING: bool>(
+    sl: A,
     b: &Bitboards,
     sink: &mut S,
 ) {
@@ -72,8 +92,8 @@ pub(crate) fn generate<S: Sink, const KIND: u8, const ANY_CASTLING: bool>(
     let occ_no_king = occ.without(ksq);
     let mut king_targets = king_attacks(ksq) & filter & !danger;
     for to in king_targets {
-        if (rook_attacks(to, occ_no_king) & their_straight).any()
-            || (bishop_attacks(to, occ_no_king) & their_diagonal).any()
+        if (sl.rook(to, occ_no_king) & their_straight).any()
+            || (sl.bishop(to, occ_no_king) & their_diagonal).any()
         {
             king_targets = king_targets.without(to);
         }
@@ -100,17 +120,17 @@ pub(crate) fn generate<S: Sink, const KIND: u8, const ANY_CASTLING: bool>(
     let diagonal = (b.role_bb(Role::Bishop) | queens) & ours;
     let straight = (b.role_bb(Role::Rook) | queens) & ours;
     for from in diagonal & !pinned {
-        sink.piece_moves(from, bishop_attacks(from, occ) & targets, theirs);
+        sink.piece_moves(from, sl.bishop(from, occ) & targets, theirs);
     }
     for from in straight & !pinned {
-        sink.piece_moves(from, rook_attacks(from, occ) & targets, theirs);
+        sink.piece_moves(from, sl.rook(from, occ) & targets, theirs);
     }
     if checkers.is_empty() {
         for from in (diagonal | straight) & pinned {
             let attacks = match (diagonal.contains(from), straight.contains(from)) {
-                (true, true) => queen_attacks(from, occ),
-                (true, false) => bishop_attacks(from, occ),
-                _ => rook_attacks(from, occ),
+                (true, true) => sl.queen(from, occ),
+                (true, false) => sl.bishop(from, occ),
+                _ => sl.rook(from, occ),
             };
             sink.piece_moves(from, attacks & targets & line(ksq, from), theirs);
         }
@@ -123,16 +143,13 @@ pub(crate) fn generate<S: Sink, const KIND: u8, const ANY_CASTLING: bool>(
             for side in CastlingSide::ALL {
                 if b.castling().has(us, side)
                     && (side.empty_squares(us) & occ).is_empty()
-                    && side
-                        .king_path(us)
-                        .iter()
-                        .all(|sq| !attacked(b, sq, them, occ))
+                    && unattacked(sl, b, side.king_path(us), them, occ)
                 {
                     sink.single(Move::new(ksq, side.king_to(us), MoveKind::castle(side)));
                 }
             }
         } else {
-            castling_960(b, sink, us, occ);
+            castling_960(sl, b, sink, us, occ);
         }
     }
 }
@@ -142,9 +159,9 @@ pub(crate) fn generate<S: Sink, const KIND: u8, const ANY_CASTLING: bool>(
 #[inline(never)]
 pub(crate) fn generate_any<S: Sink>(b: &Bitboards, kind: crate::GenKind, sink: &mut S) {
     match kind {
-        crate::GenKind::All => generate::<S, ALL, true>(b, sink),
-        crate::GenKind::Captures => generate::<S, CAPTURES, true>(b, sink),
-        crate::GenKind::Quiets => generate::<S, QUIETS, true>(b, sink),
+        crate::GenKind::All => generate::<S, _, ALL, true>(MagicLookup, b, sink),
+        crate::GenKind::Captures => generate::<S, _, CAPTURES, true>(MagicLookup, b, sink),
+        crate::GenKind::Quiets => generate::<S, _, QUIETS, true>(MagicLookup, b, sink),
     }
 }
 
@@ -153,7 +170,7 @@ pub(crate) fn generate_any<S: Sink>(b: &Bitboards, kind: crate::GenKind, sink: &
 #[inline(never)]
 pub(crate) fn count_any(b: &Bitboards) -> u64 {
     let mut sink = crate::sink::CountSink(0);
-    generate::<_, ALL, true>(b, &mut sink);
+    generate::<_, _, ALL, true>(MagicLookup, b, &mut sink);
     sink.0
 }
 
@@ -163,18 +180,19 @@ pub(crate) fn count_any(b: &Bitboards) -> u64 {
 /// be what shields the king's destination from a rook or queen on the back
 /// rank). The king is not in check, or this is not called.
 #[inline(always)]
-fn castling_960<S: Sink>(b: &Bitboards, sink: &mut S, us: Color, occ: Bitboard) {
+fn castling_960<S: Sink, A: SliderLookup>(
+    sl: A,
+    b: &Bitboards,
+    sink: &mut S,
+    us: Color,
+    occ: Bitboard,
+) {
     for side in CastlingSide::ALL {
         let Some(path) = b.castling().path(us, side) else {
             continue;
         };
         let without_rook = occ.without(path.rook_from);
-        if (path.empty & occ).is_empty()
-            && path
-                .king_path
-                .iter()
-                .all(|sq| !attacked(b, sq, !us, without_rook))
-        {
+        if (path.empty & occ).is_empty() && unattacked(sl, b, path.king_path, !us, without_rook) {
             sink.single(Move::new(
                 path.king_from,
                 path.king_to,

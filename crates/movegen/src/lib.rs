@@ -40,6 +40,8 @@ pub use san::{moves_to_san, parse_san, san_line, to_san, SanError};
 pub use uci::{parse_uci, to_uci, uci_string, UciMoveError};
 
 use arrayvec::ArrayVec;
+use fianchetto_board::attacks::{MagicLookup, SliderLookup};
+use fianchetto_board::cpu::Level;
 use fianchetto_board::{Bitboards, Board, Move};
 
 /// A list of moves on the stack: no position has more than 218 legal moves.
@@ -68,6 +70,24 @@ pub trait MoveGen: Board {
     /// (the last ply of a bulk-counting perft).
     fn count_legal(&self) -> u64 {
         self.legal_moves().len() as u64
+    }
+
+    /// [`generate`](MoveGen::generate) for code dispatched once on the CPU
+    /// (see [`fianchetto_board::cpu`]): `level` tells the backend the tier it
+    /// runs in and the slider lookup to use, so that a backend can compile
+    /// its generator into the caller with both fixed. By default, `generate`.
+    #[inline(always)]
+    fn generate_in<L: Level>(&self, level: L, kind: GenKind, list: &mut MoveList) {
+        let _ = level;
+        self.generate(kind, list);
+    }
+
+    /// [`count_legal`](MoveGen::count_legal) for code dispatched once on the
+    /// CPU, as [`generate_in`](MoveGen::generate_in). By default, `count_legal`.
+    #[inline(always)]
+    fn count_legal_in<L: Level>(&self, level: L) -> u64 {
+        let _ = level;
+        self.count_legal()
     }
 
     /// Every legal move.
@@ -116,32 +136,57 @@ pub trait MoveGen: Board {
 impl MoveGen for Bitboards {
     #[inline]
     fn generate(&self, kind: GenKind, list: &mut MoveList) {
-        let mut sink = sink::ListSink(list);
-        if !self.castling().is_standard() {
-            return bitboard_gen::generate_any(self, kind, &mut sink);
-        }
-        match kind {
-            GenKind::All => {
-                bitboard_gen::generate::<_, { bitboard_gen::ALL }, false>(self, &mut sink)
-            }
-            GenKind::Captures => {
-                bitboard_gen::generate::<_, { bitboard_gen::CAPTURES }, false>(self, &mut sink)
-            }
-            GenKind::Quiets => {
-                bitboard_gen::generate::<_, { bitboard_gen::QUIETS }, false>(self, &mut sink)
-            }
-        }
+        generate_bitboards(self, MagicLookup, kind, list);
     }
 
     #[inline]
     fn count_legal(&self) -> u64 {
-        if !self.castling().is_standard() {
-            // Its own counter: one whose address escapes into a call would
-            // be kept in memory, costing every standard count a store.
-            return bitboard_gen::count_any(self);
-        }
-        let mut sink = sink::CountSink(0);
-        bitboard_gen::generate::<_, { bitboard_gen::ALL }, false>(self, &mut sink);
-        sink.0
+        count_bitboards(self, MagicLookup)
+    }
+
+    #[inline(always)]
+    fn generate_in<L: Level>(&self, level: L, kind: GenKind, list: &mut MoveList) {
+        generate_bitboards(self, level.sliders(), kind, list);
+    }
+
+    #[inline(always)]
+    fn count_legal_in<L: Level>(&self, level: L) -> u64 {
+        count_bitboards(self, level.sliders())
     }
 }
+
+#[inline(always)]
+fn generate_bitboards<A: SliderLookup>(b: &Bitboards, sl: A, kind: GenKind, list: &mut MoveList) {
+    let mut sink = sink::ListSink(list);
+    if !b.castling().is_standard() {
+        return bitboard_gen::generate_any(b, kind, &mut sink);
+    }
+    match kind {
+        GenKind::All => {
+            bitboard_gen::generate::<_, _, { bitboard_gen::ALL }, false>(sl, b, &mut sink)
+        }
+        GenKind::Captures => {
+            bitboard_gen::generate::<_, _, { bitboard_gen::CAPTURES }, false>(sl, b, &mut sink)
+        }
+        GenKind::Quiets => {
+            bitboard_gen::generate::<_, _, { bitboard_gen::QUIETS }, false>(sl, b, &mut sink)
+        }
+    }
+}
+
+#[inline(always)]
+fn count_bitboards<A: SliderLookup>(b: &Bitboards, sl: A) -> u64 {
+    if !b.castling().is_standard() {
+        // Its own counter: one whose address escapes into a call would
+        // be kept in memory, costing every standard count a store.
+        return bitboard_gen::count_any(b);
+    }
+    let mut sink = sink::CountSink(0);
+    bitboard_gen::generate::<_, _, { bitboard_gen::ALL }, false>(sl, b, &mut sink);
+    sink.0
+}
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -1,23 +1,52 @@
 //! Perft: counting the leaves of the legal move tree, the standard test (and
 //! benchmark) of a move generator. Plain, bulk-counting, divide, statistics,
 //! hashed and multi-threaded variants, generic over every backend.
+//!
+//! Each function picks the CPU tier once ([`fianchetto_board::cpu`]) and the
+//! whole recursion runs in that tier's code: every level re-enters it through
+//! [`Level::run`], and generation and `play` are inlined into it with the
+//! level's slider lookup ([`MoveGen::generate_in`], [`Board::play_in`](fianchetto_board::Board::play_in); hence
+//! a local `moves` rather than `legal_moves`, which may stay a function of its own,
+//! compiled for the baseline).
 
-use crate::MoveGen;
-use fianchetto_board::{Bitboard, Move};
+use crate::{GenKind, MoveGen, MoveList};
+use fianchetto_board::cpu::Level;
+use fianchetto_board::{with_level, Bitboard, Move};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// Leaf count by bulk counting: at the last ply the legal moves are counted,
 /// not played. The fastest form, and the one peers' figures use.
 pub fn perft<B: MoveGen>(board: &B, depth: u32) -> u64 {
+    with_level!(level => bulk(level, board, depth))
+}
+
+/// The legal moves, generated inline into the caller (whose CPU tier they
+/// then get).
+#[inline(always)]
+fn moves<B: MoveGen, L: Level>(level: L, board: &B) -> MoveList {
+    let mut list = MoveList::new();
+    board.generate_in(level, GenKind::All, &mut list);
+    list
+}
+
+#[inline(always)]
+fn bulk<B: MoveGen, L: Level>(level: L, board: &B, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        1 => board.count_legal(),
+        // The last ply in a function of its own (as the recursion is).
+        1 => level.run(
+            #[inline(always)]
+            || board.count_legal_in(level),
+        ),
         _ => {
             let mut n = 0;
-            for mv in board.legal_moves() {
+            for mv in moves(level, board) {
                 let mut child = board.clone();
-                child.play(mv);
-                n += perft(&child, depth - 1);
+                child.play_in(level, mv);
+                n += level.run(
+                    #[inline(always)]
+                    || bulk(level, &child, depth - 1),
+                );
             }
             n
         }
@@ -56,14 +85,22 @@ pub fn perft_until<B: MoveGen>(board: &B, depth: u32, stop: &AtomicBool) -> Opti
 /// Leaf count playing every move, the last ply included: slower than
 /// [`perft`], and a test of `play` as well as of generation.
 pub fn perft_plain<B: MoveGen>(board: &B, depth: u32) -> u64 {
+    with_level!(level => plain(level, board, depth))
+}
+
+#[inline(always)]
+fn plain<B: MoveGen, L: Level>(level: L, board: &B, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
     let mut n = 0;
-    for mv in board.legal_moves() {
+    for mv in moves(level, board) {
         let mut child = board.clone();
-        child.play(mv);
-        n += perft_plain(&child, depth - 1);
+        child.play_in(level, mv);
+        n += level.run(
+            #[inline(always)]
+            || plain(level, &child, depth - 1),
+        );
     }
     n
 }
@@ -121,16 +158,24 @@ impl std::ops::AddAssign for PerftStats {
 
 /// The perft table at `depth` (≥ 1): every leaf move is played and classified.
 pub fn perft_stats<B: MoveGen>(board: &B, depth: u32) -> PerftStats {
+    with_level!(level => stats(level, board, depth))
+}
+
+#[inline(always)]
+fn stats<B: MoveGen, L: Level>(level: L, board: &B, depth: u32) -> PerftStats {
     let mut stats = PerftStats::default();
     if depth == 0 {
         stats.nodes = 1;
         return stats;
     }
-    for mv in board.legal_moves() {
+    for mv in moves(level, board) {
         let mut child = board.clone();
-        child.play(mv);
+        child.play_in(level, mv);
         if depth > 1 {
-            stats += perft_stats(&child, depth - 1);
+            stats += level.run(
+                #[inline(always)]
+                || self::stats(level, &child, depth - 1),
+            );
             continue;
         }
         stats.nodes += 1;
@@ -153,7 +198,7 @@ pub fn perft_stats<B: MoveGen>(board: &B, depth: u32) -> PerftStats {
             }
             stats.discovered_checks += (checkers & !moved).any() as u64;
             stats.double_checks += checkers.more_than_one() as u64;
-            stats.checkmates += child.has_no_moves() as u64;
+            stats.checkmates += (child.count_legal_in(level) == 0) as u64;
         }
     }
     stats
@@ -195,17 +240,25 @@ impl PerftTable {
 }
 
 fn perft_with_table<B: MoveGen>(board: &B, depth: u32, table: &PerftTable) -> u64 {
+    with_level!(level => hashed(level, board, depth, table))
+}
+
+#[inline(always)]
+fn hashed<B: MoveGen, L: Level>(level: L, board: &B, depth: u32, table: &PerftTable) -> u64 {
     if depth <= 1 {
-        return perft(board, depth);
+        return bulk(level, board, depth);
     }
     if let Some(n) = table.probe(board.hash(), depth) {
         return n;
     }
     let mut n = 0;
-    for mv in board.legal_moves() {
+    for mv in moves(level, board) {
         let mut child = board.clone();
-        child.play(mv);
-        n += perft_with_table(&child, depth - 1, table);
+        child.play_in(level, mv);
+        n += level.run(
+            #[inline(always)]
+            || hashed(level, &child, depth - 1, table),
+        );
     }
     table.store(board.hash(), depth, n);
     n

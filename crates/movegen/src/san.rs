@@ -590,8 +590,8 @@ fn matches<B: Board>(board: &B, m: Move, parsed: Parsed) -> bool {
             !m.is_castle()
                 && m.to() == to
                 && moving_role(board, m) == role
-                && from_file.map_or(true, |f| m.from().file() == f)
-                && from_rank.map_or(true, |r| m.from().rank() == r)
+                && from_file.is_none_or(|f| m.from().file() == f)
+                && from_rank.is_none_or(|r| m.from().rank() == r)
                 && (!capture || m.is_capture())
                 && (!en_passant || m.is_en_passant())
                 // No promotion letter matches every promotion, so that `e8`

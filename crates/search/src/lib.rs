@@ -100,3 +100,8 @@ impl<B: MoveGen, S: Search<B> + ?Sized> Search<B> for Box<S> {
         (**self).name()
     }
 }
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

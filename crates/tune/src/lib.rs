@@ -29,3 +29,8 @@ pub mod progress;
 pub mod spsa;
 pub mod texel;
 pub mod train;
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -301,14 +301,14 @@ impl Spsa {
                 "iterations and games per iteration must be at least 1".into(),
             ));
         }
-        let positive = |x: Option<f64>| x.map_or(true, |v| v.is_finite() && v > 0.0);
+        let positive = |x: Option<f64>| x.is_none_or(|v| v.is_finite() && v > 0.0);
         if !(config.alpha.is_finite()
             && config.alpha > 0.0
             && config.gamma.is_finite()
             && config.gamma > 0.0
             && positive(config.a)
             && positive(config.c)
-            && config.big_a.map_or(true, |v| v.is_finite() && v >= 0.0))
+            && config.big_a.is_none_or(|v| v.is_finite() && v >= 0.0))
         {
             return Err(SpsaError::Config(
                 "alpha, gamma, a and c must be positive numbers and A not negative".into(),

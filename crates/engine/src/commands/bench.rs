@@ -92,12 +92,13 @@ fn run_on<B: MoveGen, E: Evaluator<B> + Clone>(
     }
     let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
     say!(
-        "depth {} threads {} hash {} MB eval {} backend {}: {:.3} s",
+        "depth {} threads {} hash {} MB eval {} backend {} ({}): {:.3} s",
         args.depth,
         args.threads,
         args.hash,
         eval_name,
         B::NAME,
+        fianchetto_board::cpu::describe(),
         time.as_secs_f64()
     );
     say!("{nodes} nodes {nps} nps");

@@ -82,10 +82,11 @@ fn run_on<B: MoveGen>(args: &PerftArgs) -> Result<(), CommandError> {
     let secs = start.elapsed().as_secs_f64();
     let mode = if args.plain { "plain" } else { "bulk" };
     say!(
-        "Time: {:.3} s ({:.1} Mnps, backend {}, {mode})",
+        "Time: {:.3} s ({:.1} Mnps, backend {}, {mode}, {})",
         secs,
         nodes as f64 / secs.max(1e-9) / 1e6,
-        B::NAME
+        B::NAME,
+        fianchetto_board::cpu::describe()
     );
     say!("Nodes searched: {nodes}");
     Ok(())

@@ -81,7 +81,7 @@ impl Kernels {
         {
             let n = dst.len();
             let fits = n % avx2::LANES == 0
-                && src.map_or(true, |s| s.len() == n)
+                && src.is_none_or(|s| s.len() == n)
                 && adds.iter().chain(subs).all(|r| r.len() == n);
             if self.avx2 && fits {
                 // SAFETY: `self.avx2` is only true when the CPU has AVX2
