@@ -415,3 +415,23 @@ fn a_hash_the_machine_cannot_give_is_refused() {
     assert_ne!(best, "0000");
     e.quit();
 }
+
+/// `UCI_Elo`'s calibrated map: more Elo never means fewer nodes or plies,
+/// the whole range gives usable caps, and 2000 lands where the fitted line
+/// puts it (level 1857: about 97 000 nodes, depth 8).
+#[test]
+fn uci_elo_map_is_monotone_and_follows_the_fit() {
+    use fianchetto_engine::uci::options::ELO_RANGE;
+    use fianchetto_engine::uci::session::strength_limits;
+    let mut last = (0, 0);
+    for elo in (ELO_RANGE.0..=ELO_RANGE.1).step_by(10) {
+        let (depth, nodes) = strength_limits(elo);
+        assert!(depth >= 1 && nodes >= 64, "{elo}: {depth} {nodes}");
+        assert!(depth >= last.0 && nodes >= last.1, "{elo}: {depth} {nodes} after {last:?}");
+        last = (depth, nodes);
+    }
+    let (depth, nodes) = strength_limits(2000);
+    assert_eq!(depth, 8);
+    assert!((90_000..105_000).contains(&nodes), "{nodes}");
+    assert_eq!(strength_limits(0), strength_limits(ELO_RANGE.0));
+}

@@ -685,13 +685,26 @@ fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Depth and node caps for `UCI_Elo`: each 100 Elo roughly doubles the
-/// nodes. A rough map, not a calibrated one (see the README).
+/// The fitted calibration of `UCI_Elo`: the Elo measured at a strength
+/// *level* (the old, uncalibrated setting) is `MEASURED_AT_2000 +
+/// MEASURED_SLOPE · (level − 2000)` on Stockfish 15.1's `UCI_Elo` scale
+/// (see the README's calibration table); [`strength_limits`] inverts it.
+const MEASURED_AT_2000: f64 = 2104.0;
+/// Measured Elo gained per point of level (least squares over the table).
+const MEASURED_SLOPE: f64 = 0.727;
+
+/// Depth and node caps for `UCI_Elo`. A *level* is chosen so that the
+/// measured strength at that level is `elo` (the fitted line above); at
+/// level `l` the caps are `64 · 2^((l − 800) / 100)` nodes (each 100 levels
+/// double them) and `1 + (l − 800) / 150` plies, both at least their
+/// minimum (64 nodes, depth 1). Below 1350, Stockfish's floor, the line is
+/// extrapolated, not measured.
 pub fn strength_limits(elo: i64) -> (u32, u64) {
     let elo = elo.clamp(super::options::ELO_RANGE.0, super::options::ELO_RANGE.1);
-    let steps = (elo - super::options::ELO_RANGE.0) as f64 / 100.0;
-    let nodes = (64.0 * 2f64.powf(steps)) as u64;
-    let depth = (1 + (elo - super::options::ELO_RANGE.0) / 150) as u32;
+    let level = 2000.0 + (elo as f64 - MEASURED_AT_2000) / MEASURED_SLOPE;
+    let above_floor = (level - 800.0).max(0.0);
+    let nodes = (64.0 * 2f64.powf(above_floor / 100.0)).min(1e12) as u64;
+    let depth = (1.0 + above_floor / 150.0).min(255.0) as u32;
     (depth, nodes)
 }
 
