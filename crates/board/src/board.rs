@@ -5,7 +5,7 @@ use crate::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks,
 use crate::bitboard::Bitboard;
 use crate::castling::{CastlingMode, CastlingRights};
 use crate::mv::Move;
-use crate::setup::{FenError, Setup};
+use crate::setup::{FenError, FenOptions, Setup};
 use crate::types::{Color, Piece, Role, Square};
 use std::fmt::Debug;
 
@@ -87,6 +87,29 @@ pub trait Board: Clone + Debug + Send + Sync + 'static {
     /// [`Setup::from_fen_with`]).
     fn from_fen_with(fen: &str, mode: CastlingMode) -> Result<Self, FenError> {
         Ok(Self::from_setup(&Setup::from_fen_with(fen, mode)?)?)
+    }
+
+    /// The position from FEN text read as `options` say: the castling
+    /// notation and strict or lenient (see [`FenOptions`]).
+    fn from_fen_with_options(fen: &str, options: FenOptions) -> Result<Self, FenError> {
+        Ok(Self::from_setup(&Setup::from_fen_with_options(
+            fen, options,
+        )?)?)
+    }
+
+    /// The position from FEN text of standard chess read leniently:
+    /// fullmove 0, castling rights without their rook or king, an
+    /// impossible en-passant square and missing trailing fields are
+    /// repaired instead of reported (see [`FenOptions::LENIENT`]).
+    ///
+    /// ```
+    /// use fianchetto_board::{Bitboards, Board};
+    /// let b = Bitboards::from_fen_lenient("4k3/8/8/8/8/8/8/R3K3 w KQ - 0 0")?;
+    /// assert_eq!(b.fen(), "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
+    /// # Ok::<(), fianchetto_board::FenError>(())
+    /// ```
+    fn from_fen_lenient(fen: &str) -> Result<Self, FenError> {
+        Self::from_fen_with_options(fen, FenOptions::LENIENT)
     }
 
     /// The standard starting position.

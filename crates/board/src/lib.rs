@@ -55,7 +55,9 @@ pub use board::Board;
 pub use castling::{CastlingMode, CastlingPath, CastlingRights, CastlingSide};
 pub use mailbox::Mailbox;
 pub use mv::{Move, MoveKind};
-pub use setup::{chess960_back_rank, chess960_number, diagram, FenError, Setup, START_FEN};
+pub use setup::{
+    chess960_back_rank, chess960_number, diagram, FenError, FenOptions, Setup, START_FEN,
+};
 pub use types::{Color, File, ParseSquareError, Piece, Rank, Role, Square};
 pub use validate::{validate, PositionError, MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
 pub use x88::Board0x88;
