@@ -37,7 +37,9 @@ pub use perft::{
     divide, perft, perft_hashed, perft_parallel, perft_plain, perft_stats, PerftStats,
 };
 pub use san::{moves_to_san, parse_san, san_line, to_san, SanError};
-pub use uci::{parse_uci, to_uci, uci_string, UciMoveError};
+pub use uci::{
+    parse_uci, to_uci, uci_string, ParseUciMoveError, UciMove, UciMoveError, UciSyntaxError,
+};
 
 use arrayvec::ArrayVec;
 use fianchetto_board::{Bitboards, Board, Move};
