@@ -14,7 +14,8 @@ use std::fmt::Debug;
 /// Every implementation is built from a validated [`Setup`] (so all backends
 /// accept and reject the same positions), keeps its Zobrist [`hash`](Board::hash)
 /// up to date move by move (equal to [`crate::zobrist::compute`] of its parts),
-/// and plays moves in place. Searches use copy-make: clone, then [`play`](Board::play).
+/// and plays moves in place. Searches use copy-make: clone, then
+/// [`Board::play`].
 ///
 /// ```
 /// use fianchetto_board::{Bitboards, Board, Color, Square};
@@ -66,9 +67,12 @@ pub trait Board: Clone + Debug + Send + Sync + 'static {
     /// Pieces of the side to move's opponent giving check.
     fn checkers(&self) -> Bitboard;
 
-    /// Plays a legal move in place. The move must come from this position's
-    /// legal move list (or pass a legality check): an illegal move leaves the
-    /// board in an unspecified but memory-safe state.
+    /// Plays a legal move in place, without checking it: the move must come
+    /// from this position's legal move list (or have passed a legality
+    /// check), as in a search. An illegal move leaves the board in an
+    /// unspecified but memory-safe state. Moves from outside the move
+    /// generator go through the movegen crate's checked
+    /// `MoveGen::play_checked`, which reports an illegal move instead.
     fn play(&mut self, mv: Move);
 
     /// Passes the turn (for null-move pruning): the side to move changes, the

@@ -101,6 +101,36 @@ pub trait MoveGen: Board {
         self.legal_moves().contains(&mv)
     }
 
+    /// Plays `mv` in place after checking that it is legal here, as moves
+    /// from outside the move generator (a user, a file, a hash table, an
+    /// older position) must be. An illegal move changes nothing: the error
+    /// names the move and the position's FEN.
+    ///
+    /// ```
+    /// use fianchetto_board::{Bitboards, Board, Move, MoveKind, Square};
+    /// use fianchetto_movegen::MoveGen;
+    ///
+    /// let mut board = Bitboards::startpos();
+    /// board.play_checked(Move::new(Square::E2, Square::E4, MoveKind::DoublePush))?;
+    /// let err = board
+    ///     .play_checked(Move::new(Square::E4, Square::E5, MoveKind::Quiet))
+    ///     .unwrap_err();
+    /// assert_eq!(err.to_string(),
+    ///            "e4e5 is not a legal move in rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    /// assert_eq!(board.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    /// # Ok::<(), fianchetto_movegen::IllegalMove>(())
+    /// ```
+    fn play_checked(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        if !self.is_legal(mv) {
+            return Err(IllegalMove {
+                mv,
+                fen: self.fen(),
+            });
+        }
+        self.play(mv);
+        Ok(())
+    }
+
     /// Whether the side to move has no legal move.
     fn has_no_moves(&self) -> bool {
         self.count_legal() == 0
