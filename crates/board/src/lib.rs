@@ -30,6 +30,13 @@
 //! assert_eq!(b960.to_setup(), fianchetto_board::Setup::chess960(0).unwrap());
 //! # Ok::<(), fianchetto_board::FenError>(())
 //! ```
+//!
+//! FEN is read strictly by default; [`FenOptions::LENIENT`] (or
+//! [`Board::from_fen_lenient`]) repairs the slips other programs make
+//! (fullmove 0, stale castling rights, an impossible en-passant square,
+//! missing fields). With the cargo feature `serde`, the value types and the
+//! positions implement serde's `Serialize` and `Deserialize` (positions as
+//! FEN text): see the `serde_support` module.
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
@@ -43,6 +50,8 @@ mod castling;
 pub mod code;
 pub mod mailbox;
 mod mv;
+#[cfg(feature = "serde")]
+pub mod serde_support;
 mod setup;
 mod types;
 mod validate;

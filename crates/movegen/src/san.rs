@@ -98,7 +98,8 @@ use std::str::FromStr;
 /// `Display` writes the canonical spelling of what was read: `O-O` for
 /// castling, `=Q` for promotions, the disambiguation as given (`Ng1f3`
 /// stays `Ng1f3`), annotation marks (`!?`) dropped. Every value that
-/// [`San::parse`] returns reads back from its `Display` as itself.
+/// [`San::parse`] returns reads back from its `Display` as itself. With the
+/// cargo feature `serde`, serde writes and reads it as that text.
 ///
 /// ```
 /// use fianchetto_board::{Bitboards, Board, CastlingSide};
@@ -954,6 +955,33 @@ fn role_name(role: Role) -> &'static str {
         Role::Rook => "rook",
         Role::Queen => "queen",
         Role::King => "king",
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for San {
+    /// The text (`Display`), in every format.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for San {
+    /// Reads the text with [`San::parse`]; a syntax error is the
+    /// deserializer's error, with the parser's message.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<San, D::Error> {
+        struct TextVisitor;
+        impl serde::de::Visitor<'_> for TextVisitor {
+            type Value = San;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("SAN text such as Nf3, exd5 or O-O")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<San, E> {
+                San::parse(v).map_err(E::custom)
+            }
+        }
+        d.deserialize_str(TextVisitor)
     }
 }
 

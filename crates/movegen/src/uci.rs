@@ -55,7 +55,8 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A move in UCI notation, read without a position: what the text says,
-/// not yet checked against any board.
+/// not yet checked against any board. With the cargo feature `serde`, serde
+/// writes and reads it as its text (`e2e4`).
 ///
 /// ```
 /// use fianchetto_board::{Bitboards, Board, Square};
@@ -342,6 +343,33 @@ pub fn to_uci<B: Board>(board: &B, mv: Move, chess960: bool) -> String {
 /// move, this is `mv.to_string()`. See [`UciMove::from_move`].
 pub fn uci_string(mv: Move, rights: CastlingRights, chess960: bool) -> String {
     UciMove::from_move(mv, rights, CastlingMode::from_chess960(chess960)).to_string()
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for UciMove {
+    /// The text (`Display`), in every format.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for UciMove {
+    /// Reads the text with [`UciMove::parse`]; a syntax error is the
+    /// deserializer's error, with the parser's message.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<UciMove, D::Error> {
+        struct TextVisitor;
+        impl serde::de::Visitor<'_> for TextVisitor {
+            type Value = UciMove;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("UCI move text such as e2e4, e7e8q or 0000")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<UciMove, E> {
+                UciMove::parse(v).map_err(E::custom)
+            }
+        }
+        d.deserialize_str(TextVisitor)
+    }
 }
 
 #[cfg(test)]
