@@ -5,7 +5,7 @@
 //! |------|------------------------------------------|--------------------------------|
 //! | [`Square`] | `"e4"` | the same text |
 //! | [`Piece`] | its FEN letter: `"N"`, `"n"` | the same text |
-//! | [`Color`], [`Role`], [`CastlingSide`], [`CastlingMode`], [`MoveKind`] | the variant's name: `"White"`, `"Knight"`, `"DoublePush"` | the variant's index |
+//! | [`Color`], [`Role`](crate::Role), [`CastlingSide`], [`CastlingMode`], [`MoveKind`] | the variant's name: `"White"`, `"Knight"`, `"DoublePush"` | the variant's index |
 //! | [`Move`] | `{"from": "e2", "to": "e4", "kind": "DoublePush"}` | its 16 bits ([`Move::bits`]) |
 //! | [`CastlingRights`] | `"KQkq"`, `"Kq"`, `"-"` for standard rights; Shredder-FEN rook files, `/`, and the white and black king files otherwise: `"HFhf/gg"` | the same text |
 //! | [`Setup`], [`Bitboards`], [`Board0x88`](crate::Board0x88), [`Mailbox`](crate::Mailbox) | FEN text ([`Setup::to_fen`]: X-FEN castling) | the same text |

@@ -81,7 +81,7 @@ pub enum FenError {
 /// standard defines it and reports every deviation. Lenient reading
 /// ([`FenOptions::LENIENT`]) accepts the FENs that other programs and
 /// hand-edited files commonly get slightly wrong; see
-/// [`lenient`](FenOptions::lenient) for the list.
+/// [`FenOptions::LENIENT`] for the list.
 ///
 /// ```
 /// use fianchetto_board::{Bitboards, Board, CastlingMode, FenOptions};
@@ -216,7 +216,7 @@ impl Setup {
     }
 
     /// Parses FEN text of standard chess leniently: see
-    /// [`FenOptions::lenient`] for what is forgiven.
+    /// [`FenOptions::LENIENT`] for what is forgiven.
     ///
     /// ```
     /// use fianchetto_board::Setup;
@@ -236,7 +236,7 @@ impl Setup {
 
     /// Parses FEN text as `options` say: the castling notation
     /// ([`FenOptions::castling_mode`]) and whether to repair what careless
-    /// writers get wrong ([`FenOptions::lenient`]). Strict parsing checks
+    /// writers get wrong ([`FenOptions::lenient`](FenOptions#structfield.lenient)). Strict parsing checks
     /// syntax only, as [`Setup::from_fen`]; lenient parsing also returns
     /// the setup repaired, so that [`crate::validate`] no longer objects to
     /// the forgiven mistakes.

@@ -197,7 +197,7 @@ fn ep_square_possible(setup: &Setup, ep: Square) -> bool {
 }
 
 /// Repairs what lenient FEN reading forgives (see
-/// [`crate::FenOptions::lenient`]): drops each castling right whose king or
+/// [`crate::FenOptions::LENIENT`]): drops each castling right whose king or
 /// rook is not where the right says, drops an en-passant square that no pawn
 /// can just have skipped, and reads fullmove number 0 as 1. Everything else
 /// is left for [`validate`] to judge.

@@ -157,6 +157,16 @@ pub enum San {
 }
 
 /// The mark after a move that gives check (`+`) or mate (`#`).
+///
+/// ```
+/// use fianchetto_movegen::{San, Suffix};
+///
+/// let san: San = "Qxf7#".parse()?;
+/// assert_eq!(san.suffix(), Some(Suffix::Checkmate));
+/// assert_eq!(san.with_suffix(Some(Suffix::Check)).to_string(), "Qxf7+");
+/// assert_eq!(Suffix::Check.char(), '+');
+/// # Ok::<(), fianchetto_movegen::ParseSanError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Suffix {
     /// `+`: the move gives check.
@@ -177,6 +187,14 @@ impl Suffix {
 
 /// What is wrong with the syntax of a SAN move (the reason inside a
 /// [`ParseSanError`] or a [`SanError::Syntax`]).
+///
+/// ```
+/// use fianchetto_movegen::{San, SanSyntaxError};
+///
+/// assert_eq!(San::parse("Nf").unwrap_err().reason, SanSyntaxError::NoDestination);
+/// assert_eq!(San::parse("Xe4").unwrap_err().reason, SanSyntaxError::BadPrefix);
+/// assert_eq!(SanSyntaxError::Empty.to_string(), "it is empty");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum SanSyntaxError {
     /// A character outside ASCII.
@@ -210,6 +228,17 @@ pub enum SanSyntaxError {
 
 /// Text that is not a SAN move. The message names the text and what is
 /// wrong with it.
+///
+/// ```
+/// use fianchetto_movegen::{ParseSanError, San, SanSyntaxError};
+///
+/// let err: ParseSanError = "e9".parse::<San>().unwrap_err();
+/// assert_eq!(err.text, "e9");
+/// assert_eq!(err.reason, SanSyntaxError::BadDestination);
+/// assert_eq!(err.to_string(),
+///            "`e9` is not a SAN move (it does not end with a destination square such as f3 \
+///             (or a promotion such as =Q); expected something like e4, Nf3, exd5, Rad1, e8=Q or O-O)");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[error("`{text}` is not a SAN move ({reason}; expected something like e4, Nf3, exd5, Rad1, e8=Q or O-O)")]
 pub struct ParseSanError {

@@ -89,6 +89,13 @@ pub enum UciMove {
 
 /// What is wrong with the syntax of a UCI move (the reason inside a
 /// [`ParseUciMoveError`]).
+///
+/// ```
+/// use fianchetto_movegen::uci::{UciMove, UciSyntaxError};
+///
+/// assert_eq!(UciMove::parse("e2").unwrap_err().reason, UciSyntaxError::Length(2));
+/// assert_eq!(UciMove::parse("e7e8Q").unwrap_err().reason, UciSyntaxError::Promotion('Q'));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum UciSyntaxError {
     /// Not 4 or 5 characters.
@@ -110,6 +117,16 @@ pub enum UciSyntaxError {
 
 /// Text that is not a UCI move. The message names the text and what is
 /// wrong with it.
+///
+/// ```
+/// use fianchetto_movegen::uci::{ParseUciMoveError, UciMove, UciSyntaxError};
+///
+/// let err: ParseUciMoveError = "i2i4".parse::<UciMove>().unwrap_err();
+/// assert_eq!((err.text.as_str(), err.reason), ("i2i4", UciSyntaxError::From));
+/// assert_eq!(err.to_string(),
+///            "`i2i4` is not a UCI move (its first two characters are not a square such as e2; \
+///             expected from- and to-square and an optional promotion letter, like e2e4 or e7e8q)");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[error("`{text}` is not a UCI move ({reason}; expected from- and to-square and an optional promotion letter, like e2e4 or e7e8q)")]
 pub struct ParseUciMoveError {
@@ -120,6 +137,16 @@ pub struct ParseUciMoveError {
 }
 
 /// Why a UCI move was not accepted in a position.
+///
+/// ```
+/// use fianchetto_board::{Bitboards, Board};
+/// use fianchetto_movegen::{parse_uci, UciMoveError};
+///
+/// let board = Bitboards::startpos();
+/// assert!(matches!(parse_uci(&board, "e2e9"), Err(UciMoveError::Syntax(_))));
+/// assert!(matches!(parse_uci(&board, "e2e5"), Err(UciMoveError::Illegal { .. })));
+/// assert!(matches!(parse_uci(&board, "0000"), Err(UciMoveError::Null { .. })));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum UciMoveError {
     /// Not of the form `<from><to>[promotion]` (see [`ParseUciMoveError`]).
