@@ -6,7 +6,7 @@ use crate::bitboard::Bitboard;
 use crate::castling::{CastlingMode, CastlingRights};
 use crate::cpu::Level;
 use crate::mv::Move;
-use crate::setup::{FenError, Setup};
+use crate::setup::{FenError, FenOptions, Setup};
 use crate::types::{Color, Piece, Role, Square};
 use std::fmt::Debug;
 
@@ -15,7 +15,8 @@ use std::fmt::Debug;
 /// Every implementation is built from a validated [`Setup`] (so all backends
 /// accept and reject the same positions), keeps its Zobrist [`hash`](Board::hash)
 /// up to date move by move (equal to [`crate::zobrist::compute`] of its parts),
-/// and plays moves in place. Searches use copy-make: clone, then [`play`](Board::play).
+/// and plays moves in place. Searches use copy-make: clone, then
+/// [`Board::play`].
 ///
 /// ```
 /// use fianchetto_board::{Bitboards, Board, Color, Square};
@@ -67,9 +68,12 @@ pub trait Board: Clone + Debug + Send + Sync + 'static {
     /// Pieces of the side to move's opponent giving check.
     fn checkers(&self) -> Bitboard;
 
-    /// Plays a legal move in place. The move must come from this position's
-    /// legal move list (or pass a legality check): an illegal move leaves the
-    /// board in an unspecified but memory-safe state.
+    /// Plays a legal move in place, without checking it: the move must come
+    /// from this position's legal move list (or have passed a legality
+    /// check), as in a search. An illegal move leaves the board in an
+    /// unspecified but memory-safe state. Moves from outside the move
+    /// generator go through the movegen crate's checked
+    /// `MoveGen::play_checked`, which reports an illegal move instead.
     fn play(&mut self, mv: Move);
 
     /// Passes the turn (for null-move pruning): the side to move changes, the
@@ -98,6 +102,29 @@ pub trait Board: Clone + Debug + Send + Sync + 'static {
     /// [`Setup::from_fen_with`]).
     fn from_fen_with(fen: &str, mode: CastlingMode) -> Result<Self, FenError> {
         Ok(Self::from_setup(&Setup::from_fen_with(fen, mode)?)?)
+    }
+
+    /// The position from FEN text read as `options` say: the castling
+    /// notation and strict or lenient (see [`FenOptions`]).
+    fn from_fen_with_options(fen: &str, options: FenOptions) -> Result<Self, FenError> {
+        Ok(Self::from_setup(&Setup::from_fen_with_options(
+            fen, options,
+        )?)?)
+    }
+
+    /// The position from FEN text of standard chess read leniently:
+    /// fullmove 0, castling rights without their rook or king, an
+    /// impossible en-passant square and missing trailing fields are
+    /// repaired instead of reported (see [`FenOptions::LENIENT`]).
+    ///
+    /// ```
+    /// use fianchetto_board::{Bitboards, Board};
+    /// let b = Bitboards::from_fen_lenient("4k3/8/8/8/8/8/8/R3K3 w KQ - 0 0")?;
+    /// assert_eq!(b.fen(), "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
+    /// # Ok::<(), fianchetto_board::FenError>(())
+    /// ```
+    fn from_fen_lenient(fen: &str) -> Result<Self, FenError> {
+        Self::from_fen_with_options(fen, FenOptions::LENIENT)
     }
 
     /// The standard starting position.

@@ -32,6 +32,7 @@ use crate::types::{Color, File, Rank, Square};
 use std::fmt;
 
 /// Which side of the board a castling goes to.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CastlingSide {
     /// Towards the h-file (O-O).
@@ -52,6 +53,7 @@ pub enum CastlingSide {
 ///
 /// Writing needs no mode: [`crate::Setup::to_fen`] writes X-FEN, which is
 /// plain `KQkq` for every standard position.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum CastlingMode {
     /// Standard chess.

@@ -30,6 +30,13 @@
 //! assert_eq!(b960.to_setup(), fianchetto_board::Setup::chess960(0).unwrap());
 //! # Ok::<(), fianchetto_board::FenError>(())
 //! ```
+//!
+//! FEN is read strictly by default; [`FenOptions::LENIENT`] (or
+//! [`Board::from_fen_lenient`]) repairs the slips other programs make
+//! (fullmove 0, stale castling rights, an impossible en-passant square,
+//! missing fields). With the cargo feature `serde`, the value types and the
+//! positions implement serde's `Serialize` and `Deserialize` (positions as
+//! FEN text): see the `serde_support` module.
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
@@ -44,6 +51,8 @@ pub mod code;
 pub mod cpu;
 pub mod mailbox;
 mod mv;
+#[cfg(feature = "serde")]
+pub mod serde_support;
 mod setup;
 mod types;
 mod validate;
@@ -56,7 +65,9 @@ pub use board::Board;
 pub use castling::{CastlingMode, CastlingPath, CastlingRights, CastlingSide};
 pub use mailbox::Mailbox;
 pub use mv::{Move, MoveKind};
-pub use setup::{chess960_back_rank, chess960_number, diagram, FenError, Setup, START_FEN};
+pub use setup::{
+    chess960_back_rank, chess960_number, diagram, FenError, FenOptions, Setup, START_FEN,
+};
 pub use types::{Color, File, ParseSquareError, Piece, Rank, Role, Square};
 pub use validate::{validate, PositionError, MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
 pub use x88::Board0x88;

@@ -6,6 +6,7 @@ use std::fmt;
 
 /// What a move does besides going from one square to another. The numbering
 /// is the classic 4-bit scheme: bit 2 marks captures, bit 3 promotions.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum MoveKind {

@@ -34,6 +34,10 @@ pub enum FenError {
     /// Not 4 to 6 space-separated fields.
     #[error("FEN has {0} fields; expected 4 to 6 (placement, side, castling, en passant[, halfmove, fullmove])")]
     FieldCount(usize),
+    /// Lenient reading ([`FenOptions::LENIENT`]): no fields at all, or more
+    /// than 6.
+    #[error("FEN has {0} fields; expected 1 to 6 (placement[, side, castling, en passant, halfmove, fullmove])")]
+    FieldCountLenient(usize),
     /// The placement field does not have 8 ranks.
     #[error("FEN placement has {0} ranks separated by '/'; expected 8")]
     RankCount(usize),
@@ -67,6 +71,93 @@ pub enum FenError {
     /// The text parsed, but describes an impossible position.
     #[error("impossible position: {0}")]
     Position(#[from] crate::validate::PositionError),
+}
+
+/// How FEN text is read: the castling notation, and whether small mistakes
+/// are repaired or reported.
+///
+/// Strict reading ([`FenOptions::STRICT`], the default and what
+/// [`Setup::from_fen`] and [`crate::Board::from_fen`] do) takes FEN as the
+/// standard defines it and reports every deviation. Lenient reading
+/// ([`FenOptions::LENIENT`]) accepts the FENs that other programs and
+/// hand-edited files commonly get slightly wrong; see
+/// [`FenOptions::LENIENT`] for the list.
+///
+/// ```
+/// use fianchetto_board::{Bitboards, Board, CastlingMode, FenOptions};
+///
+/// // Castling rights that no longer hold (the rooks have moved) and
+/// // fullmove number 0: an error when strict...
+/// let fen = "r3k3/8/8/8/8/8/8/4K2R w KQkq - 0 0";
+/// let err = Bitboards::from_fen(fen).unwrap_err();
+/// assert_eq!(err.to_string(),
+///            "impossible position: white may castle Queen-side, but the king is not on e1 or the rook not on a1");
+/// // ...repaired when lenient: the rights without their rook are dropped.
+/// let board = Bitboards::from_fen_with_options(fen, FenOptions::LENIENT)?;
+/// assert_eq!(board.fen(), "r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1");
+///
+/// // The castling notation is chosen the same way.
+/// let chess960 = FenOptions::LENIENT.with_castling_mode(CastlingMode::Chess960);
+/// let b = Bitboards::from_fen_with_options("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf -", chess960)?;
+/// assert_eq!(b.fen(), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
+/// # Ok::<(), fianchetto_board::FenError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FenOptions {
+    /// How the castling field is read (see [`CastlingMode`]).
+    pub castling_mode: CastlingMode,
+    /// Whether to repair, rather than report, the mistakes listed at
+    /// [`FenOptions::LENIENT`]. Off by default.
+    pub lenient: bool,
+}
+
+impl FenOptions {
+    /// Standard chess, every deviation from the FEN standard an error
+    /// (except that the two clock fields may be left out, as in EPD).
+    pub const STRICT: FenOptions = FenOptions {
+        castling_mode: CastlingMode::Standard,
+        lenient: false,
+    };
+
+    /// Standard chess, repairing what careless writers get wrong:
+    ///
+    /// - fullmove number 0 is read as 1;
+    /// - a castling right whose king or rook is not on its square (or, in
+    ///   Chess960 mode, a rook letter naming the king's own file) is
+    ///   dropped, the other rights kept;
+    /// - an en-passant square that no pawn can just have skipped (the
+    ///   wrong rank, an occupied square, no pawn in front of it) is dropped;
+    ///   one that a pawn did skip but none can capture on is dropped in
+    ///   both modes, as [`crate::validate`] always does;
+    /// - trailing fields may be missing: the side to move defaults to
+    ///   white, castling and en passant to `-`, the clocks to 0 and 1 (in
+    ///   strict mode only the clocks may be missing).
+    ///
+    /// Everything else (a malformed field, two kings of one colour, a pawn
+    /// on the back rank, the side not to move in check, ...) is still an
+    /// error: those are not slips but a different position.
+    pub const LENIENT: FenOptions = FenOptions {
+        castling_mode: CastlingMode::Standard,
+        lenient: true,
+    };
+
+    /// Strict reading ([`FenOptions::STRICT`]).
+    pub const fn strict() -> FenOptions {
+        FenOptions::STRICT
+    }
+
+    /// Lenient reading ([`FenOptions::LENIENT`]).
+    pub const fn lenient() -> FenOptions {
+        FenOptions::LENIENT
+    }
+
+    /// These options with the castling field read as `mode` says.
+    pub const fn with_castling_mode(self, mode: CastlingMode) -> FenOptions {
+        FenOptions {
+            castling_mode: mode,
+            lenient: self.lenient,
+        }
+    }
 }
 
 impl Setup {
@@ -121,9 +212,42 @@ impl Setup {
     /// # Ok::<(), fianchetto_board::FenError>(())
     /// ```
     pub fn from_fen_with(fen: &str, mode: CastlingMode) -> Result<Setup, FenError> {
+        Setup::from_fen_with_options(fen, FenOptions::STRICT.with_castling_mode(mode))
+    }
+
+    /// Parses FEN text of standard chess leniently: see
+    /// [`FenOptions::LENIENT`] for what is forgiven.
+    ///
+    /// ```
+    /// use fianchetto_board::Setup;
+    ///
+    /// // Fullmove 0, a white `K` right without a rook on h1, and an
+    /// // en-passant square without a pawn that could have skipped it.
+    /// let fen = "4k3/8/8/8/8/8/8/4K3 w K e6 0 0";
+    /// assert!(Setup::from_fen(fen).is_ok()); // syntax is fine...
+    /// assert!(fianchetto_board::validate(&Setup::from_fen(fen)?).is_err()); // ...the position is not
+    /// let setup = Setup::from_fen_lenient(fen)?;
+    /// assert_eq!(setup.to_fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    /// # Ok::<(), fianchetto_board::FenError>(())
+    /// ```
+    pub fn from_fen_lenient(fen: &str) -> Result<Setup, FenError> {
+        Setup::from_fen_with_options(fen, FenOptions::LENIENT)
+    }
+
+    /// Parses FEN text as `options` say: the castling notation
+    /// ([`FenOptions::castling_mode`]) and whether to repair what careless
+    /// writers get wrong ([`FenOptions::lenient`](FenOptions#structfield.lenient)). Strict parsing checks
+    /// syntax only, as [`Setup::from_fen`]; lenient parsing also returns
+    /// the setup repaired, so that [`crate::validate`] no longer objects to
+    /// the forgiven mistakes.
+    pub fn from_fen_with_options(fen: &str, options: FenOptions) -> Result<Setup, FenError> {
+        let lenient = options.lenient;
         let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
-        if !(4..=6).contains(&fields.len()) {
-            return Err(FenError::FieldCount(fields.len()));
+        match fields.len() {
+            1..=6 if lenient => {}
+            4..=6 => {}
+            n if lenient => return Err(FenError::FieldCountLenient(n)),
+            n => return Err(FenError::FieldCount(n)),
         }
         let mut setup = Setup::empty();
         let ranks: Vec<&str> = fields[0].split('/').collect();
@@ -152,19 +276,24 @@ impl Setup {
                 });
             }
         }
-        setup.turn = match fields[1] {
+        // Lenient parsing reads missing fields as their defaults: white to
+        // move, no castling, no en passant, clocks 0 and 1.
+        setup.turn = match fields.get(1).copied().unwrap_or("w") {
             "w" => Color::White,
             "b" => Color::Black,
             other => return Err(FenError::Turn(other.to_string())),
         };
-        setup.castling = match mode {
-            CastlingMode::Standard => parse_castling(fields[2])?,
-            CastlingMode::Chess960 => parse_castling_960(fields[2], &setup.board)?,
+        let castling = fields.get(2).copied().unwrap_or("-");
+        setup.castling = match options.castling_mode {
+            CastlingMode::Standard => parse_castling(castling)?,
+            CastlingMode::Chess960 => parse_castling_960(castling, &setup.board, lenient)?,
         };
-        setup.ep_square = match fields[3] {
+        setup.ep_square = match fields.get(3).copied().unwrap_or("-") {
             "-" => None,
             s => match s.parse::<Square>() {
                 Ok(sq) if matches!(sq.rank().index(), 2 | 5) => Some(sq),
+                // Any square is a possible typo for "no en passant".
+                Ok(_) if lenient => None,
                 _ => return Err(FenError::EnPassant(s.to_string())),
             },
         };
@@ -173,6 +302,9 @@ impl Setup {
         }
         if let Some(f) = fields.get(5) {
             setup.fullmove_number = f.parse().map_err(|_| FenError::Fullmove(f.to_string()))?;
+        }
+        if lenient {
+            crate::validate::repair(&mut setup);
         }
         Ok(setup)
     }
@@ -429,8 +561,14 @@ pub fn chess960_number(back_rank: [Role; 8]) -> Option<u32> {
 /// (the e-file if there is none there, for validation to report); `K`/`Q`
 /// take the outermost rook on that side of it, a file letter the rook on
 /// that file (whose side is where it stands from the king). A missing rook
-/// is recorded on the standard file, for validation to report.
-fn parse_castling_960(s: &str, board: &[Option<Piece>; 64]) -> Result<CastlingRights, FenError> {
+/// is recorded on the standard file, for validation to report. With
+/// `lenient`, a file letter naming the king's own file (no side of it) is
+/// skipped rather than an error.
+fn parse_castling_960(
+    s: &str,
+    board: &[Option<Piece>; 64],
+    lenient: bool,
+) -> Result<CastlingRights, FenError> {
     let error = || FenError::Castling(s.to_string());
     let mut rights = CastlingRights::NONE;
     if s == "-" {
@@ -469,7 +607,11 @@ fn parse_castling_960(s: &str, board: &[Option<Piece>; 64]) -> Result<CastlingRi
             }
             letter => {
                 let file = File::from_char(letter).ok_or_else(error)?;
-                (CastlingSide::of_rook(king, file).ok_or_else(error)?, file)
+                match CastlingSide::of_rook(king, file) {
+                    Some(side) => (side, file),
+                    None if lenient => continue,
+                    None => return Err(error()),
+                }
             }
         };
         if rights.has(color, side) {

@@ -5,6 +5,7 @@ use std::fmt;
 use std::ops::Not;
 
 /// One side of the game.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Color {
@@ -83,6 +84,7 @@ impl fmt::Display for Color {
 }
 
 /// A kind of piece, without colour.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Role {

@@ -144,6 +144,82 @@ impl SetupBoards {
     }
 }
 
+/// What is wrong with `color`'s castling right on `side` in `setup`, if it
+/// holds that right: the king or rook not on the squares the right records,
+/// or the rook on the wrong side of the king. `None` when the right is not
+/// held or is sound.
+fn castling_problem(setup: &Setup, color: Color, side: CastlingSide) -> Option<PositionError> {
+    if !setup.castling.has(color, side) {
+        return None;
+    }
+    let king = setup
+        .castling
+        .king_square(color)
+        .unwrap_or(side.king_from(color));
+    let rook = setup
+        .castling
+        .rook_square(color, side)
+        .unwrap_or(side.rook_from(color));
+    if setup.piece_at(king) != Some(Piece::new(color, Role::King))
+        || setup.piece_at(rook) != Some(Piece::new(color, Role::Rook))
+    {
+        return Some(PositionError::CastlingRight {
+            color,
+            side,
+            king,
+            rook,
+        });
+    }
+    if CastlingSide::of_rook(king.file(), rook.file()) != Some(side) {
+        return Some(PositionError::CastlingRookSide {
+            color,
+            side,
+            king,
+            rook,
+        });
+    }
+    None
+}
+
+/// Whether `ep` can be the square a pawn just skipped in `setup`: on the
+/// third rank of the side that just moved, empty, with the square it came
+/// from empty and that side's pawn in front of it.
+fn ep_square_possible(setup: &Setup, ep: Square) -> bool {
+    let us = setup.turn;
+    // White to move: the ep square is on rank 6 with a black pawn on rank 5.
+    let forward = us.forward();
+    let pusher = ep.offset(-forward);
+    let origin = ep.offset(forward);
+    ep.rank().index() == us.fold(5, 2)
+        && setup.piece_at(ep).is_none()
+        && origin.is_some_and(|o| setup.piece_at(o).is_none())
+        && pusher.is_some_and(|p| setup.piece_at(p) == Some(Piece::new(!us, Role::Pawn)))
+}
+
+/// Repairs what lenient FEN reading forgives (see
+/// [`crate::FenOptions::LENIENT`]): drops each castling right whose king or
+/// rook is not where the right says, drops an en-passant square that no pawn
+/// can just have skipped, and reads fullmove number 0 as 1. Everything else
+/// is left for [`validate`] to judge.
+pub(crate) fn repair(setup: &mut Setup) {
+    for color in Color::ALL {
+        for side in CastlingSide::ALL {
+            if castling_problem(setup, color, side).is_some() {
+                setup.castling = setup.castling.without(color, side);
+            }
+        }
+    }
+    if setup
+        .ep_square
+        .is_some_and(|ep| !ep_square_possible(setup, ep))
+    {
+        setup.ep_square = None;
+    }
+    if setup.fullmove_number == 0 {
+        setup.fullmove_number = 1;
+    }
+}
+
 /// Checks that `setup` is a playable position and returns it normalised: the
 /// en-passant square is kept only when a pawn of the side to move attacks it
 /// (so that equal positions have equal hashes and FENs, as in Polyglot).
@@ -191,49 +267,15 @@ pub fn validate(setup: &Setup) -> Result<Setup, PositionError> {
     }
     for color in Color::ALL {
         for side in CastlingSide::ALL {
-            if !setup.castling.has(color, side) {
-                continue;
-            }
-            let king = setup
-                .castling
-                .king_square(color)
-                .unwrap_or(side.king_from(color));
-            let rook = setup
-                .castling
-                .rook_square(color, side)
-                .unwrap_or(side.rook_from(color));
-            if setup.piece_at(king) != Some(Piece::new(color, Role::King))
-                || setup.piece_at(rook) != Some(Piece::new(color, Role::Rook))
-            {
-                return Err(PositionError::CastlingRight {
-                    color,
-                    side,
-                    king,
-                    rook,
-                });
-            }
-            if CastlingSide::of_rook(king.file(), rook.file()) != Some(side) {
-                return Err(PositionError::CastlingRookSide {
-                    color,
-                    side,
-                    king,
-                    rook,
-                });
+            if let Some(error) = castling_problem(setup, color, side) {
+                return Err(error);
             }
         }
     }
     let us = setup.turn;
     let mut out = setup.clone();
     if let Some(ep) = setup.ep_square {
-        // White to move: the ep square is on rank 6 with a black pawn on rank 5.
-        let forward = us.forward();
-        let pusher = ep.offset(-forward);
-        let origin = ep.offset(forward);
-        let valid = ep.rank().index() == us.fold(5, 2)
-            && setup.piece_at(ep).is_none()
-            && origin.is_some_and(|o| setup.piece_at(o).is_none())
-            && pusher.is_some_and(|p| setup.piece_at(p) == Some(Piece::new(!us, Role::Pawn)));
-        if !valid {
+        if !ep_square_possible(setup, ep) {
             return Err(PositionError::EnPassant(ep));
         }
         if (pawn_attacks(!us, ep) & b.pieces(us, Role::Pawn)).is_empty() {

@@ -278,6 +278,50 @@ mod tests {
         assert_eq!(g.moves().len(), 15);
     }
 
+    /// The checked play of every backend: a legal move is played, an
+    /// illegal one (from another position, a null move, a wrong kind)
+    /// changes nothing and is named with the position in the error.
+    fn checked_play<B: MoveGen>() {
+        use fianchetto_board::{MoveKind, Square};
+        let mut b = B::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        let fen = b.fen();
+        let wrong = [
+            Move::NULL,
+            Move::new(Square::E2, Square::E4, MoveKind::DoublePush),
+            Move::new(Square::E1, Square::G1, MoveKind::Quiet),
+            Move::new(Square::A1, Square::A8, MoveKind::Quiet),
+            Move::new(Square::E1, Square::E3, MoveKind::Quiet),
+        ];
+        for mv in wrong {
+            assert_eq!(
+                b.play_checked(mv),
+                Err(IllegalMove {
+                    mv,
+                    fen: fen.clone()
+                }),
+                "{mv:?} ({})",
+                B::NAME
+            );
+            assert_eq!(b.fen(), fen);
+        }
+        assert_eq!(
+            b.play_checked(Move::new(Square::E1, Square::E3, MoveKind::Quiet))
+                .unwrap_err()
+                .to_string(),
+            "e1e3 is not a legal move in r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+        );
+        let castle = Move::new(Square::E1, Square::G1, MoveKind::KingCastle);
+        assert_eq!(b.play_checked(castle), Ok(()));
+        assert_eq!(b.fen(), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
+    }
+
+    #[test]
+    fn checked_play_on_every_backend() {
+        checked_play::<Bitboards>();
+        checked_play::<fianchetto_board::Board0x88>();
+        checked_play::<fianchetto_board::Mailbox>();
+    }
+
     #[test]
     fn stalemate_insufficient_and_fifty() {
         let g = Game::new(Bitboards::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap());

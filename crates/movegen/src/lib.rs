@@ -36,8 +36,12 @@ pub use game::{Game, IllegalMove, Outcome, Termination};
 pub use perft::{
     divide, perft, perft_hashed, perft_parallel, perft_plain, perft_stats, PerftStats,
 };
-pub use san::{moves_to_san, parse_san, san_line, to_san, SanError};
-pub use uci::{parse_uci, to_uci, uci_string, UciMoveError};
+pub use san::{
+    moves_to_san, parse_san, san_line, to_san, ParseSanError, San, SanError, SanSyntaxError, Suffix,
+};
+pub use uci::{
+    parse_uci, to_uci, uci_string, ParseUciMoveError, UciMove, UciMoveError, UciSyntaxError,
+};
 
 use arrayvec::ArrayVec;
 use fianchetto_board::attacks::{MagicLookup, SliderLookup};
@@ -115,6 +119,36 @@ pub trait MoveGen: Board {
     /// table or a user gets checked before it is played).
     fn is_legal(&self, mv: Move) -> bool {
         self.legal_moves().contains(&mv)
+    }
+
+    /// Plays `mv` in place after checking that it is legal here, as moves
+    /// from outside the move generator (a user, a file, a hash table, an
+    /// older position) must be. An illegal move changes nothing: the error
+    /// names the move and the position's FEN.
+    ///
+    /// ```
+    /// use fianchetto_board::{Bitboards, Board, Move, MoveKind, Square};
+    /// use fianchetto_movegen::MoveGen;
+    ///
+    /// let mut board = Bitboards::startpos();
+    /// board.play_checked(Move::new(Square::E2, Square::E4, MoveKind::DoublePush))?;
+    /// let err = board
+    ///     .play_checked(Move::new(Square::E4, Square::E5, MoveKind::Quiet))
+    ///     .unwrap_err();
+    /// assert_eq!(err.to_string(),
+    ///            "e4e5 is not a legal move in rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    /// assert_eq!(board.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    /// # Ok::<(), fianchetto_movegen::IllegalMove>(())
+    /// ```
+    fn play_checked(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        if !self.is_legal(mv) {
+            return Err(IllegalMove {
+                mv,
+                fen: self.fen(),
+            });
+        }
+        self.play(mv);
+        Ok(())
     }
 
     /// Whether the side to move has no legal move.

@@ -1,18 +1,30 @@
 //! Standard algebraic notation (SAN): `e4`, `Nbd7`, `exd6`, `e8=Q+`, `O-O-O#`,
 //! the notation of PGN files and of chess books.
 //!
-//! [`to_san`] writes the canonical form: the piece letter (none for pawns),
+//! [`San`] is what a piece of SAN text says, read without a position: the
+//! piece, whatever part of its square the text gives, whether it captures,
+//! the destination, the promotion, or castling, and the check or mate mark.
+//! [`San::parse`] reads it (reporting a [`ParseSanError`] with the reason);
+//! [`San::to_move`] finds the one legal [`Move`] it names in a position
+//! (or says why there is none, or which ones it could be); and
+//! [`San::from_move`] goes back. [`parse_san`] and [`to_san`] do the same
+//! on text in one call.
+//!
+//! [`San::from_move`] (and so [`to_san`]) writes the canonical form: the piece letter (none for pawns),
 //! the least disambiguation that names the moving piece (its file, else its
 //! rank, else both), `x` for captures (en passant included), the destination,
 //! `=Q` for promotions, `O-O`/`O-O-O` for castling, and `+` for check or `#`
 //! for mate.
 //!
-//! [`parse_san`] reads that form and the variants people type:
+//! [`San::parse`] (and so [`parse_san`]) reads that form and the variants
+//! people type:
 //!
-//! - trailing `+`, `#`, `!`, `?` in any number and order (they are not
-//!   checked against the position: `e4#` is read as `e4`), and a trailing
-//!   `e.p.` (with or without a space) after an en-passant capture, where it
-//!   is checked: `exd6 e.p.` must be an en-passant capture;
+//! - trailing `+`, `#`, `!`, `?` in any number and order (a `#` makes the
+//!   [`Suffix`] mate, else a `+` check; annotation marks are dropped; the
+//!   suffix is not checked against the position: `e4#` is read as `e4`),
+//!   and a trailing `e.p.` (with or without a space) after an en-passant
+//!   capture, where it is checked: `exd6 e.p.` must be an en-passant
+//!   capture;
 //! - castling as `O-O`/`O-O-O`, `0-0`/`0-0-0` (zeros) or `o-o`/`o-o-o`;
 //! - promotions with or without `=` and with either case of letter
 //!   (`e8=Q`, `e8Q`, `e8=q`, `e8q`);
@@ -34,8 +46,25 @@
 //! for `O-O` is rejected, because in SAN it names a one-square king move).
 //!
 //! ```
-//! use fianchetto_board::{Bitboards, Board};
-//! use fianchetto_movegen::{parse_san, san_line, to_san};
+//! use fianchetto_board::{Bitboards, Board, Role, Square};
+//! use fianchetto_movegen::{parse_san, san_line, to_san, San, Suffix};
+//!
+//! // Without a position: what the text says.
+//! let san: San = "Nbxd7+".parse()?;
+//! assert_eq!(san, San::Normal {
+//!     role: Role::Knight,
+//!     from_file: Some(fianchetto_board::File::new(1).unwrap()),
+//!     from_rank: None,
+//!     capture: true,
+//!     to: Square::D7,
+//!     promotion: None,
+//!     en_passant: false,
+//!     suffix: Some(Suffix::Check),
+//! });
+//! assert_eq!(san.to_string(), "Nbxd7+");
+//! // Variants are written back in the canonical form.
+//! assert_eq!("0-0-0#".parse::<San>()?.to_string(), "O-O-O#");
+//! assert_eq!("e8q!?".parse::<San>()?.to_string(), "e8=Q");
 //!
 //! let board = Bitboards::startpos();
 //! let mv = parse_san(&board, "Nf3")?;
@@ -47,14 +76,177 @@
 //! after.play(mv);
 //! let reply = parse_san(&after, "d5")?;
 //! assert_eq!(san_line(&board, &[mv, reply])?, "1. Nf3 d5");
+//!
+//! // The same through the type: text to move and back.
+//! let san: San = "Nf3".parse()?;
+//! assert_eq!(san.to_move(&board)?, mv);
+//! assert_eq!(San::from_move(&board, mv)?, san);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use crate::game::IllegalMove;
 use crate::MoveGen;
 use fianchetto_board::attacks::{attacks, pawn_attacks};
-use fianchetto_board::{Bitboard, Board, File, Move, MoveKind, Rank, Role, Square};
-use std::fmt::Write;
+use fianchetto_board::{Bitboard, Board, CastlingSide, File, Move, MoveKind, Rank, Role, Square};
+use std::fmt::{self, Write};
+use std::str::FromStr;
+
+/// A move in SAN, read without a position: what the text says, not yet
+/// matched against any board (see the [module documentation](self) for the
+/// forms accepted).
+///
+/// `Display` writes the canonical spelling of what was read: `O-O` for
+/// castling, `=Q` for promotions, the disambiguation as given (`Ng1f3`
+/// stays `Ng1f3`), annotation marks (`!?`) dropped. Every value that
+/// [`San::parse`] returns reads back from its `Display` as itself. With the
+/// cargo feature `serde`, serde writes and reads it as that text.
+///
+/// ```
+/// use fianchetto_board::{Bitboards, Board, CastlingSide};
+/// use fianchetto_movegen::{San, SanError, Suffix};
+///
+/// let san: San = "O-O+".parse()?;
+/// assert_eq!(san, San::Castle { side: CastlingSide::King, suffix: Some(Suffix::Check) });
+///
+/// let board = Bitboards::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")?;
+/// let mv = san.to_move(&board)?;
+/// assert_eq!(mv.to_string(), "e1g1");
+/// // Written back from the move: no check after all.
+/// assert_eq!(San::from_move(&board, mv)?.to_string(), "O-O");
+///
+/// // Knights on b1 and f1 both reach d2.
+/// let board = Bitboards::from_fen("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1")?;
+/// let err = "Nd2".parse::<San>()?.to_move(&board).unwrap_err();
+/// assert!(matches!(err, SanError::Ambiguous { .. }));
+/// assert_eq!(err.to_string(),
+///            "`Nd2` is ambiguous in 4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1: it could be Nbd2 or Nfd2; write one of those");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum San {
+    /// A move of a piece or a pawn: `e4`, `Nbd7`, `exd6`, `R1a4`, `e8=Q`.
+    Normal {
+        /// The piece that moves (pawn when the text has no piece letter).
+        role: Role,
+        /// The file the piece leaves, if the text gives it (`Nbd7`, `exd5`).
+        from_file: Option<File>,
+        /// The rank the piece leaves, if the text gives it (`R1a4`).
+        from_rank: Option<Rank>,
+        /// Whether the text marks a capture (`x` or `:`). Text without the
+        /// mark still matches a capture (`Nf3` for `Nxf3`).
+        capture: bool,
+        /// The destination square.
+        to: Square,
+        /// The piece a pawn promotes to (`=Q`).
+        promotion: Option<Role>,
+        /// Whether the text marks the capture `e.p.`: it then only matches
+        /// an en-passant capture.
+        en_passant: bool,
+        /// A check (`+`) or mate (`#`) mark, not checked against the
+        /// position.
+        suffix: Option<Suffix>,
+    },
+    /// Castling: `O-O` (king side) or `O-O-O` (queen side).
+    Castle {
+        /// Which side.
+        side: CastlingSide,
+        /// A check (`+`) or mate (`#`) mark, not checked against the
+        /// position.
+        suffix: Option<Suffix>,
+    },
+}
+
+/// The mark after a move that gives check (`+`) or mate (`#`).
+///
+/// ```
+/// use fianchetto_movegen::{San, Suffix};
+///
+/// let san: San = "Qxf7#".parse()?;
+/// assert_eq!(san.suffix(), Some(Suffix::Checkmate));
+/// assert_eq!(san.with_suffix(Some(Suffix::Check)).to_string(), "Qxf7+");
+/// assert_eq!(Suffix::Check.char(), '+');
+/// # Ok::<(), fianchetto_movegen::ParseSanError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Suffix {
+    /// `+`: the move gives check.
+    Check,
+    /// `#`: the move mates.
+    Checkmate,
+}
+
+impl Suffix {
+    /// The mark: `+` or `#`.
+    pub const fn char(self) -> char {
+        match self {
+            Suffix::Check => '+',
+            Suffix::Checkmate => '#',
+        }
+    }
+}
+
+/// What is wrong with the syntax of a SAN move (the reason inside a
+/// [`ParseSanError`] or a [`SanError::Syntax`]).
+///
+/// ```
+/// use fianchetto_movegen::{San, SanSyntaxError};
+///
+/// assert_eq!(San::parse("Nf").unwrap_err().reason, SanSyntaxError::NoDestination);
+/// assert_eq!(San::parse("Xe4").unwrap_err().reason, SanSyntaxError::BadPrefix);
+/// assert_eq!(SanSyntaxError::Empty.to_string(), "it is empty");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum SanSyntaxError {
+    /// A character outside ASCII.
+    #[error("it contains a character that is not ASCII")]
+    NotAscii,
+    /// Nothing but white space.
+    #[error("it is empty")]
+    Empty,
+    /// Nothing but `+`, `#`, `!`, `?` (or `e.p.`).
+    #[error("it has only annotation marks")]
+    OnlyAnnotations,
+    /// Castling marked `e.p.`.
+    #[error("castling is not an en-passant capture (remove `e.p.`)")]
+    CastlingEnPassant,
+    /// A promotion of a piece other than a pawn.
+    #[error("only a pawn can promote")]
+    PromotionNotPawn,
+    /// `e.p.` after a piece move or a promotion.
+    #[error("only a pawn capture can be en passant (remove `e.p.`)")]
+    EnPassantNotPawn,
+    /// Too short to hold a destination square.
+    #[error("it has no destination square")]
+    NoDestination,
+    /// The text does not end with a square (or a promotion after one).
+    #[error("it does not end with a destination square such as f3 (or a promotion such as =Q)")]
+    BadDestination,
+    /// Something other than a file, a rank and `x` before the destination.
+    #[error("the part before the destination must be a piece letter (NBRQK), a file a-h and/or a rank 1-8, then x")]
+    BadPrefix,
+}
+
+/// Text that is not a SAN move. The message names the text and what is
+/// wrong with it.
+///
+/// ```
+/// use fianchetto_movegen::{ParseSanError, San, SanSyntaxError};
+///
+/// let err: ParseSanError = "e9".parse::<San>().unwrap_err();
+/// assert_eq!(err.text, "e9");
+/// assert_eq!(err.reason, SanSyntaxError::BadDestination);
+/// assert_eq!(err.to_string(),
+///            "`e9` is not a SAN move (it does not end with a destination square such as f3 \
+///             (or a promotion such as =Q); expected something like e4, Nf3, exd5, Rad1, e8=Q or O-O)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("`{text}` is not a SAN move ({reason}; expected something like e4, Nf3, exd5, Rad1, e8=Q or O-O)")]
+pub struct ParseSanError {
+    /// The text as given.
+    pub text: String,
+    /// What is wrong with it.
+    pub reason: SanSyntaxError,
+}
 
 /// Why a SAN move was not accepted. Every variant carries the text and the
 /// FEN of the position it was read in, so that the message alone lets a user
@@ -67,7 +259,7 @@ pub enum SanError {
         /// The text as given.
         text: String,
         /// What is wrong with it.
-        reason: &'static str,
+        reason: SanSyntaxError,
         /// The position it was read in.
         fen: String,
     },
@@ -93,21 +285,168 @@ pub enum SanError {
     },
 }
 
-/// Writes `mv`, a legal move of `board`, in SAN.
+impl San {
+    /// Reads SAN text without a position (the forms accepted are listed in
+    /// the [module documentation](self)). Allocates nothing unless the text
+    /// is rejected.
+    ///
+    /// ```
+    /// use fianchetto_movegen::{San, SanSyntaxError};
+    ///
+    /// assert!(San::parse("Rad1").is_ok());
+    /// let err = San::parse("Nf3=Q").unwrap_err();
+    /// assert_eq!(err.reason, SanSyntaxError::PromotionNotPawn);
+    /// assert_eq!(err.to_string(),
+    ///            "`Nf3=Q` is not a SAN move (only a pawn can promote; expected something like e4, Nf3, exd5, Rad1, e8=Q or O-O)");
+    /// ```
+    pub fn parse(text: &str) -> Result<San, ParseSanError> {
+        parse_syntax(text).map_err(|reason| ParseSanError {
+            text: text.to_string(),
+            reason,
+        })
+    }
+
+    /// The SAN of `mv`, a legal move of `board`: the canonical form
+    /// described in the [module documentation](self), with its check or
+    /// mate suffix. A move that is not legal in `board` has no SAN: the
+    /// error names the move and the position.
+    ///
+    /// ```
+    /// use fianchetto_board::{Bitboards, Board, Move, MoveKind, Square};
+    /// use fianchetto_movegen::{parse_uci, San};
+    ///
+    /// let board = Bitboards::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3")?;
+    /// let mate = parse_uci(&board, "f3f7")?;
+    /// assert_eq!(San::from_move(&board, mate)?.to_string(), "Qxf7#");
+    /// let stale = Move::new(Square::E7, Square::E5, MoveKind::DoublePush);
+    /// assert_eq!(San::from_move(&board, stale).unwrap_err().to_string(),
+    ///            "e7e5 is not a legal move in r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_move<B: MoveGen>(board: &B, mv: Move) -> Result<San, IllegalMove> {
+        let legal = board.legal_moves();
+        if !legal.contains(&mv) {
+            return Err(IllegalMove {
+                mv,
+                fen: board.fen(),
+            });
+        }
+        let mut after = board.clone();
+        after.play(mv);
+        Ok(san_of(board, mv, &legal, &after))
+    }
+
+    /// The one legal move of `board` this SAN names. The suffix is not
+    /// checked (`e4#` names `e4`); a written capture or `e.p.` mark is.
+    /// The errors carry this SAN's `Display` text and the position's FEN;
+    /// [`parse_san`] reports the text exactly as given instead.
+    pub fn to_move<B: MoveGen>(&self, board: &B) -> Result<Move, SanError> {
+        match resolve_fast(board, *self) {
+            Some(mv) => Ok(mv),
+            None => resolve_slow(board, || self.to_string(), *self),
+        }
+    }
+
+    /// The check or mate mark, if any.
+    pub const fn suffix(self) -> Option<Suffix> {
+        match self {
+            San::Normal { suffix, .. } | San::Castle { suffix, .. } => suffix,
+        }
+    }
+
+    /// The same move with `suffix` as its check or mate mark.
+    pub const fn with_suffix(self, suffix: Option<Suffix>) -> San {
+        match self {
+            San::Normal {
+                role,
+                from_file,
+                from_rank,
+                capture,
+                to,
+                promotion,
+                en_passant,
+                ..
+            } => San::Normal {
+                role,
+                from_file,
+                from_rank,
+                capture,
+                to,
+                promotion,
+                en_passant,
+                suffix,
+            },
+            San::Castle { side, .. } => San::Castle { side, suffix },
+        }
+    }
+}
+
+impl FromStr for San {
+    type Err = ParseSanError;
+    fn from_str(text: &str) -> Result<San, ParseSanError> {
+        San::parse(text)
+    }
+}
+
+impl fmt::Display for San {
+    /// The canonical spelling: piece letter, disambiguation as given, `x`,
+    /// destination, `=Q`, ` e.p.` when the text had it, then `+` or `#`;
+    /// `O-O` and `O-O-O` for castling.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            San::Castle { side, .. } => f.write_str(match side {
+                CastlingSide::King => "O-O",
+                CastlingSide::Queen => "O-O-O",
+            })?,
+            San::Normal {
+                role,
+                from_file,
+                from_rank,
+                capture,
+                to,
+                promotion,
+                en_passant,
+                ..
+            } => {
+                if role != Role::Pawn {
+                    f.write_char(role.upper_char())?;
+                }
+                if let Some(file) = from_file {
+                    f.write_char(file.char())?;
+                }
+                if let Some(rank) = from_rank {
+                    f.write_char(rank.char())?;
+                }
+                if capture {
+                    f.write_char('x')?;
+                }
+                write!(f, "{to}")?;
+                if let Some(promoted) = promotion {
+                    f.write_char('=')?;
+                    f.write_char(promoted.upper_char())?;
+                }
+                if en_passant {
+                    f.write_str(" e.p.")?;
+                }
+            }
+        }
+        match self.suffix() {
+            Some(suffix) => f.write_char(suffix.char()),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Writes `mv`, a legal move of `board`, in SAN (see [`San::from_move`]).
 ///
 /// A move that is not legal in `board` (a move from another position) has no
 /// SAN; it is written in UCI notation instead, so that a stale move in a log
 /// line shows up as such rather than crashing the program.
 pub fn to_san<B: MoveGen>(board: &B, mv: Move) -> String {
-    let legal = board.legal_moves();
-    if !legal.contains(&mv) {
-        return mv.to_string();
+    match San::from_move(board, mv) {
+        Ok(san) => san.to_string(),
+        Err(_) => mv.to_string(),
     }
-    let mut san = String::with_capacity(8);
-    let mut after = board.clone();
-    after.play(mv);
-    write_san(board, mv, &legal, &after, &mut san);
-    san
 }
 
 /// Appends the SAN of `mv`, a move of `legal` (the legal moves of `board`),
@@ -119,29 +458,34 @@ pub(crate) fn write_san<B: MoveGen>(
     after: &B,
     out: &mut String,
 ) {
-    write_san_body(board, mv, legal, out);
-    if after.in_check() {
-        out.push(if after.has_no_moves() { '#' } else { '+' });
-    }
+    // A String never fails to grow.
+    let _ = write!(out, "{}", san_of(board, mv, legal, after));
 }
 
-/// The SAN of a legal move without its check suffix.
-fn write_san_body<B: MoveGen>(board: &B, mv: Move, legal: &[Move], out: &mut String) {
-    match mv.kind() {
-        MoveKind::KingCastle => return out.push_str("O-O"),
-        MoveKind::QueenCastle => return out.push_str("O-O-O"),
-        _ => {}
+/// The SAN of `mv`, a move of `legal` (the legal moves of `board`), given
+/// the position `after` it: the least disambiguation that names the moving
+/// piece, and the check or mate suffix.
+fn san_of<B: MoveGen>(board: &B, mv: Move, legal: &[Move], after: &B) -> San {
+    let suffix = if !after.in_check() {
+        None
+    } else if after.has_no_moves() {
+        Some(Suffix::Checkmate)
+    } else {
+        Some(Suffix::Check)
+    };
+    if let Some(side) = mv.castling_side() {
+        return San::Castle { side, suffix };
     }
     let role = moving_role(board, mv);
     let (from, to) = (mv.from(), mv.to());
+    let (mut from_file, mut from_rank) = (None, None);
     if role == Role::Pawn {
         // A pawn capture always names the pawn's file; a push never needs to,
         // since only one pawn can advance to a given square.
         if mv.is_capture() {
-            out.push(from.file().char());
+            from_file = Some(from.file());
         }
     } else {
-        out.push(role.upper_char());
         // Other pieces of the same kind that can reach the same square.
         let rivals = legal.iter().filter(|m| {
             m.to() == to && m.from() != from && !m.is_castle() && moving_role(board, **m) == role
@@ -154,23 +498,24 @@ fn write_san_body<B: MoveGen>(board: &B, mv: Move, legal: &[Move], out: &mut Str
         }
         if any {
             if !same_file {
-                out.push(from.file().char());
+                from_file = Some(from.file());
             } else if !same_rank {
-                out.push(from.rank().char());
+                from_rank = Some(from.rank());
             } else {
-                out.push(from.file().char());
-                out.push(from.rank().char());
+                from_file = Some(from.file());
+                from_rank = Some(from.rank());
             }
         }
     }
-    if mv.is_capture() {
-        out.push('x');
-    }
-    // `Display` for a square writes `e4`; a String never fails to grow.
-    let _ = write!(out, "{to}");
-    if let Some(promoted) = mv.promotion() {
-        out.push('=');
-        out.push(promoted.upper_char());
+    San::Normal {
+        role,
+        from_file,
+        from_rank,
+        capture: mv.is_capture(),
+        to,
+        promotion: mv.promotion(),
+        en_passant: false,
+        suffix,
     }
 }
 
@@ -190,12 +535,7 @@ pub fn san_line<B: MoveGen>(board: &B, moves: &[Move]) -> Result<String, Illegal
     let mut line = String::with_capacity(moves.len() * 7);
     let mut position = board.clone();
     for (i, &mv) in moves.iter().enumerate() {
-        if !position.is_legal(mv) {
-            return Err(IllegalMove {
-                mv,
-                fen: position.fen(),
-            });
-        }
+        let san = San::from_move(&position, mv)?;
         if i > 0 {
             line.push(' ');
         }
@@ -209,7 +549,7 @@ pub fn san_line<B: MoveGen>(board: &B, moves: &[Move]) -> Result<String, Illegal
             }
             fianchetto_board::Color::Black => {}
         }
-        line.push_str(&to_san(&position, mv));
+        let _ = write!(line, "{san}");
         position.play(mv);
     }
     Ok(line)
@@ -220,31 +560,12 @@ pub fn moves_to_san<B: MoveGen>(board: &B, moves: &[Move]) -> Result<String, Ill
     san_line(board, moves)
 }
 
-/// What a piece of SAN text says, before it is matched against the position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Parsed {
-    /// `O-O` (king side) or `O-O-O`.
-    Castle { king_side: bool },
-    /// Any other move.
-    Normal {
-        role: Role,
-        from_file: Option<File>,
-        from_rank: Option<Rank>,
-        /// Whether the text says `x`.
-        capture: bool,
-        /// Whether the text says `e.p.`.
-        en_passant: bool,
-        to: Square,
-        promotion: Option<Role>,
-    },
-}
-
 /// Reads the syntax of `text` (see the module documentation for the
 /// accepted forms), or says what is wrong with it.
-fn parse_syntax(text: &str) -> Result<Parsed, &'static str> {
+fn parse_syntax(text: &str) -> Result<San, SanSyntaxError> {
     if !text.is_ascii() {
         // Every SAN character is ASCII; this also makes byte indexing safe.
-        return Err("it contains a character that is not ASCII");
+        return Err(SanSyntaxError::NotAscii);
     }
     // Trimmed byte by byte: this runs for every move of every PGN game read.
     let bytes = text.as_bytes();
@@ -257,15 +578,25 @@ fn parse_syntax(text: &str) -> Result<Parsed, &'static str> {
         end -= 1;
     }
     if start == end {
-        return Err("it is empty");
+        return Err(SanSyntaxError::Empty);
     }
-    // Annotations and check marks, then an `e.p.` note, may trail the move.
-    while end > start && matches!(bytes[end - 1], b'+' | b'#' | b'!' | b'?') {
-        end -= 1;
-    }
-    while end > start && space(bytes[end - 1]) {
-        end -= 1;
-    }
+    // Annotations and check marks, then an `e.p.` note, may trail the move
+    // (and check marks may also stand between the move and the note).
+    let mut suffix = None;
+    let mut strip_marks = |end: &mut usize| {
+        while *end > start && matches!(bytes[*end - 1], b'+' | b'#' | b'!' | b'?') {
+            match bytes[*end - 1] {
+                b'#' => suffix = Some(Suffix::Checkmate),
+                b'+' if suffix.is_none() => suffix = Some(Suffix::Check),
+                _ => {}
+            }
+            *end -= 1;
+        }
+        while *end > start && space(bytes[*end - 1]) {
+            *end -= 1;
+        }
+    };
+    strip_marks(&mut end);
     let mut en_passant = false;
     if bytes[start..end].ends_with(b"e.p.") {
         end -= 4;
@@ -273,19 +604,23 @@ fn parse_syntax(text: &str) -> Result<Parsed, &'static str> {
             end -= 1;
         }
         en_passant = true;
+        strip_marks(&mut end);
     }
     if start == end {
-        return Err("it has only annotation marks");
+        return Err(SanSyntaxError::OnlyAnnotations);
     }
     // ASCII, so every byte index is a character boundary.
     let s = &text[start..end];
-    match s {
-        "O-O" | "0-0" | "o-o" | "O-O-O" | "0-0-0" | "o-o-o" if en_passant => {
-            return Err("castling is not an en-passant capture (remove `e.p.`)")
+    let castle = match s {
+        "O-O" | "0-0" | "o-o" => Some(CastlingSide::King),
+        "O-O-O" | "0-0-0" | "o-o-o" => Some(CastlingSide::Queen),
+        _ => None,
+    };
+    if let Some(side) = castle {
+        if en_passant {
+            return Err(SanSyntaxError::CastlingEnPassant);
         }
-        "O-O" | "0-0" | "o-o" => return Ok(Parsed::Castle { king_side: true }),
-        "O-O-O" | "0-0-0" | "o-o-o" => return Ok(Parsed::Castle { king_side: false }),
-        _ => {}
+        return Ok(San::Castle { side, suffix });
     }
     let b = s.as_bytes();
     let (role, mut start) = match b[0] {
@@ -315,24 +650,21 @@ fn parse_syntax(text: &str) -> Result<Parsed, &'static str> {
         }
     }
     if promotion.is_some() && role != Role::Pawn {
-        return Err("only a pawn can promote");
+        return Err(SanSyntaxError::PromotionNotPawn);
     }
     if en_passant && (role != Role::Pawn || promotion.is_some()) {
-        return Err("only a pawn capture can be en passant (remove `e.p.`)");
+        return Err(SanSyntaxError::EnPassantNotPawn);
     }
     if end < start + 2 {
-        return Err("it has no destination square");
+        return Err(SanSyntaxError::NoDestination);
     }
-    let to =
-        match (
-            File::from_char(b[end - 2] as char),
-            Rank::from_char(b[end - 1] as char),
-        ) {
-            (Some(f), Some(r)) => Square::from_coords(f, r),
-            _ => return Err(
-                "it does not end with a destination square such as f3 (or a promotion such as =Q)",
-            ),
-        };
+    let to = match (
+        File::from_char(b[end - 2] as char),
+        Rank::from_char(b[end - 1] as char),
+    ) {
+        (Some(f), Some(r)) => Square::from_coords(f, r),
+        _ => return Err(SanSyntaxError::BadDestination),
+    };
     end -= 2;
 
     let mut capture = false;
@@ -360,25 +692,34 @@ fn parse_syntax(text: &str) -> Result<Parsed, &'static str> {
         }
     }
     if start != end {
-        return Err("the part before the destination must be a piece letter (NBRQK), a file a-h and/or a rank 1-8, then x");
+        return Err(SanSyntaxError::BadPrefix);
     }
-    if role == Role::Pawn && from_file.is_none() && !capture {
-        // A plain pawn move is a push: `d5` never means `exd5`.
-        from_file = Some(to.file());
-    }
-    Ok(Parsed::Normal {
+    Ok(San::Normal {
         role,
         from_file,
         from_rank,
         capture,
-        en_passant,
         to,
         promotion,
+        en_passant,
+        suffix,
     })
 }
 
+/// The file a `San::Normal` move must start from, if the text says: the
+/// file it gives, or for a pawn move with neither file nor capture mark the
+/// destination's file (a plain pawn move is a push: `d5` never means
+/// `exd5`).
+fn source_file(role: Role, from_file: Option<File>, capture: bool, to: Square) -> Option<File> {
+    match from_file {
+        None if role == Role::Pawn && !capture => Some(to.file()),
+        other => other,
+    }
+}
+
 /// Parses `text` as a legal move of `board` (the forms accepted are listed in
-/// the [module documentation](self)).
+/// the [module documentation](self)): [`San::parse`], then
+/// [`San::to_move`], with the errors naming `text` as given.
 ///
 /// ```
 /// use fianchetto_board::{Bitboards, Board};
@@ -397,25 +738,25 @@ fn parse_syntax(text: &str) -> Result<Parsed, &'static str> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn parse_san<B: MoveGen>(board: &B, text: &str) -> Result<Move, SanError> {
-    let parsed = parse_syntax(text).map_err(|reason| SanError::Syntax {
+    let san = parse_syntax(text).map_err(|reason| SanError::Syntax {
         text: text.to_string(),
         reason,
         fen: board.fen(),
     })?;
-    match resolve_fast(board, parsed) {
+    match resolve_fast(board, san) {
         Some(mv) => Ok(mv),
-        None => resolve_slow(board, text, parsed),
+        None => resolve_slow(board, || text.to_string(), san),
     }
 }
 
-/// The one legal move `parsed` names, found without generating every
+/// The one legal move `san` names, found without generating every
 /// legal move (what reading PGN spends most of its time on): the squares
 /// from which a piece of the named kind reaches the destination, each
 /// checked by whether the king is attacked after the move. `None` when that
 /// finds no move or several, and for castling: [`resolve_slow`] then
 /// decides, and words the error.
-fn resolve_fast<B: Board>(board: &B, parsed: Parsed) -> Option<Move> {
-    let Parsed::Normal {
+fn resolve_fast<B: Board>(board: &B, san: San) -> Option<Move> {
+    let San::Normal {
         role,
         from_file,
         from_rank,
@@ -423,10 +764,12 @@ fn resolve_fast<B: Board>(board: &B, parsed: Parsed) -> Option<Move> {
         en_passant,
         to,
         promotion,
-    } = parsed
+        ..
+    } = san
     else {
         return None;
     };
+    let from_file = source_file(role, from_file, capture, to);
     let us = board.turn();
     let them = !us;
     let theirs = board.by_color(them);
@@ -536,13 +879,17 @@ fn king_safe_after<B: Board>(board: &B, mv: Move, role: Role) -> bool {
 }
 
 /// Finds the move among all legal ones, or says why there is none or more
-/// than one.
-fn resolve_slow<B: MoveGen>(board: &B, text: &str, parsed: Parsed) -> Result<Move, SanError> {
+/// than one (naming the move as `text` gives it: only called on errors).
+fn resolve_slow<B: MoveGen>(
+    board: &B,
+    text: impl FnOnce() -> String,
+    san: San,
+) -> Result<Move, SanError> {
     let legal = board.legal_moves();
     let mut found: Option<Move> = None;
     let mut others = Vec::new();
     for &m in &legal {
-        if matches(board, m, parsed) {
+        if matches(board, m, san) {
             match found {
                 None => found = Some(m),
                 Some(_) => others.push(m),
@@ -554,31 +901,24 @@ fn resolve_slow<B: MoveGen>(board: &B, text: &str, parsed: Parsed) -> Result<Mov
         Some(m) => {
             others.insert(0, m);
             Err(SanError::Ambiguous {
-                text: text.to_string(),
+                text: text(),
                 candidates: others.into_iter().map(|m| to_san(board, m)).collect(),
                 fen: board.fen(),
             })
         }
         None => Err(SanError::Illegal {
-            text: text.to_string(),
-            reason: why_illegal(board, parsed),
+            text: text(),
+            reason: why_illegal(board, san),
             fen: board.fen(),
         }),
     }
 }
 
-/// Whether the legal move `m` is one that `parsed` describes.
-fn matches<B: Board>(board: &B, m: Move, parsed: Parsed) -> bool {
-    match parsed {
-        Parsed::Castle { king_side } => {
-            m.kind()
-                == if king_side {
-                    MoveKind::KingCastle
-                } else {
-                    MoveKind::QueenCastle
-                }
-        }
-        Parsed::Normal {
+/// Whether the legal move `m` is one that `san` describes.
+fn matches<B: Board>(board: &B, m: Move, san: San) -> bool {
+    match san {
+        San::Castle { side, .. } => m.castling_side() == Some(side),
+        San::Normal {
             role,
             from_file,
             from_rank,
@@ -586,7 +926,9 @@ fn matches<B: Board>(board: &B, m: Move, parsed: Parsed) -> bool {
             en_passant,
             to,
             promotion,
+            ..
         } => {
+            let from_file = source_file(role, from_file, capture, to);
             !m.is_castle()
                 && m.to() == to
                 && moving_role(board, m) == role
@@ -601,15 +943,18 @@ fn matches<B: Board>(board: &B, m: Move, parsed: Parsed) -> bool {
     }
 }
 
-/// A sentence saying why no legal move matches `parsed`.
-fn why_illegal<B: MoveGen>(board: &B, parsed: Parsed) -> String {
+/// A sentence saying why no legal move matches `san`.
+fn why_illegal<B: MoveGen>(board: &B, san: San) -> String {
     let side = board.turn();
-    match parsed {
-        Parsed::Castle { king_side } => {
-            let wing = if king_side { "king" } else { "queen" };
+    match san {
+        San::Castle { side: wing, .. } => {
+            let wing = match wing {
+                CastlingSide::King => "king",
+                CastlingSide::Queen => "queen",
+            };
             format!("{side} cannot castle on the {wing} side here")
         }
-        Parsed::Normal {
+        San::Normal {
             role,
             capture,
             en_passant,
@@ -639,6 +984,33 @@ fn role_name(role: Role) -> &'static str {
         Role::Rook => "rook",
         Role::Queen => "queen",
         Role::King => "king",
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for San {
+    /// The text (`Display`), in every format.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for San {
+    /// Reads the text with [`San::parse`]; a syntax error is the
+    /// deserializer's error, with the parser's message.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<San, D::Error> {
+        struct TextVisitor;
+        impl serde::de::Visitor<'_> for TextVisitor {
+            type Value = San;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("SAN text such as Nf3, exd5 or O-O")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<San, E> {
+                San::parse(v).map_err(E::custom)
+            }
+        }
+        d.deserialize_str(TextVisitor)
     }
 }
 
@@ -907,11 +1279,11 @@ mod tests {
                     }
                 }
                 for text in &texts {
-                    let Ok(parsed) = parse_syntax(text) else {
+                    let Ok(san) = parse_syntax(text) else {
                         continue;
                     };
-                    let slow = resolve_slow(&b, text, parsed);
-                    match resolve_fast(&b, parsed) {
+                    let slow = resolve_slow(&b, || text.to_string(), san);
+                    match resolve_fast(&b, san) {
                         Some(mv) => assert_eq!(slow, Ok(mv), "{text} in {}", b.fen()),
                         None => {
                             assert!(slow.is_err(), "{text} in {}: slow found {slow:?}", b.fen())
@@ -923,6 +1295,292 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked}");
+    }
+
+    /// Malformed text, the exact reason, and the reason's message: the
+    /// position-free parse and `parse_san` (which adds the FEN) agree.
+    #[test]
+    fn syntax_errors_are_exact() {
+        use SanSyntaxError::*;
+        let cases: &[(&str, SanSyntaxError, &str)] = &[
+            ("", Empty, "it is empty"),
+            (" \t ", Empty, "it is empty"),
+            ("é4", NotAscii, "it contains a character that is not ASCII"),
+            ("Nf3\u{a0}", NotAscii, "it contains a character that is not ASCII"),
+            ("+", OnlyAnnotations, "it has only annotation marks"),
+            ("!!", OnlyAnnotations, "it has only annotation marks"),
+            ("e.p.", OnlyAnnotations, "it has only annotation marks"),
+            ("O-O e.p.", CastlingEnPassant, "castling is not an en-passant capture (remove `e.p.`)"),
+            ("Nf3=Q", PromotionNotPawn, "only a pawn can promote"),
+            ("Ke8=K", BadDestination, "it does not end with a destination square such as f3 (or a promotion such as =Q)"),
+            ("Nf3 e.p.", EnPassantNotPawn, "only a pawn capture can be en passant (remove `e.p.`)"),
+            ("e8=Q e.p.", EnPassantNotPawn, "only a pawn capture can be en passant (remove `e.p.`)"),
+            ("e", NoDestination, "it has no destination square"),
+            ("N", NoDestination, "it has no destination square"),
+            ("Nf", NoDestination, "it has no destination square"),
+            ("e9", BadDestination, "it does not end with a destination square such as f3 (or a promotion such as =Q)"),
+            ("i4", BadDestination, "it does not end with a destination square such as f3 (or a promotion such as =Q)"),
+            ("exd5x", BadDestination, "it does not end with a destination square such as f3 (or a promotion such as =Q)"),
+            ("O-O-O-O", BadDestination, "it does not end with a destination square such as f3 (or a promotion such as =Q)"),
+            ("c8=Q=Q", BadDestination, "it does not end with a destination square such as f3 (or a promotion such as =Q)"),
+            ("Xe4", BadPrefix, "the part before the destination must be a piece letter (NBRQK), a file a-h and/or a rank 1-8, then x"),
+            ("N g1f3", BadPrefix, "the part before the destination must be a piece letter (NBRQK), a file a-h and/or a rank 1-8, then x"),
+            ("e4 e5", BadPrefix, "the part before the destination must be a piece letter (NBRQK), a file a-h and/or a rank 1-8, then x"),
+            ("Ng1ff3", BadPrefix, "the part before the destination must be a piece letter (NBRQK), a file a-h and/or a rank 1-8, then x"),
+            ("1. e4", BadPrefix, "the part before the destination must be a piece letter (NBRQK), a file a-h and/or a rank 1-8, then x"),
+            ("Nxxf3", BadPrefix, "the part before the destination must be a piece letter (NBRQK), a file a-h and/or a rank 1-8, then x"),
+        ];
+        for &(text, reason, message) in cases {
+            let err = San::parse(text).unwrap_err();
+            assert_eq!((err.text.as_str(), err.reason), (text, reason), "{text:?}");
+            assert_eq!(
+                err.to_string(),
+                format!("`{text}` is not a SAN move ({message}; expected something like e4, Nf3, exd5, Rad1, e8=Q or O-O)"),
+            );
+            let b = board(START);
+            assert_eq!(
+                parse_san(&b, text),
+                Err(SanError::Syntax {
+                    text: text.to_string(),
+                    reason,
+                    fen: START.to_string()
+                })
+            );
+        }
+    }
+
+    /// What the text says, read without a position.
+    #[test]
+    fn parses_without_a_position() {
+        let f = |c| File::from_char(c);
+        let r = |c| Rank::from_char(c);
+        let normal = |role, from_file, from_rank, capture, to, promotion, suffix| San::Normal {
+            role,
+            from_file,
+            from_rank,
+            capture,
+            to,
+            promotion,
+            en_passant: false,
+            suffix,
+        };
+        let cases: &[(&str, San, &str)] = &[
+            (
+                "e4",
+                normal(Role::Pawn, None, None, false, Square::E4, None, None),
+                "e4",
+            ),
+            (
+                "Pe4",
+                normal(Role::Pawn, None, None, false, Square::E4, None, None),
+                "e4",
+            ),
+            (
+                "exd5",
+                normal(Role::Pawn, f('e'), None, true, Square::D5, None, None),
+                "exd5",
+            ),
+            (
+                "ed5",
+                normal(Role::Pawn, f('e'), None, false, Square::D5, None, None),
+                "ed5",
+            ),
+            (
+                "bxc3",
+                normal(Role::Pawn, f('b'), None, true, Square::C3, None, None),
+                "bxc3",
+            ),
+            (
+                "Bxc3",
+                normal(Role::Bishop, None, None, true, Square::C3, None, None),
+                "Bxc3",
+            ),
+            (
+                "nf3",
+                normal(Role::Knight, None, None, false, Square::F3, None, None),
+                "Nf3",
+            ),
+            (
+                "Ng1-f3",
+                normal(Role::Knight, f('g'), r('1'), false, Square::F3, None, None),
+                "Ng1f3",
+            ),
+            (
+                "R1:a4!",
+                normal(Role::Rook, None, r('1'), true, Square::A4, None, None),
+                "R1xa4",
+            ),
+            (
+                "Qh4xe1#",
+                normal(
+                    Role::Queen,
+                    f('h'),
+                    r('4'),
+                    true,
+                    Square::E1,
+                    None,
+                    Some(Suffix::Checkmate),
+                ),
+                "Qh4xe1#",
+            ),
+            (
+                "e8q+",
+                normal(
+                    Role::Pawn,
+                    None,
+                    None,
+                    false,
+                    Square::E8,
+                    Some(Role::Queen),
+                    Some(Suffix::Check),
+                ),
+                "e8=Q+",
+            ),
+            (
+                "cxb8=N",
+                normal(
+                    Role::Pawn,
+                    f('c'),
+                    None,
+                    true,
+                    Square::B8,
+                    Some(Role::Knight),
+                    None,
+                ),
+                "cxb8=N",
+            ),
+            (
+                "e4+#",
+                normal(
+                    Role::Pawn,
+                    None,
+                    None,
+                    false,
+                    Square::E4,
+                    None,
+                    Some(Suffix::Checkmate),
+                ),
+                "e4#",
+            ),
+            (
+                "e4?!+",
+                normal(
+                    Role::Pawn,
+                    None,
+                    None,
+                    false,
+                    Square::E4,
+                    None,
+                    Some(Suffix::Check),
+                ),
+                "e4+",
+            ),
+            (
+                "O-O",
+                San::Castle {
+                    side: CastlingSide::King,
+                    suffix: None,
+                },
+                "O-O",
+            ),
+            (
+                "0-0-0+",
+                San::Castle {
+                    side: CastlingSide::Queen,
+                    suffix: Some(Suffix::Check),
+                },
+                "O-O-O+",
+            ),
+            (
+                "o-o#",
+                San::Castle {
+                    side: CastlingSide::King,
+                    suffix: Some(Suffix::Checkmate),
+                },
+                "O-O#",
+            ),
+        ];
+        for &(text, want, written) in cases {
+            let san = San::parse(text).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(san, want, "{text}");
+            assert_eq!(san.to_string(), written, "{text}");
+            assert_eq!(San::parse(written), Ok(san), "{written}");
+        }
+        let ep = San::parse("exd6 e.p.+").unwrap();
+        assert!(matches!(
+            ep,
+            San::Normal {
+                en_passant: true,
+                capture: true,
+                ..
+            }
+        ));
+        assert_eq!(ep.suffix(), Some(Suffix::Check));
+        assert_eq!(ep.to_string(), "exd6 e.p.+");
+        assert_eq!(San::parse("exd6+ e.p."), Ok(ep));
+        assert_eq!(ep.with_suffix(None).to_string(), "exd6 e.p.");
+    }
+
+    /// Every text over a small alphabet: no panic, and whatever parses
+    /// writes back to a text that parses to the same value.
+    #[test]
+    fn every_short_text_round_trips() {
+        let alphabet = b"NBRQKPnbrqkexdh18O0-=+#!? .p";
+        let mut accepted = 0;
+        let mut text = Vec::new();
+        for len in 1..=4u32 {
+            for mut code in 0..(alphabet.len() as u64).pow(len) {
+                text.clear();
+                for _ in 0..len {
+                    text.push(alphabet[(code % alphabet.len() as u64) as usize]);
+                    code /= alphabet.len() as u64;
+                }
+                let Ok(t) = std::str::from_utf8(&text) else {
+                    continue;
+                };
+                if let Ok(san) = San::parse(t) {
+                    accepted += 1;
+                    let written = san.to_string();
+                    assert_eq!(San::parse(&written), Ok(san), "{t:?} -> {written:?}");
+                }
+            }
+        }
+        assert!(accepted > 1000, "{accepted}");
+    }
+
+    /// `San` and the text functions are one piece of code: for every legal
+    /// move of some positions, `from_move` writes what `to_san` writes,
+    /// and `to_move` of it is the move.
+    #[test]
+    fn san_type_and_text_functions_agree() {
+        for fen in [
+            START, KNIGHTS, ROOKS, QUEENS, LONG_CHECK, PROMO, EP, CASTLE, SCHOLAR,
+        ] {
+            let b = board(fen);
+            for &mv in &b.legal_moves() {
+                let san = San::from_move(&b, mv).unwrap_or_else(|e| panic!("{e}"));
+                assert_eq!(san.to_string(), to_san(&b, mv));
+                assert_eq!(san.to_move(&b), Ok(mv), "{san} in {fen}");
+                assert_eq!(parse_san(&b, &san.to_string()), Ok(mv));
+            }
+        }
+        // `to_move` names the SAN as written back in its errors.
+        let b = board(KNIGHTS);
+        let san = San::parse("nd2!").unwrap();
+        assert_eq!(
+            san.to_move(&b).unwrap_err().to_string(),
+            format!(
+                "`Nd2` is ambiguous in {KNIGHTS}: it could be Nbd2 or Nfd2; write one of those"
+            )
+        );
+        assert_eq!(
+            San::parse("Qd4").unwrap().to_move(&b).unwrap_err().to_string(),
+            format!("`Qd4` is not a legal move in {KNIGHTS}: no white queen matching the text can move to d4")
+        );
+        assert_eq!(
+            San::from_move(&b, Move::NULL).unwrap_err().to_string(),
+            format!("0000 is not a legal move in {KNIGHTS}")
+        );
     }
 
     #[test]
