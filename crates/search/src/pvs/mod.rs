@@ -41,6 +41,7 @@
 //! ```
 
 mod config;
+mod effort;
 pub mod probcut;
 
 pub use config::{PvsConfig, UnknownFeature};
@@ -49,7 +50,7 @@ pub use probcut::{ProbCut, ProbCutFit};
 use crate::common::{is_draw, mate_limit_reached, no_moves_score, root_moves, Path, PvTable};
 use crate::limits::nps;
 use crate::see::{captured_value, mvv_lva, non_pawn_material, see_ge};
-use crate::time::TimeManager;
+use crate::time::{IterationTracker, TimeManager};
 use crate::tt::{score_from_tt, score_to_tt, Bound as TtBound, TranspositionTable};
 use crate::{Bound, Info, Limits, Search, SearchResult, MAX_PLY};
 use arrayvec::ArrayVec;
@@ -288,6 +289,8 @@ struct Worker<'a, B: MoveGen, E> {
     /// ProbCut's thresholds, prepared from the config.
     probcut: probcut::Prepared,
     aborted: bool,
+    /// Root nodes per move (time management, main thread).
+    effort: effort::RootEffort,
 }
 
 impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
@@ -328,6 +331,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             nmp_min_ply: 0,
             probcut: probcut::Prepared::new(&cfg.probcut_params, cfg.probcut_fitted),
             aborted: false,
+            effort: effort::RootEffort::new(),
         }
     }
 
@@ -412,7 +416,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         } else {
             max_depth
         };
-        let mut stable = 0;
+        let mut tracker = IterationTracker::default();
         let mut score = Score::ZERO;
         let mut depth = first;
         while depth <= max_depth {
@@ -425,6 +429,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             };
             self.root_depth = target;
             self.seldepth = 0;
+            self.effort.clear();
             let mut delta = 25;
             let (mut alpha, mut beta) = if self.cfg.aspiration && target >= 4 && !score.is_mate() {
                 (score - delta, score + delta)
@@ -459,11 +464,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             score = s;
             let pv = self.pv.line(0);
             let best = pv.first().copied();
-            if best == result.best_move && depth > first {
-                stable += 1;
-            } else {
-                stable = 0;
-            }
             result.best_move = best.or(result.best_move);
             result.ponder = pv.get(1).copied();
             result.pv = pv.to_vec();
@@ -479,9 +479,12 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 let info = self.info(target, score, Bound::Exact);
                 r(&info);
             }
+            if let Some(b) = best {
+                tracker.record(b, score, self.effort.fraction(b));
+            }
             if self.is_main()
                 && (mate_limit_reached(limits, score)
-                    || (!limits.infinite && self.time.soft_expired(stable))
+                    || (!limits.infinite && self.time.soft_expired_scaled(tracker.scale()))
                     || limits.stopped())
             {
                 break;
@@ -897,6 +900,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 }
             }
 
+            let nodes_before = self.nodes;
             let next = self.make(board, mv, ply);
             let gives_check = next.in_check();
             // Late-move pruning: late quiet moves of a node near the horizon
@@ -993,6 +997,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 }
             }
             self.unmake();
+            if root {
+                self.effort.add(mv, self.nodes - nodes_before);
+            }
             if self.aborted {
                 return Score::ZERO;
             }
