@@ -137,7 +137,11 @@ impl TimeManager {
         if self.fixed {
             return false;
         }
-        let scale = if scale.is_finite() { scale.max(0.0) } else { 1.0 };
+        let scale = if scale.is_finite() {
+            scale.max(0.0)
+        } else {
+            1.0
+        };
         let target = soft.mul_f64(scale).min(self.hard.unwrap_or(Duration::MAX));
         self.elapsed() >= target
     }
@@ -303,11 +307,8 @@ mod tests {
             wtime: Some(Duration::from_millis(100)),
             ..Limits::default()
         };
-        let tm = TimeManager::starting_at(
-            &l,
-            Color::White,
-            Instant::now() - Duration::from_millis(60),
-        );
+        let tm =
+            TimeManager::starting_at(&l, Color::White, Instant::now() - Duration::from_millis(60));
         // 40 ms is the cap (40% of the clock): past it, any scale stops.
         assert!(tm.hard().unwrap() <= Duration::from_millis(40));
         assert!(tm.soft_expired_scaled(1e9));

@@ -727,3 +727,55 @@ pub fn run_stdio() {
     let mut session = Session::new(Output::new(Box::new(std::io::stdout())));
     session.run(std::io::stdin().lock());
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write as _;
+
+    /// A writer that keeps what it is given.
+    #[derive(Clone, Default)]
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0
+                .lock()
+                .map_err(|_| std::io::ErrorKind::Other)?
+                .write(buf)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn the_safety_net_reports_what_it_replaces() {
+        let sink = Sink::default();
+        let out = Output::new(Box::new(sink.clone()));
+        let game = Game::new(Bitboards::startpos());
+        let notation = Notation::of(game.board(), false);
+        // e2e5 is no move at all: replaced, and said loudly.
+        let bad = SearchResult {
+            best_move: parse_uci(game.board(), "e2e4")
+                .ok()
+                .map(|m| Move::new(m.from(), fianchetto_board::Square::E5, m.kind())),
+            ..SearchResult::default()
+        };
+        let line = legal_bestmove(&game, &bad, notation, &out);
+        assert!(line.starts_with("bestmove "), "{line}");
+        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        assert!(text.starts_with("info string error: search bug"), "{text}");
+        // A legal move passes silently.
+        sink.0.lock().unwrap().clear();
+        let good = SearchResult {
+            best_move: parse_uci(game.board(), "e2e4").ok(),
+            ..SearchResult::default()
+        };
+        assert_eq!(
+            legal_bestmove(&game, &good, notation, &out),
+            "bestmove e2e4"
+        );
+        assert!(sink.0.lock().unwrap().is_empty());
+    }
+}
