@@ -94,6 +94,11 @@ pub struct PvsConfig {
 
     /// ProbCut's numbers: the margin rule and the fitted regressions.
     pub probcut_params: ProbCut,
+    /// Upcoming-repetition detection: raise alpha to a draw where the side
+    /// to move can repeat a position (cuckoo tables, [`crate::cuckoo`]).
+    pub cuckoo: bool,
+    /// Quiescence also tries quiet promotions to a queen.
+    pub qs_promotions: bool,
 }
 
 /// A feature name that [`PvsConfig::set`] does not know.
@@ -134,6 +139,8 @@ impl Default for PvsConfig {
             probcut_fitted: false,
             iir: true,
             probcut_params: ProbCut::default(),
+            cuckoo: true,
+            qs_promotions: true,
         }
     }
 }
@@ -171,6 +178,8 @@ impl PvsConfig {
             "ProbCut by fitted regressions (off: fixed margin)",
         ),
         ("iir", "internal iterative reduction"),
+        ("cuckoo", "upcoming-repetition detection (cuckoo tables)"),
+        ("qs-promo", "quiet queen promotions in quiescence"),
     ];
 
     fn field(name: &str) -> Option<Field> {
@@ -200,6 +209,8 @@ impl PvsConfig {
             "probcut" => |c| &mut c.probcut,
             "probcut-fitted" => |c| &mut c.probcut_fitted,
             "iir" => |c| &mut c.iir,
+            "cuckoo" => |c| &mut c.cuckoo,
+            "qs-promo" => |c| &mut c.qs_promotions,
             _ => return None,
         })
     }

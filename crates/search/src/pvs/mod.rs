@@ -43,6 +43,7 @@
 mod config;
 mod effort;
 pub mod probcut;
+mod qpromotions;
 
 pub use config::{PvsConfig, UnknownFeature};
 pub use probcut::{ProbCut, ProbCutFit};
@@ -650,6 +651,13 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             if is_draw(board, &self.path) {
                 return Score::DRAW;
             }
+            // A move back to a position of the line holds the draw.
+            if cfg.cuckoo && alpha < Score::DRAW && crate::cuckoo::on_path(board, &self.path) {
+                alpha = Score::DRAW;
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
             if ply >= MAX_PLY - 4 {
                 return if board.in_check() {
                     Score::DRAW
@@ -1100,6 +1108,13 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         if ply > 0 && is_draw(board, &self.path) {
             return Score::DRAW;
         }
+        if ply > 0 && cfg.cuckoo && alpha < Score::DRAW && crate::cuckoo::on_path(board, &self.path)
+        {
+            alpha = Score::DRAW;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
         let in_check = board.in_check();
         if !cfg.quiescence || ply >= MAX_PLY - 1 {
             return if in_check && ply >= MAX_PLY - 1 {
@@ -1158,7 +1173,11 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 return best;
             }
             alpha = alpha.max(best);
-            board.captures()
+            let mut moves = board.captures();
+            if cfg.qs_promotions {
+                qpromotions::push(board, &mut moves);
+            }
+            moves
         };
         // Captures always go most valuable victim first here, whatever the
         // switches: an unordered quiescence search explodes (every capture
