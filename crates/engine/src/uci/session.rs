@@ -731,7 +731,6 @@ pub fn run_stdio() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write as _;
 
     /// A writer that keeps what it is given.
     #[derive(Clone, Default)]
