@@ -250,6 +250,12 @@ impl IterationTracker {
         self.stable
     }
 
+    /// The factor for [`TimeManager::soft_expired_scaled`] by best-move
+    /// stability alone.
+    pub fn stability_scale(&self) -> f64 {
+        stability_factor(self.stable)
+    }
+
     /// The factor for [`TimeManager::soft_expired_scaled`]: the product of
     /// the stability, node-share and falling-score factors.
     pub fn scale(&self) -> f64 {

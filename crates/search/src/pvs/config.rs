@@ -99,6 +99,10 @@ pub struct PvsConfig {
     pub cuckoo: bool,
     /// Quiescence also tries quiet promotions to a queen.
     pub qs_promotions: bool,
+    /// Time management scales the optimum by the best move's node share
+    /// and a falling score as well as by best-move stability (off: by
+    /// stability alone; see [`crate::time::IterationTracker`]).
+    pub time_signals: bool,
 }
 
 /// A feature name that [`PvsConfig::set`] does not know.
@@ -141,6 +145,9 @@ impl Default for PvsConfig {
             probcut_params: ProbCut::default(),
             cuckoo: true,
             qs_promotions: true,
+            // Undecided at 2+0.02 on a loaded machine, -18 Elo ± 32: off
+            // until a longer test says otherwise (see the README).
+            time_signals: false,
         }
     }
 }
@@ -180,6 +187,10 @@ impl PvsConfig {
         ("iir", "internal iterative reduction"),
         ("cuckoo", "upcoming-repetition detection (cuckoo tables)"),
         ("qs-promo", "quiet queen promotions in quiescence"),
+        (
+            "tm-signals",
+            "time management by node share and falling score too",
+        ),
     ];
 
     fn field(name: &str) -> Option<Field> {
@@ -211,6 +222,7 @@ impl PvsConfig {
             "iir" => |c| &mut c.iir,
             "cuckoo" => |c| &mut c.cuckoo,
             "qs-promo" => |c| &mut c.qs_promotions,
+            "tm-signals" => |c| &mut c.time_signals,
             _ => return None,
         })
     }

@@ -50,7 +50,8 @@ pub use probcut::{ProbCut, ProbCutFit};
 
 use crate::common::{is_draw, mate_limit_reached, no_moves_score, root_moves, Path, PvTable};
 use crate::limits::nps;
-use crate::see::{captured_value, mvv_lva, non_pawn_material, see_ge};
+// The search keeps the SEE without pins until pins win an SPRT (see the README).
+use crate::see::{captured_value, mvv_lva, non_pawn_material, see_ge_ignoring_pins as see_ge};
 use crate::time::{IterationTracker, TimeManager};
 use crate::tt::{score_from_tt, score_to_tt, Bound as TtBound, TranspositionTable};
 use crate::{Bound, Info, Limits, Search, SearchResult, MAX_PLY};
@@ -485,7 +486,12 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             }
             if self.is_main()
                 && (mate_limit_reached(limits, score)
-                    || (!limits.infinite && self.time.soft_expired_scaled(tracker.scale()))
+                    || (!limits.infinite
+                        && self.time.soft_expired_scaled(if self.cfg.time_signals {
+                            tracker.scale()
+                        } else {
+                            tracker.stability_scale()
+                        }))
                     || limits.stopped())
             {
                 break;
