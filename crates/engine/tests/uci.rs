@@ -52,6 +52,12 @@ impl Engine {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(line) => {
+                    // The session's safety net replaces an illegal best move
+                    // and says so: that is a search bug, never acceptable.
+                    assert!(
+                        !line.contains("search bug"),
+                        "the bestmove safety net was used: {line}; lines so far: {seen:#?}"
+                    );
                     let done = pred(&line);
                     seen.push(line);
                     if done {
@@ -434,4 +440,214 @@ fn uci_elo_map_is_monotone_and_follows_the_fit() {
     assert_eq!(depth, 8);
     assert!((90_000..105_000).contains(&nodes), "{nodes}");
     assert_eq!(strength_limits(0), strength_limits(ELO_RANGE.0));
+}
+
+/// The time from sending `go …` to reading `bestmove`, and the move.
+fn timed_go(e: &mut Engine, go: &str) -> (Duration, String) {
+    let t = Instant::now();
+    e.send(go);
+    let (best, _) = e.bestmove(LONG);
+    (t.elapsed(), best)
+}
+
+/// The median of `n` timed searches of `go` from `position`.
+fn median_time(e: &mut Engine, position: &str, go: &str, n: usize) -> Duration {
+    let mut times = Vec::with_capacity(n);
+    for _ in 0..n {
+        e.send(position);
+        e.send("isready");
+        e.until(|l| l == "readyok", LONG);
+        let (took, best) = timed_go(e, go);
+        assert_ne!(best, "0000");
+        times.push(took);
+    }
+    times.sort();
+    times[n / 2]
+}
+
+/// Whether the median of five timed searches falls in `range`; on a loaded
+/// machine one more set of five is allowed (the bound itself stays).
+fn median_within(
+    e: &mut Engine,
+    position: &str,
+    go: &str,
+    range: std::ops::RangeInclusive<Duration>,
+) -> Result<(), Duration> {
+    let first = median_time(e, position, go, 5);
+    if range.contains(&first) {
+        return Ok(());
+    }
+    let second = median_time(e, position, go, 5);
+    if range.contains(&second) {
+        Ok(())
+    } else {
+        Err(second)
+    }
+}
+
+const MS: fn(u64) -> Duration = Duration::from_millis;
+
+#[test]
+fn movetime_uses_the_time_given() {
+    let mut e = Engine::start();
+    let middlegame =
+        "position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    // Measured from `go` to `bestmove`: the time given less the 10 ms
+    // overhead, plus the pipe; never the 60% it used to stop at.
+    for (go, range) in [
+        ("go movetime 100", MS(80)..=MS(150)),
+        ("go movetime 300", MS(270)..=MS(360)),
+    ] {
+        if let Err(m) = median_within(&mut e, middlegame, go, range.clone()) {
+            panic!("{go}: median {m:?} outside {range:?}");
+        }
+    }
+    // A larger Move Overhead is kept back.
+    e.send("setoption name Move Overhead value 50");
+    if let Err(m) = median_within(&mut e, middlegame, "go movetime 200", MS(140)..=MS(200)) {
+        panic!("movetime 200 with 50 ms overhead: median {m:?}");
+    }
+    e.quit();
+}
+
+#[test]
+fn multipv_shares_the_time_of_one_move() {
+    let mut e = Engine::start();
+    let start = "position startpos moves e2e4 e7e5";
+    e.send("setoption name MultiPV value 3");
+    // Three lines in the time of one: 300 ms given, each line a third.
+    if let Err(m) = median_within(&mut e, start, "go movetime 300", MS(250)..=MS(360)) {
+        panic!("MultiPV 3 movetime 300: median {m:?}");
+    }
+    // On a clock of 6 s the optimum is about 200 ms and the maximum 800 ms;
+    // three lines share the optimum instead of taking it three times.
+    if let Err(m) = median_within(&mut e, start, "go wtime 6000 btime 6000", MS(120)..=MS(320)) {
+        panic!("MultiPV 3 on a 6 s clock: median {m:?}");
+    }
+    e.quit();
+}
+
+#[test]
+fn a_clock_search_never_passes_its_maximum() {
+    let mut e = Engine::start();
+    // 1 s left, no increment: the optimum is a thirtieth of the clock less
+    // the overhead (33 ms) and the maximum four optimums (132 ms); every
+    // search ends within it (plus the pipe and a loaded machine's lag).
+    for fen in [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ] {
+        e.send(&format!("position fen {fen}"));
+        let mut times: Vec<Duration> = (0..3)
+            .map(|_| timed_go(&mut e, "go wtime 1000 btime 1000").0)
+            .collect();
+        times.sort();
+        assert!(times[1] <= MS(200), "{fen}: {times:?}");
+    }
+    e.quit();
+}
+
+/// A random legal game of `plies` plies (seeded), stopping before its end.
+fn random_game(seed: u64, plies: usize) -> Vec<String> {
+    let mut game = Game::new(Bitboards::startpos());
+    let mut s = seed | 1;
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        let list = game.board().legal_moves();
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        let mv = list[(s % list.len() as u64) as usize];
+        game.play_unchecked(mv);
+        if game.outcome().is_some() {
+            game.undo();
+            break;
+        }
+        moves.push(mv.to_string());
+    }
+    moves
+}
+
+#[test]
+fn the_bestmove_safety_net_is_never_needed() {
+    // The harness fails on any `search bug` line; this drives every kind of
+    // search end through it and checks each move's legality itself.
+    let mut e = Engine::start();
+    let positions: Vec<(String, Vec<String>)> = vec![
+        (fianchetto_board::START_FEN.to_string(), vec![]),
+        // Mate in one, mated, stalemated, a single legal move.
+        ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1".into(), vec![]),
+        (
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3".into(),
+            vec![],
+        ),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1".into(), vec![]),
+        ("k7/8/1QK5/8/8/8/8/8 b - - 0 1".into(), vec![]),
+        ("8/8/8/8/8/5k2/6q1/7K w - - 0 1".into(), vec![]),
+        // Repetitions: a knight dance back to the start.
+        (
+            fianchetto_board::START_FEN.to_string(),
+            "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1"
+                .split(' ')
+                .map(String::from)
+                .collect(),
+        ),
+        (fianchetto_board::START_FEN.to_string(), random_game(7, 120)),
+        (fianchetto_board::START_FEN.to_string(), random_game(99, 61)),
+    ];
+    let gos = [
+        "go depth 1",
+        "go depth 6",
+        "go nodes 1",
+        "go nodes 3000",
+        "go movetime 1",
+        "go movetime 15",
+        "go wtime 50 btime 50",
+        "go wtime 5 btime 5 winc 1 binc 1",
+        "go mate 2 movetime 30",
+    ];
+    let check = |pos: &(String, Vec<String>), best: &str| {
+        let moves: Vec<&str> = pos.1.iter().map(String::as_str).collect();
+        let mut game = Game::new(Bitboards::from_fen(&pos.0).expect("fen"));
+        for m in &moves {
+            game.play_uci(m).expect("legal");
+        }
+        if game.board().legal_moves().is_empty() {
+            assert_eq!(best, "0000", "{pos:?}");
+        } else {
+            assert!(legal_in((&pos.0, &moves), best), "{best} in {pos:?}");
+        }
+    };
+    let position_cmd = |pos: &(String, Vec<String>)| {
+        let mut cmd = format!("position fen {}", pos.0);
+        if !pos.1.is_empty() {
+            cmd.push_str(" moves ");
+            cmd.push_str(&pos.1.join(" "));
+        }
+        cmd
+    };
+    for multipv in [1, 3] {
+        e.send(&format!("setoption name MultiPV value {multipv}"));
+        for pos in &positions {
+            e.send(&position_cmd(pos));
+            for go in gos {
+                e.send(go);
+                let (best, _) = e.bestmove(LONG);
+                check(pos, &best);
+            }
+            // Stopped at once, stopped while pondering, pondering then hit.
+            for (go, then) in [
+                ("go infinite", "stop"),
+                ("go ponder wtime 100 btime 100", "stop"),
+                ("go ponder wtime 100 btime 100", "ponderhit"),
+            ] {
+                e.send(go);
+                e.send(then);
+                let (best, _) = e.bestmove(LONG);
+                check(pos, &best);
+            }
+        }
+    }
+    e.quit();
 }

@@ -17,6 +17,8 @@ use std::sync::Arc;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Path {
     hashes: Vec<u64>,
+    /// Index of the root position in `hashes`.
+    root: usize,
 }
 
 impl Path {
@@ -25,7 +27,10 @@ impl Path {
     pub fn from_game<B: MoveGen>(game: &Game<B>) -> Path {
         let mut hashes = Vec::with_capacity(game.positions().len() + MAX_PLY + 8);
         hashes.extend(game.hashes());
-        Path { hashes }
+        Path {
+            root: hashes.len().saturating_sub(1),
+            hashes,
+        }
     }
 
     #[inline]
@@ -38,10 +43,25 @@ impl Path {
         self.hashes.pop();
     }
 
-    /// Whether the current position (the last pushed) occurred before,
-    /// within the reversible moves. One earlier occurrence is enough: if
+    /// Every hash, oldest first, the current position last.
+    #[inline]
+    pub fn hashes(&self) -> &[u64] {
+        &self.hashes
+    }
+
+    /// Index of the root position in [`Path::hashes`].
+    #[inline]
+    pub fn root(&self) -> usize {
+        self.root
+    }
+
+    /// Whether the current position (the last pushed) is a draw by
+    /// repetition, looking back over the reversible moves: a position that
+    /// occurred once before *after the root* (inside the search) counts: if
     /// repeating is good for one side, it can repeat again, so a search
-    /// scores the first repetition as the draw it leads to.
+    /// scores the first repetition as the draw it leads to. A position whose
+    /// earlier occurrences are all at or before the root needs two of them
+    /// (the third occurrence the rules ask for).
     #[inline]
     pub fn is_repetition(&self, halfmove_clock: u32) -> bool {
         let n = self.hashes.len();
@@ -49,10 +69,18 @@ impl Path {
             return false;
         };
         let window = (halfmove_clock as usize).min(n - 1);
+        let mut earlier = 0;
         let mut i = 4;
         while i <= window {
-            if self.hashes[n - 1 - i] == hash {
-                return true;
+            let j = n - 1 - i;
+            if self.hashes[j] == hash {
+                if j > self.root {
+                    return true;
+                }
+                earlier += 1;
+                if earlier >= 2 {
+                    return true;
+                }
             }
             i += 2;
         }
@@ -333,5 +361,36 @@ pub(crate) fn mate_limit_reached(limits: &Limits, score: Score) -> bool {
     match (limits.mate, score.mate_moves()) {
         (Some(n), Some(m)) => m > 0 && m as u32 <= n,
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path(hashes: &[u64], root: usize) -> Path {
+        Path {
+            hashes: hashes.to_vec(),
+            root,
+        }
+    }
+
+    #[test]
+    fn repetition_rules_around_the_root() {
+        // Position 7 repeats, four plies apart.
+        let h = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 7];
+        // The earlier occurrence (index 6) is after the root: a draw.
+        assert!(path(&h, 5).is_repetition(100));
+        // It is the root itself, or before it: only a second occurrence.
+        assert!(!path(&h, 6).is_repetition(100));
+        assert!(!path(&h, 8).is_repetition(100));
+        // Twice before the root: the third occurrence is a draw.
+        let h = [7, 2, 3, 4, 5, 6, 7, 8, 9, 10, 7];
+        assert!(path(&h, 9).is_repetition(100));
+        // ...but not when the oldest is beyond the reversible moves.
+        assert!(!path(&h, 9).is_repetition(9));
+        // Odd distances never match (the side to move differs).
+        let h = [1, 2, 3, 4, 5, 6, 7, 8, 9, 7];
+        assert!(!path(&h, 0).is_repetition(100));
     }
 }

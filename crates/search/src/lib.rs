@@ -43,6 +43,7 @@
 
 pub mod alphabeta;
 mod common;
+pub mod cuckoo;
 mod limits;
 pub mod mcts;
 pub mod minimax;

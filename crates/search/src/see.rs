@@ -14,8 +14,9 @@
 //! # Ok::<(), fianchetto_board::FenError>(())
 //! ```
 
-use fianchetto_board::attacks::{bishop_attacks, rook_attacks};
-use fianchetto_board::{Bitboard, Board, Move, Role};
+use arrayvec::ArrayVec;
+use fianchetto_board::attacks::{between, bishop_attacks, line, rook_attacks};
+use fianchetto_board::{Bitboard, Board, Color, Move, Role, Square};
 
 /// Piece values used by SEE, MVV-LVA and delta pruning (centipawns).
 pub const VALUES: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
@@ -49,10 +50,52 @@ pub fn mvv_lva<B: Board>(board: &B, mv: Move) -> i32 {
 }
 
 /// Whether the static exchange on `mv`'s target square wins at least
-/// `threshold` for the side making it (both sides capturing with their least
-/// valuable attacker, each free to stop; x-rays through sliders included;
-/// pins ignored). The swap algorithm of Stockfish's `see_ge`.
+/// `threshold` for the side making it: both sides capture with their least
+/// valuable attacker, each free to stop; sliders behind a capturer join in
+/// (x-rays).
+///
+/// Pins: a piece pinned to its own king does not take part unless it
+/// captures along the pin line (toward or away from the pinner), or its
+/// pinner has already left the board in the exchange. What SEE still does
+/// not see: pins and checks that the exchange itself creates or lifts
+/// (a capturer that uncovers an attack on its own king, a recapture that
+/// gives check); those need a search, and the quiescence search settles
+/// them. Castling, promotions and en passant count as neutral.
+/// The swap algorithm of Stockfish's `see_ge`.
 pub fn see_ge<B: Board>(board: &B, mv: Move, threshold: i32) -> bool {
+    exchange(board, mv, threshold, true)
+}
+
+/// [`see_ge`] with pins ignored: every attacker takes part (the SEE most
+/// engines had before pins were handled; for comparisons and tests).
+pub fn see_ge_ignoring_pins<B: Board>(board: &B, mv: Move, threshold: i32) -> bool {
+    exchange(board, mv, threshold, false)
+}
+
+/// Pieces of one side pinned to their king, each with its pinner.
+type Pins = ArrayVec<(Square, Square), 8>;
+
+/// `color`'s pieces pinned to its king by the other side's sliders.
+fn pins<B: Board>(board: &B, color: Color) -> Pins {
+    let mut out = Pins::new();
+    let king = board.king(color);
+    let them = !color;
+    let queens = board.pieces(them, Role::Queen);
+    let snipers = (rook_attacks(king, Bitboard::EMPTY) & (board.pieces(them, Role::Rook) | queens))
+        | (bishop_attacks(king, Bitboard::EMPTY) & (board.pieces(them, Role::Bishop) | queens));
+    let occupied = board.occupied();
+    for sniper in snipers {
+        let blockers = between(king, sniper) & occupied;
+        if let Some(pinned) = blockers.single() {
+            if board.by_color(color).contains(pinned) {
+                let _ = out.try_push((pinned, sniper));
+            }
+        }
+    }
+    out
+}
+
+fn exchange<B: Board>(board: &B, mv: Move, threshold: i32, use_pins: bool) -> bool {
     if mv.is_castle() || mv.is_promotion() || mv.is_en_passant() {
         // Rare enough to treat as neutral; promotions are searched anyway.
         return 0 >= threshold;
@@ -75,11 +118,31 @@ pub fn see_ge<B: Board>(board: &B, mv: Move, threshold: i32) -> bool {
         (board.attackers(to, stm, occupied) | board.attackers(to, !stm, occupied)) & occupied;
     let diagonal = board.by_role(Role::Bishop) | board.by_role(Role::Queen);
     let straight = board.by_role(Role::Rook) | board.by_role(Role::Queen);
+    // Pins of each side, found once (none when there is no slider near a
+    // king, the common case, at the cost of two lookups per side).
+    let pinned = if use_pins {
+        [pins(board, Color::White), pins(board, Color::Black)]
+    } else {
+        [Pins::new(), Pins::new()]
+    };
     let mut result = true;
     loop {
         stm = !stm;
         attackers &= occupied;
-        let mine = attackers & board.by_color(stm);
+        let mut mine = attackers & board.by_color(stm);
+        let king = board.king(stm);
+        for &(piece, pinner) in &pinned[stm.index()] {
+            // The pinner still stands (it was not the piece first taken on
+            // `to`, nor a capturer since): the pinned piece may only move
+            // along the line through its king.
+            if mine.contains(piece)
+                && occupied.contains(pinner)
+                && pinner != to
+                && !line(king, piece).contains(to)
+            {
+                mine = mine.without(piece);
+            }
+        }
         if mine.is_empty() {
             break;
         }
@@ -191,5 +254,48 @@ mod tests {
             see_of("8/8/8/4k3/3p4/2B5/8/B3K3 w - - 0 1", Square::C3, Square::D4),
             100
         );
+    }
+
+    #[test]
+    fn pinned_attackers_do_not_take_part() {
+        // White's Rxd5 on a pawn defended only by the knight on c7... no:
+        // the black knight on e7 defends d5 but is pinned to its king on e8
+        // by the rook on e1, so the pawn on d5 falls for free.
+        let fen = "4k3/4n3/8/3p4/8/8/3R4/4R1K1 w - - 0 1";
+        assert_eq!(see_of(fen, Square::D2, Square::D5), 100);
+        let b = Bitboards::from_fen(fen).unwrap();
+        let rxd5 = Move::new(Square::D2, Square::D5, MoveKind::Capture);
+        // Ignoring the pin, the knight recaptures: a rook for a pawn.
+        assert!(!see_ge_ignoring_pins(&b, rxd5, 0));
+        assert!(see_ge(&b, rxd5, 100));
+        // Unpinned (the e1 rook gone), the knight defends again.
+        assert_eq!(
+            see_of(
+                "4k3/4n3/8/3p4/8/8/3R4/6K1 w - - 0 1",
+                Square::D2,
+                Square::D5
+            ),
+            -400
+        );
+    }
+
+    #[test]
+    fn a_pinned_defender_off_its_line_stays_out() {
+        // The bishop on f7 is pinned along the seventh rank (queen a7, king
+        // h7): it cannot recapture on e6, so Rxe6 wins the pawn.
+        let fen = "8/Q4b1k/4p3/8/8/8/8/4R1K1 w - - 0 1";
+        assert_eq!(see_of(fen, Square::E1, Square::E6), 100);
+        let b = Bitboards::from_fen(fen).unwrap();
+        let rxe6 = Move::new(Square::E1, Square::E6, MoveKind::Capture);
+        assert!(!see_ge_ignoring_pins(&b, rxe6, 0));
+    }
+
+    #[test]
+    fn a_pinned_piece_takes_part_once_its_pinner_is_taken() {
+        // The rook on e7 is pinned by the rook on e4. Bxe4 takes the pinner,
+        // Nxe4 recaptures, and the rook, pinned no more and capturing along
+        // its line anyway, takes the knight: 500 - 330 + 320.
+        let fen = "4k3/4r3/2b5/8/4R3/8/5N2/6K1 b - - 0 1";
+        assert_eq!(see_of(fen, Square::C6, Square::E4), 500 - 330 + 320);
     }
 }

@@ -1,9 +1,20 @@
 //! Time management: turning the clock into a soft deadline (do not start
 //! another iteration after it) and a hard deadline (abort the iteration in
-//! progress), and stopping early when the best move is stable.
+//! progress), and deciding after each iteration whether to go on.
 //!
-//! The shape is Stockfish's: an "optimum" time that is scaled by how stable
-//! the best move has been, and a "maximum" time that is never exceeded.
+//! - `go movetime N` is a promise to think N ms: the search runs until the
+//!   hard deadline, `N − Move Overhead`, and never stops early.
+//! - On a clock the planner takes an equal share of what is left (plus most
+//!   of the increment) as the *optimum*, and a few optimums, capped at a
+//!   fraction of the clock, as the *maximum*: the hard deadline, never
+//!   exceeded.
+//! - After each completed iteration [`IterationTracker`] scales the optimum
+//!   by three signals: how stable the best move has been, what share of the
+//!   iteration's nodes went to the best move (a move that took nearly all of
+//!   them is clearly best; one that took half is contested), and whether the
+//!   score is falling compared with the earlier iterations (a falling score
+//!   asks for more time to find a defence). The search stops once the
+//!   elapsed time passes the scaled optimum.
 //!
 //! ```
 //! use fianchetto_board::Color;
@@ -15,10 +26,18 @@
 //! let tm = TimeManager::new(&limits, Color::White);
 //! let (soft, hard) = (tm.soft().unwrap(), tm.hard().unwrap());
 //! assert!(soft < hard && hard < Duration::from_secs(60));
+//!
+//! // A fixed move time uses the time given, less the overhead.
+//! let limits = Limits { move_overhead: Duration::from_millis(10),
+//!                       ..Limits::movetime(Duration::from_millis(500)) };
+//! let tm = TimeManager::new(&limits, Color::White);
+//! assert_eq!(tm.hard(), Some(Duration::from_millis(490)));
+//! assert!(!tm.soft_expired(10));
 //! ```
 
 use crate::Limits;
-use fianchetto_board::Color;
+use fianchetto_board::{Color, Move};
+use fianchetto_eval::Score;
 use std::time::{Duration, Instant};
 
 /// Moves we plan for when the time control does not say (sudden death).
@@ -30,21 +49,31 @@ pub struct TimeManager {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// A fixed move time: only the hard deadline stops the search.
+    fixed: bool,
 }
 
 impl TimeManager {
     /// Deadlines for `side` to move under `limits`, starting now.
     pub fn new(limits: &Limits, side: Color) -> TimeManager {
-        let start = Instant::now();
+        TimeManager::starting_at(limits, side, Instant::now())
+    }
+
+    /// Deadlines for `side` to move under `limits`, counted from `start`
+    /// (a search that began before this manager was made: the time already
+    /// spent counts).
+    pub fn starting_at(limits: &Limits, side: Color, start: Instant) -> TimeManager {
+        let unlimited = TimeManager {
+            start,
+            soft: None,
+            hard: None,
+            fixed: false,
+        };
         if limits.infinite {
-            return TimeManager {
-                start,
-                soft: None,
-                hard: None,
-            };
+            return unlimited;
         }
         if let Some(t) = limits.movetime {
-            // A fixed time is a hard promise: use all of it, minus the lag.
+            // A fixed time is a promise: use all of it, minus the lag.
             let t = t
                 .saturating_sub(limits.move_overhead)
                 .max(Duration::from_millis(1));
@@ -52,43 +81,20 @@ impl TimeManager {
                 start,
                 soft: Some(t),
                 hard: Some(t),
+                fixed: true,
             };
         }
         let (time, inc) = match side {
             Color::White => (limits.wtime, limits.winc),
             Color::Black => (limits.btime, limits.binc),
         };
-        let Some(time) = time else {
-            return TimeManager {
-                start,
-                soft: None,
-                hard: None,
-            };
-        };
-        let inc = inc.unwrap_or_default();
-        // Never plan with the reserve that covers communication lag.
-        let left = time
-            .saturating_sub(limits.move_overhead)
-            .max(Duration::from_millis(1));
-        let mtg = limits
-            .movestogo
-            .unwrap_or(DEFAULT_MOVES_TO_GO)
-            .clamp(1, DEFAULT_MOVES_TO_GO);
-        // Optimum: an equal share of what is left plus most of the increment.
-        let optimum = left / mtg + inc * 3 / 4;
-        // Maximum: several optimums when the search is unstable, but never
-        // more than a fraction of the clock (less when the control is near).
-        let cap = if mtg == 1 {
-            left * 9 / 10
-        } else {
-            left * 4 / 10
-        };
-        let soft = optimum.min(cap);
-        let hard = (optimum * 4).min(cap).max(soft);
+        let Some(time) = time else { return unlimited };
+        let (soft, hard) = plan(time, inc.unwrap_or_default(), limits);
         TimeManager {
             start,
             soft: Some(soft),
             hard: Some(hard),
+            fixed: false,
         }
     }
 
@@ -102,8 +108,7 @@ impl TimeManager {
         self.start.elapsed()
     }
 
-    /// The optimum thinking time (before stability scaling), if the limits
-    /// set one.
+    /// The optimum thinking time (before scaling), if the limits set one.
     pub fn soft(&self) -> Option<Duration> {
         self.soft
     }
@@ -113,40 +118,183 @@ impl TimeManager {
         self.hard
     }
 
+    /// Whether the limits fix the thinking time (`go movetime`): the search
+    /// then never stops before the hard deadline.
+    pub fn is_fixed(&self) -> bool {
+        self.fixed
+    }
+
     /// Whether the hard deadline has passed: abort the search now.
     pub fn hard_expired(&self) -> bool {
         self.hard.is_some_and(|h| self.elapsed() >= h)
     }
 
-    /// Whether to stop after a completed iteration. `stable_iterations`
-    /// counts the iterations in a row that returned the same best move: a
-    /// stable search stops well before the optimum, an unstable one may use
-    /// up to twice of it (never past the hard deadline).
-    pub fn soft_expired(&self, stable_iterations: u32) -> bool {
+    /// Whether to stop after a completed iteration, with the optimum scaled
+    /// by `scale` (see [`IterationTracker::scale`]); the scaled target never
+    /// passes the hard deadline. A fixed move time never stops here.
+    pub fn soft_expired_scaled(&self, scale: f64) -> bool {
         let Some(soft) = self.soft else { return false };
-        let scale = match stable_iterations {
-            0 => 2.0,
-            1 => 1.3,
-            2 => 1.0,
-            3 => 0.8,
-            _ => 0.6,
+        if self.fixed {
+            return false;
+        }
+        let scale = if scale.is_finite() {
+            scale.max(0.0)
+        } else {
+            1.0
         };
         let target = soft.mul_f64(scale).min(self.hard.unwrap_or(Duration::MAX));
-        // The next iteration takes a few times longer than the last one: do
-        // not start one that would certainly hit the hard deadline.
         self.elapsed() >= target
+    }
+
+    /// Whether to stop after a completed iteration, by best-move stability
+    /// alone: `stable_iterations` counts the iterations in a row that
+    /// returned the same best move (the simple algorithms and MCTS, which
+    /// do not track the other signals).
+    pub fn soft_expired(&self, stable_iterations: u32) -> bool {
+        self.soft_expired_scaled(stability_factor(stable_iterations))
+    }
+}
+
+/// The optimum and maximum for a clock of `time` with increment `inc`.
+fn plan(time: Duration, inc: Duration, limits: &Limits) -> (Duration, Duration) {
+    // Never plan with the reserve that covers communication lag.
+    let left = time
+        .saturating_sub(limits.move_overhead)
+        .max(Duration::from_millis(1));
+    let mtg = limits
+        .movestogo
+        .unwrap_or(DEFAULT_MOVES_TO_GO)
+        .clamp(1, DEFAULT_MOVES_TO_GO);
+    // Optimum: an equal share of what is left plus most of the increment.
+    let optimum = left / mtg + inc * 3 / 4;
+    // Maximum: several optimums when the search is unstable, but never
+    // more than a fraction of the clock (more when the control is near,
+    // where the clock is refilled).
+    let cap = if mtg == 1 {
+        left * 9 / 10
+    } else {
+        left * 4 / 10
+    };
+    let soft = optimum.min(cap);
+    let hard = (optimum * 4).min(cap).max(soft);
+    (soft, hard)
+}
+
+/// How the optimum scales with best-move stability: an unstable search
+/// may take up to about twice of it, a long-stable one stops well before.
+fn stability_factor(stable_iterations: u32) -> f64 {
+    const TABLE: [f64; 7] = [1.9, 1.4, 1.1, 0.95, 0.85, 0.8, 0.75];
+    TABLE[(stable_iterations as usize).min(TABLE.len() - 1)]
+}
+
+/// What the iterations of one search said so far, for scaling the optimum
+/// (see the [module documentation](self)). Fixed-size, no allocation.
+///
+/// ```
+/// use fianchetto_board::{Move, Square, MoveKind};
+/// use fianchetto_eval::Score;
+/// use fianchetto_search::time::IterationTracker;
+///
+/// let e4 = Move::new(Square::E2, Square::E4, MoveKind::DoublePush);
+/// let mut t = IterationTracker::default();
+/// for _ in 0..8 {
+///     t.record(e4, Score::cp(30), 0.95);
+/// }
+/// let calm = t.scale();
+/// let mut u = IterationTracker::default();
+/// for s in [30, 30, 30, -40] {
+///     u.record(e4, Score::cp(s), 0.5);
+/// }
+/// assert!(calm < 1.0 && u.scale() > 1.5 * calm);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct IterationTracker {
+    iterations: u32,
+    best: Option<Move>,
+    stable: u32,
+    /// Exponential average of the earlier iterations' scores (centipawns).
+    average: f64,
+    last: f64,
+    /// The best move's share of the last iteration's nodes.
+    fraction: f64,
+}
+
+impl IterationTracker {
+    /// Records a completed iteration: its best move, its score, and the
+    /// share (0 to 1) of the iteration's nodes the best move took.
+    pub fn record(&mut self, best: Move, score: Score, best_fraction: f64) {
+        if self.best == Some(best) {
+            self.stable += 1;
+        } else {
+            self.stable = 0;
+        }
+        self.best = Some(best);
+        // Mates are clamped: they are decided, not falling.
+        let cp = f64::from(score.0.clamp(-2_000, 2_000));
+        if self.iterations == 0 {
+            self.average = cp;
+        } else {
+            self.average = 0.6 * self.average + 0.4 * self.last;
+        }
+        self.last = cp;
+        self.fraction = if best_fraction.is_finite() {
+            best_fraction.clamp(0.0, 1.0)
+        } else {
+            0.5
+        };
+        self.iterations += 1;
+    }
+
+    /// Iterations in a row that returned the same best move.
+    pub fn stable_iterations(&self) -> u32 {
+        self.stable
+    }
+
+    /// The factor for [`TimeManager::soft_expired_scaled`] by best-move
+    /// stability alone.
+    pub fn stability_scale(&self) -> f64 {
+        stability_factor(self.stable)
+    }
+
+    /// The factor for [`TimeManager::soft_expired_scaled`]: the product of
+    /// the stability, node-share and falling-score factors.
+    pub fn scale(&self) -> f64 {
+        if self.iterations == 0 {
+            return 1.0;
+        }
+        let stability = stability_factor(self.stable);
+        // Node share: 1.0 (all nodes on the best move) gives 0.6, one half
+        // gives 1.3; shallow iterations say little, so they count as 0.5.
+        let fraction = if self.iterations < 6 {
+            0.5
+        } else {
+            self.fraction
+        };
+        let nodes = (2.0 - 1.4 * fraction).clamp(0.6, 1.6);
+        // Falling score: each 100 cp below the recent average asks for
+        // about 40% more time; a rising score gives a little back.
+        let drop = if self.iterations < 2 {
+            0.0
+        } else {
+            self.average - self.last
+        };
+        let falling = (1.0 + drop * 0.004).clamp(0.85, 1.6);
+        stability * nodes * falling
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fianchetto_board::{MoveKind, Square};
 
     #[test]
     fn movetime_and_clock() {
         let l = Limits::movetime(Duration::from_millis(500));
         let tm = TimeManager::new(&l, Color::Black);
         assert_eq!(tm.hard(), Some(Duration::from_millis(500)));
+        assert!(tm.is_fixed());
+        assert!(!tm.soft_expired_scaled(0.0));
         let l = Limits {
             btime: Some(Duration::from_secs(10)),
             movestogo: Some(1),
@@ -157,5 +305,48 @@ mod tests {
         let tm = TimeManager::new(&l, Color::White);
         assert_eq!(tm.hard(), None);
         assert!(!tm.soft_expired(0));
+    }
+
+    #[test]
+    fn the_scaled_target_never_passes_the_hard_deadline() {
+        let l = Limits {
+            wtime: Some(Duration::from_millis(100)),
+            ..Limits::default()
+        };
+        let tm =
+            TimeManager::starting_at(&l, Color::White, Instant::now() - Duration::from_millis(60));
+        // 40 ms is the cap (40% of the clock): past it, any scale stops.
+        assert!(tm.hard().unwrap() <= Duration::from_millis(40));
+        assert!(tm.soft_expired_scaled(1e9));
+        assert!(tm.soft_expired_scaled(f64::NAN));
+    }
+
+    #[test]
+    fn signals_move_the_scale_the_right_way() {
+        let a = Move::new(Square::E2, Square::E4, MoveKind::DoublePush);
+        let b = Move::new(Square::D2, Square::D4, MoveKind::DoublePush);
+        let run = |moves: &[Move], scores: &[i32], fraction: f64| {
+            let mut t = IterationTracker::default();
+            for (&m, &s) in moves.iter().zip(scores) {
+                t.record(m, Score::cp(s), fraction);
+            }
+            t.scale()
+        };
+        let same = [a; 10];
+        let flat = [20; 10];
+        let base = run(&same, &flat, 0.9);
+        // A contested best move (half the nodes) asks for more time.
+        assert!(run(&same, &flat, 0.5) > base);
+        // A falling score asks for more time, a rising one for less.
+        let mut falling = flat;
+        falling[9] = -80;
+        assert!(run(&same, &falling, 0.9) > base);
+        let mut rising = flat;
+        rising[9] = 120;
+        assert!(run(&same, &rising, 0.9) < base);
+        // A best move that just changed asks for more time.
+        let mut changed = same;
+        changed[9] = b;
+        assert!(run(&changed, &flat, 0.9) > base);
     }
 }

@@ -24,11 +24,13 @@ fn algorithms() -> Vec<Box<dyn Search<Bitboards>>> {
 
 #[test]
 fn repeating_a_position_of_the_game_scores_zero() {
-    // White is a queen down. The knights went out and back: playing Nf3
-    // again repeats a position of the game, which the search scores as the
-    // draw it leads to, so the lost side takes it.
+    // White is a queen down. The knights went out and back twice: playing
+    // Nf3 again makes its third occurrence, a draw by the rules, so the lost
+    // side takes it.
     let mut g = game("rn2k3/8/q7/8/8/8/8/4K1N1 w - - 0 1");
-    for m in ["g1f3", "b8c6", "f3g1", "c6b8"] {
+    for m in [
+        "g1f3", "b8c6", "f3g1", "c6b8", "g1f3", "b8c6", "f3g1", "c6b8",
+    ] {
         g.play_uci(m).unwrap();
     }
     for mut algo in algorithms() {
@@ -40,6 +42,20 @@ fn repeating_a_position_of_the_game_scores_zero() {
     let fresh = game(&fianchetto_board::Board::fen(g.board()));
     let r = Pvs::new(TestEval).search(&fresh, &Limits::depth(3), &mut |_| {});
     assert!(r.score < Score::cp(-500), "{}", r.score);
+}
+
+#[test]
+fn a_position_from_before_the_root_needs_three_occurrences() {
+    // One trip out and back: Nf3 now would be the second occurrence only,
+    // not a draw; within three plies no third one can be reached.
+    let mut g = game("rn2k3/8/q7/8/8/8/8/4K1N1 w - - 0 1");
+    for m in ["g1f3", "b8c6", "f3g1", "c6b8"] {
+        g.play_uci(m).unwrap();
+    }
+    for mut algo in algorithms() {
+        let r = algo.search(&g, &Limits::depth(3), &mut |_| {});
+        assert!(r.score < Score::cp(-500), "{}: {}", algo.name(), r.score);
+    }
 }
 
 #[test]

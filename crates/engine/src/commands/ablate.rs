@@ -116,9 +116,15 @@ pub fn configurations(hash_mb: usize) -> Vec<(&'static str, PvsConfig)> {
         lmr: true,
         ..g.clone()
     };
-    let i = PvsConfig {
+    let j = PvsConfig {
         hash_mb,
         ..PvsConfig::default()
+    };
+    // The draw and quiescence additions of issue 11 come last, on their own row.
+    let i = PvsConfig {
+        cuckoo: false,
+        qs_promotions: false,
+        ..j.clone()
     };
     vec![
         ("A alpha-beta (+ quiescence)", base),
@@ -130,6 +136,7 @@ pub fn configurations(hash_mb: usize) -> Vec<(&'static str, PvsConfig)> {
         ("G + futility, RFP, razoring", g),
         ("H + LMR", h),
         ("I + LMP, SEE, ProbCut, IIR, check ext., qs pruning", i),
+        ("J + cuckoo repetitions, qs promotions", j),
     ]
 }
 
@@ -360,7 +367,7 @@ mod tests {
     #[test]
     fn configurations_are_cumulative() {
         let configs = configurations(4);
-        assert_eq!(configs.len(), 9);
+        assert_eq!(configs.len(), 10);
         let mut previous = usize::MAX;
         for (name, c) in &configs {
             let off = c.disabled().len();
@@ -369,7 +376,7 @@ mod tests {
             assert_eq!(c.hash_mb, 4);
         }
         assert_eq!(
-            configs[8].1,
+            configs[9].1,
             PvsConfig {
                 hash_mb: 4,
                 ..PvsConfig::default()

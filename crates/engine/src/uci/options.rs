@@ -58,7 +58,7 @@ impl Default for EngineOptions {
             threads: 1,
             multipv: 1,
             ponder: false,
-            move_overhead_ms: 20,
+            move_overhead_ms: 10,
             algorithm: "pvs".into(),
             evaluation: "classical".into(),
             eval_file: crate::evals::EMBEDDED.into(),

@@ -480,7 +480,7 @@ impl Session {
             {
                 std::thread::sleep(Duration::from_millis(1));
             }
-            out.line(&legal_bestmove(&game, &result, notation));
+            out.line(&legal_bestmove(&game, &result, notation, &out));
         });
         self.running = Some(Running {
             handle,
@@ -626,12 +626,20 @@ fn search_multipv(
     let lines = multipv.min(candidates.len());
     let mut first = SearchResult::default();
     let mut limits = limits.clone();
-    // Share a fixed move time among the lines.
-    if let Some(t) = limits.movetime {
-        limits.movetime = Some(t / lines.max(1) as u32);
-    }
+    // The lines share the time of one move (a fixed move time, or the
+    // clock's optimum) rather than each taking all of it: each line gets an
+    // equal part of what the earlier lines left, as a fixed move time (the
+    // overhead is already taken off the whole).
+    let budget = TimeManager::new(&limits, game.board().turn());
+    let shared = (!limits.infinite).then(|| budget.soft()).flatten();
     for k in 1..=lines {
         limits.searchmoves = candidates.clone();
+        if let Some(total) = shared {
+            let left = total.saturating_sub(budget.elapsed());
+            let share = left / (lines + 1 - k) as u32;
+            limits.movetime = Some(share.max(Duration::from_millis(1)));
+            limits.move_overhead = Duration::ZERO;
+        }
         let result = driver.go(start, moves, &limits, &mut |info| {
             out.line(
                 &notation
@@ -651,15 +659,34 @@ fn search_multipv(
     first
 }
 
-/// The `bestmove` line, made safe: a move that is not legal here (which
-/// would be a search bug) is replaced by the first legal move, and a
-/// position without moves answers `0000`.
-fn legal_bestmove(game: &Game<Bitboards>, result: &SearchResult, notation: Notation) -> String {
+/// The `bestmove` line, made safe: a move that is not legal here, or no
+/// move where there are legal moves, is a search bug; it is reported (an
+/// `info string error: …` on `out` and the same on standard error, so that
+/// tests and logs see it) and replaced by the first legal move, so that the
+/// game goes on. A position without moves answers `0000`.
+fn legal_bestmove(
+    game: &Game<Bitboards>,
+    result: &SearchResult,
+    notation: Notation,
+    out: &Output,
+) -> String {
     let board = game.board();
-    let best = result
-        .best_move
-        .filter(|&m| board.is_legal(m))
-        .or_else(|| board.legal_moves().first().copied());
+    let legal = board.legal_moves();
+    let best = match result.best_move {
+        Some(m) if board.is_legal(m) => Some(m),
+        _ if legal.is_empty() => None,
+        other => {
+            let said = other.map_or("no move".to_string(), |m| format!("`{m}`"));
+            let text = format!(
+                "info string error: search bug: it answered {said}, not a legal move in {}; \
+                 playing the first legal move instead",
+                board.fen()
+            );
+            eprintln!("{text}");
+            out.line(&text);
+            legal.first().copied()
+        }
+    };
     let Some(best) = best else {
         return "bestmove 0000".to_string();
     };
@@ -712,4 +739,55 @@ pub fn strength_limits(elo: i64) -> (u32, u64) {
 pub fn run_stdio() {
     let mut session = Session::new(Output::new(Box::new(std::io::stdout())));
     session.run(std::io::stdin().lock());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer that keeps what it is given.
+    #[derive(Clone, Default)]
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0
+                .lock()
+                .map_err(|_| std::io::ErrorKind::Other)?
+                .write(buf)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn the_safety_net_reports_what_it_replaces() {
+        let sink = Sink::default();
+        let out = Output::new(Box::new(sink.clone()));
+        let game = Game::new(Bitboards::startpos());
+        let notation = Notation::of(game.board(), false);
+        // e2e5 is no move at all: replaced, and said loudly.
+        let bad = SearchResult {
+            best_move: parse_uci(game.board(), "e2e4")
+                .ok()
+                .map(|m| Move::new(m.from(), fianchetto_board::Square::E5, m.kind())),
+            ..SearchResult::default()
+        };
+        let line = legal_bestmove(&game, &bad, notation, &out);
+        assert!(line.starts_with("bestmove "), "{line}");
+        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        assert!(text.starts_with("info string error: search bug"), "{text}");
+        // A legal move passes silently.
+        sink.0.lock().unwrap().clear();
+        let good = SearchResult {
+            best_move: parse_uci(game.board(), "e2e4").ok(),
+            ..SearchResult::default()
+        };
+        assert_eq!(
+            legal_bestmove(&game, &good, notation, &out),
+            "bestmove e2e4"
+        );
+        assert!(sink.0.lock().unwrap().is_empty());
+    }
 }

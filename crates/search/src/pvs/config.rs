@@ -94,6 +94,15 @@ pub struct PvsConfig {
 
     /// ProbCut's numbers: the margin rule and the fitted regressions.
     pub probcut_params: ProbCut,
+    /// Upcoming-repetition detection: raise alpha to a draw where the side
+    /// to move can repeat a position (cuckoo tables, [`crate::cuckoo`]).
+    pub cuckoo: bool,
+    /// Quiescence also tries quiet promotions to a queen.
+    pub qs_promotions: bool,
+    /// Time management scales the optimum by the best move's node share
+    /// and a falling score as well as by best-move stability (off: by
+    /// stability alone; see [`crate::time::IterationTracker`]).
+    pub time_signals: bool,
 }
 
 /// A feature name that [`PvsConfig::set`] does not know.
@@ -134,6 +143,11 @@ impl Default for PvsConfig {
             probcut_fitted: false,
             iir: true,
             probcut_params: ProbCut::default(),
+            cuckoo: true,
+            qs_promotions: true,
+            // Undecided at 2+0.02 on a loaded machine, -18 Elo ± 32: off
+            // until a longer test says otherwise (see the README).
+            time_signals: false,
         }
     }
 }
@@ -171,6 +185,12 @@ impl PvsConfig {
             "ProbCut by fitted regressions (off: fixed margin)",
         ),
         ("iir", "internal iterative reduction"),
+        ("cuckoo", "upcoming-repetition detection (cuckoo tables)"),
+        ("qs-promo", "quiet queen promotions in quiescence"),
+        (
+            "tm-signals",
+            "time management by node share and falling score too",
+        ),
     ];
 
     fn field(name: &str) -> Option<Field> {
@@ -200,6 +220,9 @@ impl PvsConfig {
             "probcut" => |c| &mut c.probcut,
             "probcut-fitted" => |c| &mut c.probcut_fitted,
             "iir" => |c| &mut c.iir,
+            "cuckoo" => |c| &mut c.cuckoo,
+            "qs-promo" => |c| &mut c.qs_promotions,
+            "tm-signals" => |c| &mut c.time_signals,
             _ => return None,
         })
     }

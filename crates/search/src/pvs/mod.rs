@@ -41,15 +41,18 @@
 //! ```
 
 mod config;
+mod effort;
 pub mod probcut;
+mod qpromotions;
 
 pub use config::{PvsConfig, UnknownFeature};
 pub use probcut::{ProbCut, ProbCutFit};
 
 use crate::common::{is_draw, mate_limit_reached, no_moves_score, root_moves, Path, PvTable};
 use crate::limits::nps;
-use crate::see::{captured_value, mvv_lva, non_pawn_material, see_ge};
-use crate::time::TimeManager;
+// The search keeps the SEE without pins until pins win an SPRT (see the README).
+use crate::see::{captured_value, mvv_lva, non_pawn_material, see_ge_ignoring_pins as see_ge};
+use crate::time::{IterationTracker, TimeManager};
 use crate::tt::{score_from_tt, score_to_tt, Bound as TtBound, TranspositionTable};
 use crate::{Bound, Info, Limits, Search, SearchResult, MAX_PLY};
 use arrayvec::ArrayVec;
@@ -288,6 +291,8 @@ struct Worker<'a, B: MoveGen, E> {
     /// ProbCut's thresholds, prepared from the config.
     probcut: probcut::Prepared,
     aborted: bool,
+    /// Root nodes per move (time management, main thread).
+    effort: effort::RootEffort,
 }
 
 impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
@@ -328,6 +333,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             nmp_min_ply: 0,
             probcut: probcut::Prepared::new(&cfg.probcut_params, cfg.probcut_fitted),
             aborted: false,
+            effort: effort::RootEffort::new(),
         }
     }
 
@@ -412,7 +418,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         } else {
             max_depth
         };
-        let mut stable = 0;
+        let mut tracker = IterationTracker::default();
         let mut score = Score::ZERO;
         let mut depth = first;
         while depth <= max_depth {
@@ -425,6 +431,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             };
             self.root_depth = target;
             self.seldepth = 0;
+            self.effort.clear();
             let mut delta = 25;
             let (mut alpha, mut beta) = if self.cfg.aspiration && target >= 4 && !score.is_mate() {
                 (score - delta, score + delta)
@@ -459,11 +466,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             score = s;
             let pv = self.pv.line(0);
             let best = pv.first().copied();
-            if best == result.best_move && depth > first {
-                stable += 1;
-            } else {
-                stable = 0;
-            }
             result.best_move = best.or(result.best_move);
             result.ponder = pv.get(1).copied();
             result.pv = pv.to_vec();
@@ -479,9 +481,17 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 let info = self.info(target, score, Bound::Exact);
                 r(&info);
             }
+            if let Some(b) = best {
+                tracker.record(b, score, self.effort.fraction(b));
+            }
             if self.is_main()
                 && (mate_limit_reached(limits, score)
-                    || (!limits.infinite && self.time.soft_expired(stable))
+                    || (!limits.infinite
+                        && self.time.soft_expired_scaled(if self.cfg.time_signals {
+                            tracker.scale()
+                        } else {
+                            tracker.stability_scale()
+                        }))
                     || limits.stopped())
             {
                 break;
@@ -646,6 +656,13 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         if !root {
             if is_draw(board, &self.path) {
                 return Score::DRAW;
+            }
+            // A move back to a position of the line holds the draw.
+            if cfg.cuckoo && alpha < Score::DRAW && crate::cuckoo::on_path(board, &self.path) {
+                alpha = Score::DRAW;
+                if alpha >= beta {
+                    return alpha;
+                }
             }
             if ply >= MAX_PLY - 4 {
                 return if board.in_check() {
@@ -897,6 +914,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 }
             }
 
+            let nodes_before = self.nodes;
             let next = self.make(board, mv, ply);
             let gives_check = next.in_check();
             // Late-move pruning: late quiet moves of a node near the horizon
@@ -993,6 +1011,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 }
             }
             self.unmake();
+            if root {
+                self.effort.add(mv, self.nodes - nodes_before);
+            }
             if self.aborted {
                 return Score::ZERO;
             }
@@ -1093,6 +1114,13 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         if ply > 0 && is_draw(board, &self.path) {
             return Score::DRAW;
         }
+        if ply > 0 && cfg.cuckoo && alpha < Score::DRAW && crate::cuckoo::on_path(board, &self.path)
+        {
+            alpha = Score::DRAW;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
         let in_check = board.in_check();
         if !cfg.quiescence || ply >= MAX_PLY - 1 {
             return if in_check && ply >= MAX_PLY - 1 {
@@ -1151,7 +1179,11 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 return best;
             }
             alpha = alpha.max(best);
-            board.captures()
+            let mut moves = board.captures();
+            if cfg.qs_promotions {
+                qpromotions::push(board, &mut moves);
+            }
+            moves
         };
         // Captures always go most valuable victim first here, whatever the
         // switches: an unordered quiescence search explodes (every capture
