@@ -1,5 +1,6 @@
 //! [`PvsConfig`]: every feature of the PVS search as a named switch.
 
+use super::params::SearchParams;
 use super::probcut::ProbCut;
 use crate::tt::Replacement;
 use std::fmt;
@@ -55,6 +56,18 @@ pub struct PvsConfig {
     pub history: bool,
     /// Counter-move heuristic (the refutation of the previous move).
     pub counter_moves: bool,
+    /// Continuation history (replies to the moves 1, 2 and 4 plies back)
+    /// in quiet-move ordering, reductions and pruning.
+    pub cont_history: bool,
+    /// Capture history: captures ordered by victim plus what they achieved.
+    pub capture_history: bool,
+    /// History-adjusted late-move reductions (good history, less reduction).
+    pub history_lmr: bool,
+    /// History pruning: quiet moves with a bad history are skipped near
+    /// the horizon.
+    pub history_pruning: bool,
+    /// Pawn-structure correction history added to the static evaluation.
+    pub correction_history: bool,
 
     /// Quiescence search at the horizon (off: static evaluation).
     pub quiescence: bool,
@@ -65,6 +78,19 @@ pub struct PvsConfig {
 
     /// Search checking moves one ply deeper.
     pub check_extension: bool,
+    /// Singular extensions: a hash move much better than every other move
+    /// is searched one ply deeper.
+    pub singular: bool,
+    /// Double extensions: two plies for a very singular move off the PV
+    /// (needs `singular`).
+    pub double_extensions: bool,
+    /// Multi-cut: when the singular test finds another move beating beta,
+    /// the node is cut (needs `singular`).
+    pub multicut: bool,
+    /// Negative extensions: a hash move that is not singular but already
+    /// beats beta, or is expected to, is searched one ply shallower (needs
+    /// `singular`).
+    pub negative_extensions: bool,
 
     /// Mate-distance pruning.
     pub mate_distance: bool,
@@ -94,6 +120,9 @@ pub struct PvsConfig {
 
     /// ProbCut's numbers: the margin rule and the fitted regressions.
     pub probcut_params: ProbCut,
+    /// Every other number of the search: margins, reductions, history
+    /// scales (tunable by name).
+    pub params: SearchParams,
 }
 
 /// A feature name that [`PvsConfig::set`] does not know.
@@ -117,10 +146,19 @@ impl Default for PvsConfig {
             killers: true,
             history: true,
             counter_moves: true,
+            cont_history: false,
+            capture_history: false,
+            history_lmr: true,
+            history_pruning: false,
+            correction_history: false,
             quiescence: true,
             qs_see_pruning: true,
             delta_pruning: true,
             check_extension: true,
+            singular: false,
+            double_extensions: false,
+            multicut: false,
+            negative_extensions: false,
             mate_distance: true,
             null_move: true,
             reverse_futility: true,
@@ -134,6 +172,7 @@ impl Default for PvsConfig {
             probcut_fitted: false,
             iir: true,
             probcut_params: ProbCut::default(),
+            params: SearchParams::default(),
         }
     }
 }
@@ -153,10 +192,19 @@ impl PvsConfig {
         ("killers", "killer moves"),
         ("history", "history heuristic"),
         ("countermove", "counter-move heuristic"),
+        ("cont-history", "continuation history (1, 2, 4 plies back)"),
+        ("capture-history", "capture history"),
+        ("history-lmr", "history-adjusted reductions"),
+        ("history-pruning", "history pruning of quiet moves"),
+        ("corrhist", "pawn correction history of the static evaluation"),
         ("qsearch", "quiescence search"),
         ("qs-see", "SEE pruning in quiescence"),
         ("delta", "delta pruning in quiescence"),
         ("check-ext", "check extension"),
+        ("singular", "singular extensions"),
+        ("double-ext", "double extensions (with singular)"),
+        ("multicut", "multi-cut (with singular)"),
+        ("negative-ext", "negative extensions (with singular)"),
         ("mdp", "mate-distance pruning"),
         ("null", "null-move pruning"),
         ("rfp", "reverse futility pruning"),
@@ -185,10 +233,19 @@ impl PvsConfig {
             "killers" => |c| &mut c.killers,
             "history" => |c| &mut c.history,
             "countermove" => |c| &mut c.counter_moves,
+            "cont-history" => |c| &mut c.cont_history,
+            "capture-history" => |c| &mut c.capture_history,
+            "history-lmr" => |c| &mut c.history_lmr,
+            "history-pruning" => |c| &mut c.history_pruning,
+            "corrhist" => |c| &mut c.correction_history,
             "qsearch" => |c| &mut c.quiescence,
             "qs-see" => |c| &mut c.qs_see_pruning,
             "delta" => |c| &mut c.delta_pruning,
             "check-ext" => |c| &mut c.check_extension,
+            "singular" => |c| &mut c.singular,
+            "double-ext" => |c| &mut c.double_extensions,
+            "multicut" => |c| &mut c.multicut,
+            "negative-ext" => |c| &mut c.negative_extensions,
             "mdp" => |c| &mut c.mate_distance,
             "null" => |c| &mut c.null_move,
             "rfp" => |c| &mut c.reverse_futility,
@@ -222,12 +279,14 @@ impl PvsConfig {
         let name = name.trim().to_ascii_lowercase();
         if name == "all" {
             let keep = (self.threads, self.hash_mb, self.replacement);
+            let params = std::mem::take(&mut self.params);
             *self = if on {
                 PvsConfig::default()
             } else {
                 PvsConfig::all_off()
             };
             (self.threads, self.hash_mb, self.replacement) = keep;
+            self.params = params;
             return Ok(());
         }
         let f = Self::field(&name).ok_or(UnknownFeature(name))?;
