@@ -196,7 +196,10 @@ impl PvsConfig {
         ("capture-history", "capture history"),
         ("history-lmr", "history-adjusted reductions"),
         ("history-pruning", "history pruning of quiet moves"),
-        ("corrhist", "pawn correction history of the static evaluation"),
+        (
+            "corrhist",
+            "pawn correction history of the static evaluation",
+        ),
         ("qsearch", "quiescence search"),
         ("qs-see", "SEE pruning in quiescence"),
         ("delta", "delta pruning in quiescence"),

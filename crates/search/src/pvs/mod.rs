@@ -832,9 +832,18 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             // Step 8. ProbCut: a good capture whose shallow search beats a
             // threshold above beta almost surely beats beta at full depth
             // (see `probcut`: a fixed margin, or Buro's fitted regressions).
-            if let Some(v) =
-                self.probcut(board, beta, depth, ply, cut_node, static_eval, raw_eval, entry, tt_score, tt_move)
-            {
+            if let Some(v) = self.probcut(
+                board,
+                beta,
+                depth,
+                ply,
+                cut_node,
+                static_eval,
+                raw_eval,
+                entry,
+                tt_score,
+                tt_move,
+            ) {
                 return v;
             }
         }
@@ -1244,8 +1253,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     ) {
         let cfg = self.cfg;
         let p = self.params;
-        let bonus = (p.history_bonus_mult * depth + p.history_bonus_base)
-            .clamp(0, p.history_bonus_max);
+        let bonus =
+            (p.history_bonus_mult * depth + p.history_bonus_base).clamp(0, p.history_bonus_max);
         if best.is_quiet() {
             if cfg.killers && self.stack[ply].killers[0] != best {
                 self.stack[ply].killers[1] = self.stack[ply].killers[0];
@@ -1437,14 +1446,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             } else {
                 TtBound::Upper
             };
-            self.shared.tt.store(
-                key,
-                best_move,
-                score_to_tt(best, ply),
-                raw_eval,
-                0,
-                bound,
-            );
+            self.shared
+                .tt
+                .store(key, best_move, score_to_tt(best, ply), raw_eval, 0, bound);
         }
         best
     }

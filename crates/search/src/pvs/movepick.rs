@@ -550,7 +550,10 @@ mod tests {
                 tts.push(legal[legal.len() - 1]);
             }
             for tt in tts {
-                let killers = [bogus[(i + 1) % 6], legal.get(i % 3).copied().unwrap_or(Move::NULL)];
+                let killers = [
+                    bogus[(i + 1) % 6],
+                    legal.get(i % 3).copied().unwrap_or(Move::NULL),
+                ];
                 let p = MovePicker::main(board, tt, killers, bogus[i % 6]);
                 let got = drain(board, p, &tables, &cfg);
                 let mut sorted: Vec<u16> = got.iter().map(|m| m.bits()).collect();
@@ -585,7 +588,12 @@ mod tests {
                 assert!(is_legal_cheap(&board, *m, true), "{} {m}", board.fen());
                 let mut next = board.clone();
                 next.play(*m);
-                assert_eq!(gives_check(&board, *m), next.in_check(), "{} {m}", board.fen());
+                assert_eq!(
+                    gives_check(&board, *m),
+                    next.in_check(),
+                    "{} {m}",
+                    board.fen()
+                );
             }
             // Every encodable move: accepted only if legal.
             for bits in (0..=u16::MAX).step_by(7) {
