@@ -915,15 +915,16 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 if cfg.lmp
                     && depth <= p.lmp_depth
                     && move_count as i32
-                        >= (p.lmp_base + depth * depth) / if improving { 1 } else { 2 }
+                        > (p.lmp_base + depth * depth) / if improving { 1 } else { 2 }
                 {
                     picker.skip_quiets();
                 }
-                if quiet && !check {
-                    if picker.skipping_quiets() {
+                if quiet {
+                    if !check && picker.skipping_quiets() {
                         continue;
                     }
                     if cfg.history_pruning
+                        && !check
                         && lmr_depth < p.history_prune_depth
                         && history < -p.history_prune_mult * depth
                     {
@@ -931,6 +932,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     }
                     if cfg.futility
                         && !in_check
+                        && !check
                         && lmr_depth <= p.futility_depth
                         && static_eval.0 + p.futility_base + p.futility_mult * lmr_depth <= alpha.0
                     {
@@ -1253,8 +1255,10 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     ) {
         let cfg = self.cfg;
         let p = self.params;
-        let bonus =
-            (p.history_bonus_mult * depth + p.history_bonus_base).clamp(0, p.history_bonus_max);
+        let bonus = (p.history_bonus_quad * depth * depth
+            + p.history_bonus_mult * depth
+            + p.history_bonus_base)
+            .clamp(0, p.history_bonus_max);
         if best.is_quiet() {
             if cfg.killers && self.stack[ply].killers[0] != best {
                 self.stack[ply].killers[1] = self.stack[ply].killers[0];

@@ -16,7 +16,8 @@
 //! 5. the captures set aside in stage 2.
 //!
 //! The quiescence search takes the hash move (when it captures, or in
-//! check) and the captures, in order, and the quiet moves only in check.
+//! check) and the captures, in order, and the quiet moves (promotions
+//! included) only in check.
 //! Every list is a fixed array on the stack: nothing is allocated.
 //!
 //! Our generators are strictly legal, so a picker yields each legal move
@@ -138,7 +139,7 @@ impl MovePicker {
     pub fn qsearch<B: Board>(board: &B, tt_move: Move) -> MovePicker {
         let in_check = board.in_check();
         let mut p = MovePicker::empty(Stage::TtMove, true, in_check);
-        p.tt_move = if in_check || !tt_move.is_quiet() {
+        p.tt_move = if in_check || tt_move.is_capture() {
             tt_move
         } else {
             Move::NULL
@@ -313,7 +314,8 @@ impl MovePicker {
         board.generate(GenKind::Captures, &mut list);
         let us = board.turn();
         let seventh = Bitboard::rank(Rank::new(6).map_or(Rank::EIGHTH, |r| r.relative(us)));
-        if (board.pieces(us, Role::Pawn) & seventh).any() {
+        // (The quiescence search takes quiet promotions only in check.)
+        if (!self.qsearch || self.in_check) && (board.pieces(us, Role::Pawn) & seventh).any() {
             let mut quiets = MoveList::new();
             board.generate(GenKind::Quiets, &mut quiets);
             for mv in quiets {
@@ -562,11 +564,11 @@ mod tests {
                 if legal.contains(&tt) {
                     assert_eq!(got[0], tt, "{}: tt move first", board.fen());
                 }
-                // Quiescence: the captures and promotions (everything in check).
+                // Quiescence: the captures (everything in check).
                 let got = drain(board, MovePicker::qsearch(board, tt), &tables, &cfg);
                 let mut want: Vec<u16> = legal
                     .iter()
-                    .filter(|m| board.in_check() || !m.is_quiet())
+                    .filter(|m| board.in_check() || m.is_capture())
                     .map(|m| m.bits())
                     .collect();
                 want.sort_unstable();

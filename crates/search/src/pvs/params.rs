@@ -139,12 +139,14 @@ search_params! {
     lmr_div = 225, 150..=400, step 12;
     /// Late-move reductions: one ply less per this much history (history-adjusted reductions).
     lmr_history_div = 8192, 2048..=20000, step 500;
+    /// History bonus: per ply of depth squared.
+    history_bonus_quad = 8, 0..=64, step 2;
     /// History bonus: per ply of depth.
-    history_bonus_mult = 200, 50..=600, step 20;
+    history_bonus_mult = 0, 0..=600, step 20;
     /// History bonus: constant term (may be negative).
-    history_bonus_base = -100, -500..=300, step 25;
-    /// History bonus: largest bonus.
-    history_bonus_max = 2000, 500..=4000, step 100;
+    history_bonus_base = 0, -500..=300, step 25;
+    /// History bonus: largest bonus (the malus of the moves tried before is the same).
+    history_bonus_max = 9600, 500..=16384, step 400;
     /// Move ordering: capture score is this × the victim's value plus its capture history.
     capture_mvv_mult = 16, 4..=64, step 2;
     /// Move ordering: captures with SEE below −this are tried after the quiet moves.
