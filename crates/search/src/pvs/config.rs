@@ -150,7 +150,7 @@ impl Default for PvsConfig {
             capture_history: true,
             history_lmr: true,
             history_pruning: true,
-            correction_history: false,
+            correction_history: true,
             quiescence: true,
             qs_see_pruning: true,
             delta_pruning: true,
