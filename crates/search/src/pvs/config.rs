@@ -10,7 +10,10 @@ use std::fmt;
 ///
 /// [`PvsConfig::default`] turns everything on but the fitted ProbCut rule
 /// (`probcut-fitted`, which has not yet proved stronger than the fixed
-/// margin in games; see [`ProbCut`]); [`PvsConfig::all_off`]
+/// margin in games; see [`ProbCut`]), the correction history and the
+/// singular-extension family (`corrhist`, `singular`, `double-ext`,
+/// `multicut`, `negative-ext`: their SPRTs are undecided so far);
+/// [`PvsConfig::all_off`]
 /// leaves exact alpha-beta (no table, no ordering, no pruning, reductions
 /// or extensions, static evaluation at the horizon). Features are also
 /// reachable by name ([`PvsConfig::set`]), for command lines:
@@ -150,15 +153,18 @@ impl Default for PvsConfig {
             capture_history: true,
             history_lmr: true,
             history_pruning: true,
-            correction_history: true,
+            correction_history: false,
             quiescence: true,
             qs_see_pruning: true,
             delta_pruning: true,
-            check_extension: false,
-            singular: true,
-            double_extensions: true,
-            multicut: true,
-            negative_extensions: true,
+            // Singular extensions (and the family) and the correction
+            // history stay off until an SPRT shows them non-negative; see
+            // the README's measurements.
+            check_extension: true,
+            singular: false,
+            double_extensions: false,
+            multicut: false,
+            negative_extensions: false,
             mate_distance: true,
             null_move: true,
             reverse_futility: true,
