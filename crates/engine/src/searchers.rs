@@ -151,6 +151,7 @@ pub fn build_driver(o: &EngineOptions, net: &Arc<Network>) -> Box<dyn Driver> {
         pvs: PvsConfig {
             threads: o.threads,
             hash_mb: o.hash_mb,
+            params: o.search_params.clone(),
             ..PvsConfig::default()
         },
         mcts: engine_mcts(o.threads),

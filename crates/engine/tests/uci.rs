@@ -433,7 +433,10 @@ fn uci_elo_map_is_monotone_and_follows_the_fit() {
     for elo in (ELO_RANGE.0..=ELO_RANGE.1).step_by(10) {
         let (depth, nodes) = strength_limits(elo);
         assert!(depth >= 1 && nodes >= 64, "{elo}: {depth} {nodes}");
-        assert!(depth >= last.0 && nodes >= last.1, "{elo}: {depth} {nodes} after {last:?}");
+        assert!(
+            depth >= last.0 && nodes >= last.1,
+            "{elo}: {depth} {nodes} after {last:?}"
+        );
         last = (depth, nodes);
     }
     let (depth, nodes) = strength_limits(2000);

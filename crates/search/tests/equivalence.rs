@@ -54,16 +54,20 @@ fn all_algorithms_agree_on_random_positions() {
             r.score, reference.score,
             "PVS all_off vs minimax at depth {depth} on {fen}"
         );
-        // PVS search structure (null windows, ordering, ID) without anything
-        // that changes the tree's value must agree too.
+        // PVS search structure (null windows, the staged picker with every
+        // ordering heuristic, the hash move first, ID) without anything that
+        // changes the tree's value must agree too.
         let exact = PvsConfig {
             pvs: true,
             iterative_deepening: true,
+            tt: true,
             mvv_lva: true,
             killers: true,
             history: true,
             counter_moves: true,
             see_ordering: true,
+            cont_history: true,
+            capture_history: true,
             ..PvsConfig::all_off()
         };
         let r = Pvs::with_config(TestEval, exact).search(&game, &limits, &mut |_| {});
@@ -74,6 +78,55 @@ fn all_algorithms_agree_on_random_positions() {
         checked += 1;
     }
     assert!(checked >= 50);
+}
+
+/// `all_off` switches off every feature, the new ones included: the
+/// histories' uses in reductions and pruning, the correction history and
+/// the singular-extension family.
+#[test]
+fn all_off_is_all_off() {
+    let c = PvsConfig::all_off();
+    assert!(!c.cont_history && !c.capture_history && !c.history_lmr && !c.history_pruning);
+    assert!(!c.correction_history && !c.singular && !c.multicut);
+    assert!(!c.double_extensions && !c.negative_extensions && !c.check_extension);
+    assert_eq!(c.disabled().len(), PvsConfig::FEATURES.len());
+}
+
+/// The ordering-only switches, one at a time on top of exact alpha-beta
+/// (with the table's hash move), never change the score.
+#[test]
+fn ordering_switches_keep_the_exact_score() {
+    let mut rng = Rng(0x0dde_57a7);
+    for _ in 0..25 {
+        let plies = 6 + rng.below(50);
+        let game = random_game(&mut rng, plies);
+        if game.board().legal_moves().is_empty() {
+            continue;
+        }
+        let limits = Limits::depth(3);
+        let reference =
+            Pvs::with_config(TestEval, PvsConfig::all_off()).search(&game, &limits, &mut |_| {});
+        for name in [
+            "tt",
+            "pvs",
+            "mvv-lva",
+            "see-ordering",
+            "killers",
+            "history",
+            "countermove",
+            "cont-history",
+            "capture-history",
+        ] {
+            let mut c = PvsConfig::all_off();
+            c.set(name, true).unwrap();
+            if name != "pvs" {
+                c.pvs = true;
+                c.history = true;
+            }
+            let r = Pvs::with_config(TestEval, c).search(&game, &limits, &mut |_| {});
+            assert_eq!(r.score, reference.score, "{name} on {}", game.board().fen());
+        }
+    }
 }
 
 /// The same search on every backend: the same score, and PVS with every

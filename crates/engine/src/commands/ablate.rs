@@ -2,7 +2,8 @@
 //!
 //! - BuhoChess (Lugo): nodes and time to each depth on middlegame and
 //!   endgame positions for cumulative PVS configurations, from plain
-//!   alpha-beta to everything on; plus the table replacement policies.
+//!   alpha-beta through the histories, correction history and singular
+//!   extensions, then the defaults; plus the table replacement policies.
 //! - Rookie (Galloppo), `--rookie`: positions evaluated and time on the
 //!   fool's-mate position for minimax, alpha-beta, MVV-LVA, killers and the
 //!   horizon variants, at depths 4 and 6.
@@ -73,7 +74,7 @@ pub fn run(args: &AblateArgs) -> Result<(), CommandError> {
     }))
 }
 
-/// The cumulative configurations of the BuhoChess ablation (A … I).
+/// The cumulative configurations of the BuhoChess ablation (A … O), then the defaults.
 pub fn configurations(hash_mb: usize) -> Vec<(&'static str, PvsConfig)> {
     let base = PvsConfig {
         hash_mb,
@@ -116,15 +117,50 @@ pub fn configurations(hash_mb: usize) -> Vec<(&'static str, PvsConfig)> {
         lmr: true,
         ..g.clone()
     };
+    let i = PvsConfig {
+        hash_mb,
+        lmp: true,
+        see_pruning: true,
+        probcut: true,
+        iir: true,
+        check_extension: true,
+        qs_see_pruning: true,
+        delta_pruning: true,
+        mate_distance: true,
+        history_lmr: true,
+        ..h.clone()
+    };
     let j = PvsConfig {
+        cont_history: true,
+        ..i.clone()
+    };
+    let k = PvsConfig {
+        capture_history: true,
+        ..j.clone()
+    };
+    let l = PvsConfig {
+        history_pruning: true,
+        ..k.clone()
+    };
+    let m = PvsConfig {
+        correction_history: true,
+        ..l.clone()
+    };
+    let n = PvsConfig {
+        singular: true,
+        multicut: true,
+        double_extensions: true,
+        negative_extensions: true,
+        ..m.clone()
+    };
+    let o = PvsConfig {
+        cuckoo: true,
+        qs_promotions: true,
+        ..n.clone()
+    };
+    let defaults = PvsConfig {
         hash_mb,
         ..PvsConfig::default()
-    };
-    // The draw and quiescence additions of issue 11 come last, on their own row.
-    let i = PvsConfig {
-        cuckoo: false,
-        qs_promotions: false,
-        ..j.clone()
     };
     vec![
         ("A alpha-beta (+ quiescence)", base),
@@ -136,7 +172,13 @@ pub fn configurations(hash_mb: usize) -> Vec<(&'static str, PvsConfig)> {
         ("G + futility, RFP, razoring", g),
         ("H + LMR", h),
         ("I + LMP, SEE, ProbCut, IIR, check ext., qs pruning", i),
-        ("J + cuckoo repetitions, qs promotions", j),
+        ("J + continuation history", j),
+        ("K + capture history", k),
+        ("L + history pruning", l),
+        ("M + correction history", m),
+        ("N + singular ext., multi-cut, double/negative ext.", n),
+        ("O + cuckoo repetitions, qs promotions", o),
+        ("defaults", defaults),
     ]
 }
 
@@ -367,16 +409,17 @@ mod tests {
     #[test]
     fn configurations_are_cumulative() {
         let configs = configurations(4);
-        assert_eq!(configs.len(), 10);
+        assert_eq!(configs.len(), 16);
         let mut previous = usize::MAX;
-        for (name, c) in &configs {
+        // Every row adds a feature; the last is the defaults.
+        for (name, c) in &configs[..15] {
             let off = c.disabled().len();
             assert!(off < previous, "{name} adds a feature");
             previous = off;
             assert_eq!(c.hash_mb, 4);
         }
         assert_eq!(
-            configs[9].1,
+            configs[15].1,
             PvsConfig {
                 hash_mb: 4,
                 ..PvsConfig::default()

@@ -3,8 +3,8 @@
 
 use super::CommandError;
 use crate::say;
-use fianchetto_eval::{Classical, Params, Preset};
-use fianchetto_search::pvs::{Pvs, PvsConfig};
+use fianchetto_eval::{Classical, Params, Preset, Tunable, TunableError, TunableSpec};
+use fianchetto_search::pvs::{Pvs, PvsConfig, SearchParams};
 use fianchetto_tune::matches::{MatchConfig, Openings, TimeControl};
 use fianchetto_tune::plot::{write_svg_line_chart, Series};
 use fianchetto_tune::progress::Progress;
@@ -345,6 +345,40 @@ fn non_negative_f64(s: &str) -> Result<f64, String> {
     }
 }
 
+/// Everything `tune spsa` can tune: the search's tunables (by their names
+/// in [`SearchParams::ENTRIES`]) and the classical evaluation's weights.
+#[derive(Clone, Debug)]
+pub struct EngineTunables {
+    /// The evaluation's weights.
+    pub eval: Params,
+    /// The search's tunables.
+    pub search: SearchParams,
+}
+
+impl Tunable for EngineTunables {
+    fn names(&self) -> Vec<String> {
+        let mut names = self.search.names();
+        names.extend(self.eval.names());
+        names
+    }
+
+    fn value(&self, name: &str) -> Option<i32> {
+        self.search.value(name).or_else(|| self.eval.value(name))
+    }
+
+    fn set_value(&mut self, name: &str, value: i32) -> Result<(), TunableError> {
+        if SearchParams::info(name).is_some() {
+            self.search.set_value(name, value)
+        } else {
+            self.eval.set_value(name, value)
+        }
+    }
+
+    fn spec(&self, name: &str) -> Option<TunableSpec> {
+        self.search.spec(name).or_else(|| self.eval.spec(name))
+    }
+}
+
 fn run_spsa(args: &SpsaArgs) -> Result<(), CommandError> {
     let usage = |e: &dyn std::fmt::Display| CommandError::Usage(e.to_string());
     let text = std::fs::read_to_string(&args.params)
@@ -368,10 +402,19 @@ fn run_spsa(args: &SpsaArgs) -> Result<(), CommandError> {
         hash_mb: args.hash as usize,
         ..PvsConfig::default()
     };
-    // Today every tunable is an evaluation weight; the search's tunables
-    // will be resolved here too once they exist (they implement `Tunable`).
-    let build = tunable_engine(base.clone(), move |p: &Params| {
-        Pvs::with_config(Classical::with_params(p.clone()), pvs_config.clone())
+    // A name is a search tunable or an evaluation weight.
+    let tunables = EngineTunables {
+        eval: base.clone(),
+        search: SearchParams::default(),
+    };
+    let build = tunable_engine(tunables, move |t: &EngineTunables| {
+        Pvs::with_config(
+            Classical::with_params(t.eval.clone()),
+            PvsConfig {
+                params: t.search.clone(),
+                ..pvs_config.clone()
+            },
+        )
     });
     let match_config = MatchConfig {
         time_control,

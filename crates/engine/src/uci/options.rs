@@ -3,6 +3,8 @@
 //! reason and the option keeps its old value.
 
 use crate::backend::Backend;
+use fianchetto_eval::Tunable;
+use fianchetto_search::pvs::SearchParams;
 
 /// Search algorithms the `Algorithm` option offers (the names of
 /// [`crate::searchers::Algo`]).
@@ -49,6 +51,9 @@ pub struct EngineOptions {
     /// `BookBestMove`: play the book's highest-weighted move instead of a
     /// weighted random choice.
     pub book_best_move: bool,
+    /// The search's tunables, one spin option each under its own name
+    /// ([`SearchParams::ENTRIES`]), for SPSA tuning through UCI.
+    pub search_params: SearchParams,
 }
 
 impl Default for EngineOptions {
@@ -69,6 +74,7 @@ impl Default for EngineOptions {
             own_book: false,
             book_file: String::new(),
             book_best_move: false,
+            search_params: SearchParams::default(),
         }
     }
 }
@@ -218,6 +224,14 @@ impl EngineOptions {
                 d.book_best_move
             ),
         ]
+        .into_iter()
+        .chain(SearchParams::ENTRIES.iter().map(|e| {
+            format!(
+                "option name {} type spin default {} min {} max {}",
+                e.name, e.default, e.min, e.max
+            )
+        }))
+        .collect()
     }
 
     /// Applies `setoption name <name> value <value>`. Names are matched
@@ -261,7 +275,21 @@ impl EngineOptions {
                 return Ok(Applied::BookFile);
             }
             "bookbestmove" => self.book_best_move = check("BookBestMove", value)?,
-            _ => return Err(OptionError::Unknown(name.to_string())),
+            other => {
+                // A search tunable (names are lower case already).
+                let Some(e) = SearchParams::ENTRIES.iter().find(|e| e.name == other) else {
+                    return Err(OptionError::Unknown(name.to_string()));
+                };
+                let v = spin(e.name, value, e.min as i64, e.max as i64)? as i32;
+                self.search_params
+                    .set_value(e.name, v)
+                    .map_err(|_| OptionError::Spin {
+                        name: e.name,
+                        value: v.to_string(),
+                        min: e.min as i64,
+                        max: e.max as i64,
+                    })?;
+            }
         }
         Ok(Applied::Set)
     }
@@ -320,6 +348,28 @@ mod tests {
             Err(OptionError::Check { .. })
         ));
         assert!(o.chess960);
+    }
+
+    #[test]
+    fn search_tunables_are_spin_options() {
+        let mut o = EngineOptions::default();
+        let lines = o.declarations();
+        for e in SearchParams::ENTRIES {
+            let line = format!(
+                "option name {} type spin default {} min {} max {}",
+                e.name, e.default, e.min, e.max
+            );
+            assert!(lines.contains(&line), "{line}");
+        }
+        assert_eq!(o.set("RFP_Margin", Some("95")), Ok(Applied::Set));
+        assert_eq!(o.search_params.rfp_margin, 95);
+        assert!(matches!(
+            o.set("rfp_margin", Some("100000")),
+            Err(OptionError::Spin { .. })
+        ));
+        assert!(o.set("rfp_margin", Some("many")).is_err());
+        assert!(o.set("rfp_margin", None).is_err());
+        assert_eq!(o.search_params.rfp_margin, 95);
     }
 
     #[test]

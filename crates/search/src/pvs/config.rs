@@ -1,5 +1,6 @@
 //! [`PvsConfig`]: every feature of the PVS search as a named switch.
 
+use super::params::SearchParams;
 use super::probcut::ProbCut;
 use crate::tt::Replacement;
 use std::fmt;
@@ -9,7 +10,10 @@ use std::fmt;
 ///
 /// [`PvsConfig::default`] turns everything on but the fitted ProbCut rule
 /// (`probcut-fitted`, which has not yet proved stronger than the fixed
-/// margin in games; see [`ProbCut`]); [`PvsConfig::all_off`]
+/// margin in games; see [`ProbCut`]), the correction history and the
+/// singular-extension family (`corrhist`, `singular`, `double-ext`,
+/// `multicut`, `negative-ext`: their SPRTs are undecided so far);
+/// [`PvsConfig::all_off`]
 /// leaves exact alpha-beta (no table, no ordering, no pruning, reductions
 /// or extensions, static evaluation at the horizon). Features are also
 /// reachable by name ([`PvsConfig::set`]), for command lines:
@@ -55,6 +59,18 @@ pub struct PvsConfig {
     pub history: bool,
     /// Counter-move heuristic (the refutation of the previous move).
     pub counter_moves: bool,
+    /// Continuation history (replies to the moves 1, 2 and 4 plies back)
+    /// in quiet-move ordering, reductions and pruning.
+    pub cont_history: bool,
+    /// Capture history: captures ordered by victim plus what they achieved.
+    pub capture_history: bool,
+    /// History-adjusted late-move reductions (good history, less reduction).
+    pub history_lmr: bool,
+    /// History pruning: quiet moves with a bad history are skipped near
+    /// the horizon.
+    pub history_pruning: bool,
+    /// Pawn-structure correction history added to the static evaluation.
+    pub correction_history: bool,
 
     /// Quiescence search at the horizon (off: static evaluation).
     pub quiescence: bool,
@@ -65,6 +81,19 @@ pub struct PvsConfig {
 
     /// Search checking moves one ply deeper.
     pub check_extension: bool,
+    /// Singular extensions: a hash move much better than every other move
+    /// is searched one ply deeper.
+    pub singular: bool,
+    /// Double extensions: two plies for a very singular move off the PV
+    /// (needs `singular`).
+    pub double_extensions: bool,
+    /// Multi-cut: when the singular test finds another move beating beta,
+    /// the node is cut (needs `singular`).
+    pub multicut: bool,
+    /// Negative extensions: a hash move that is not singular but already
+    /// beats beta, or is expected to, is searched one ply shallower (needs
+    /// `singular`).
+    pub negative_extensions: bool,
 
     /// Mate-distance pruning.
     pub mate_distance: bool,
@@ -103,6 +132,9 @@ pub struct PvsConfig {
     /// and a falling score as well as by best-move stability (off: by
     /// stability alone; see [`crate::time::IterationTracker`]).
     pub time_signals: bool,
+    /// Every other number of the search: margins, reductions, history
+    /// scales (tunable by name).
+    pub params: SearchParams,
 }
 
 /// A feature name that [`PvsConfig::set`] does not know.
@@ -126,10 +158,22 @@ impl Default for PvsConfig {
             killers: true,
             history: true,
             counter_moves: true,
+            cont_history: true,
+            capture_history: true,
+            history_lmr: true,
+            history_pruning: true,
+            correction_history: false,
             quiescence: true,
             qs_see_pruning: true,
             delta_pruning: true,
+            // Singular extensions (and the family) and the correction
+            // history stay off until an SPRT shows them non-negative; see
+            // the README's measurements.
             check_extension: true,
+            singular: false,
+            double_extensions: false,
+            multicut: false,
+            negative_extensions: false,
             mate_distance: true,
             null_move: true,
             reverse_futility: true,
@@ -148,6 +192,7 @@ impl Default for PvsConfig {
             // Undecided at 2+0.02 on a loaded machine, -18 Elo ± 32: off
             // until a longer test says otherwise (see the README).
             time_signals: false,
+            params: SearchParams::default(),
         }
     }
 }
@@ -167,10 +212,22 @@ impl PvsConfig {
         ("killers", "killer moves"),
         ("history", "history heuristic"),
         ("countermove", "counter-move heuristic"),
+        ("cont-history", "continuation history (1, 2, 4 plies back)"),
+        ("capture-history", "capture history"),
+        ("history-lmr", "history-adjusted reductions"),
+        ("history-pruning", "history pruning of quiet moves"),
+        (
+            "corrhist",
+            "pawn correction history of the static evaluation",
+        ),
         ("qsearch", "quiescence search"),
         ("qs-see", "SEE pruning in quiescence"),
         ("delta", "delta pruning in quiescence"),
         ("check-ext", "check extension"),
+        ("singular", "singular extensions"),
+        ("double-ext", "double extensions (with singular)"),
+        ("multicut", "multi-cut (with singular)"),
+        ("negative-ext", "negative extensions (with singular)"),
         ("mdp", "mate-distance pruning"),
         ("null", "null-move pruning"),
         ("rfp", "reverse futility pruning"),
@@ -205,10 +262,19 @@ impl PvsConfig {
             "killers" => |c| &mut c.killers,
             "history" => |c| &mut c.history,
             "countermove" => |c| &mut c.counter_moves,
+            "cont-history" => |c| &mut c.cont_history,
+            "capture-history" => |c| &mut c.capture_history,
+            "history-lmr" => |c| &mut c.history_lmr,
+            "history-pruning" => |c| &mut c.history_pruning,
+            "corrhist" => |c| &mut c.correction_history,
             "qsearch" => |c| &mut c.quiescence,
             "qs-see" => |c| &mut c.qs_see_pruning,
             "delta" => |c| &mut c.delta_pruning,
             "check-ext" => |c| &mut c.check_extension,
+            "singular" => |c| &mut c.singular,
+            "double-ext" => |c| &mut c.double_extensions,
+            "multicut" => |c| &mut c.multicut,
+            "negative-ext" => |c| &mut c.negative_extensions,
             "mdp" => |c| &mut c.mate_distance,
             "null" => |c| &mut c.null_move,
             "rfp" => |c| &mut c.reverse_futility,
@@ -245,12 +311,14 @@ impl PvsConfig {
         let name = name.trim().to_ascii_lowercase();
         if name == "all" {
             let keep = (self.threads, self.hash_mb, self.replacement);
+            let params = std::mem::take(&mut self.params);
             *self = if on {
                 PvsConfig::default()
             } else {
                 PvsConfig::all_off()
             };
             (self.threads, self.hash_mb, self.replacement) = keep;
+            self.params = params;
             return Ok(());
         }
         let f = Self::field(&name).ok_or(UnknownFeature(name))?;

@@ -7,10 +7,13 @@
 //! lock-free [`TranspositionTable`] is shared by all threads (Lazy SMP:
 //! every thread searches the same root, the table spreads the work). Near
 //! the horizon the search prunes (reverse futility, razoring, null move,
-//! ProbCut, futility, late-move and SEE pruning), reduces late moves (LMR)
-//! and extends checks; at the horizon a quiescence search with SEE and
-//! delta pruning settles the captures. Each feature is a switch in
-//! [`PvsConfig`].
+//! ProbCut, futility, late-move, history and SEE pruning), reduces late
+//! moves (LMR, adjusted by the histories) and extends singular moves; at
+//! the horizon a quiescence search with SEE and delta pruning settles the
+//! captures. Moves come from a staged [`movepick`] picker ordered by the
+//! [`history`] tables, and the static evaluation is corrected by a
+//! pawn-structure correction history. Each feature is a switch in
+//! [`PvsConfig`]; every number is a named tunable in [`SearchParams`].
 //!
 //! Evaluators see every move through [`Evaluator::push`] / [`Evaluator::pop`];
 //! a null move is pushed as [`Move::NULL`] (the position after it differs
@@ -42,46 +45,30 @@
 
 mod config;
 mod effort;
+pub mod history;
+pub mod movepick;
+pub mod params;
 pub mod probcut;
 mod qpromotions;
 
 pub use config::{PvsConfig, UnknownFeature};
+pub use params::{ParamInfo, SearchParams};
 pub use probcut::{ProbCut, ProbCutFit};
 
 use crate::common::{is_draw, mate_limit_reached, no_moves_score, root_moves, Path, PvTable};
 use crate::limits::nps;
 // The search keeps the SEE without pins until pins win an SPRT (see the README).
-use crate::see::{captured_value, mvv_lva, non_pawn_material, see_ge_ignoring_pins as see_ge};
+use crate::see::{captured_value, non_pawn_material, see_ge_ignoring_pins as see_ge};
 use crate::time::{IterationTracker, TimeManager};
 use crate::tt::{score_from_tt, score_to_tt, Bound as TtBound, TranspositionTable};
 use crate::{Bound, Info, Limits, Search, SearchResult, MAX_PLY};
 use arrayvec::ArrayVec;
-use fianchetto_board::{Color, Move};
+use fianchetto_board::Move;
 use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{Game, MoveGen, MoveList};
+use history::{captured_role, gravity, pawn_key, piece_to, Tables, CORR_SIZE};
+use movepick::{gives_check, MovePicker, Ordering};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::OnceLock;
-
-/// History scores saturate here (the "gravity" formula keeps them inside).
-const HISTORY_MAX: i32 = 16_384;
-
-/// Per-thread move-ordering memory, kept between searches (cleared by
-/// [`Search::clear`]).
-struct Tables {
-    /// Butterfly history: `[side][from][to]`.
-    history: [[[i32; 64]; 64]; 2],
-    /// Counter moves: `[piece][to]` of the previous move.
-    counters: [[Move; 64]; 12],
-}
-
-impl Tables {
-    fn new() -> Box<Tables> {
-        Box::new(Tables {
-            history: [[[0; 64]; 64]; 2],
-            counters: [[Move::NULL; 64]; 12],
-        })
-    }
-}
 
 /// Principal variation search; see the [module documentation](self).
 pub struct Pvs<E> {
@@ -248,30 +235,50 @@ struct Shared<'a> {
 /// Per-ply search state.
 #[derive(Clone, Copy)]
 struct Frame {
+    /// The static evaluation (corrected), `-INFINITE` in check.
     static_eval: Score,
     /// The move played from this ply (`NULL` for a null move).
     mv: Move,
+    /// The piece-to index of that move (continuation history), `None` for
+    /// a null move.
+    cont: Option<u16>,
     killers: [Move; 2],
+    /// The move a singular-extension search leaves out at this ply.
+    excluded: Move,
+    /// Double extensions on the line from the root to this ply.
+    double_exts: i32,
 }
 
-/// The log-based late-move reduction table, `[depth][move number]`.
-fn lmr_table() -> &'static [[i32; 64]; 64] {
-    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = [[0; 64]; 64];
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
-            }
+impl Frame {
+    const EMPTY: Frame = Frame {
+        static_eval: Score::ZERO,
+        mv: Move::NULL,
+        cont: None,
+        killers: [Move::NULL; 2],
+        excluded: Move::NULL,
+        double_exts: 0,
+    };
+}
+
+/// The log-based late-move reduction table, `[depth][move number]`:
+/// `base + ln d · ln m / div` (both in hundredths of a ply).
+fn lmr_table(params: &SearchParams) -> Box<[[i32; 64]; 64]> {
+    let mut t = Box::new([[0; 64]; 64]);
+    let base = params.lmr_base as f64 / 100.0;
+    let div = (params.lmr_div as f64 / 100.0).max(0.01);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (base + (d as f64).ln() * (m as f64).ln() / div) as i32;
         }
-        t
-    })
+    }
+    t
 }
 
 /// One search thread.
 struct Worker<'a, B: MoveGen, E> {
     id: usize,
     cfg: &'a PvsConfig,
+    params: &'a SearchParams,
     shared: &'a Shared<'a>,
     eval: E,
     root: B,
@@ -280,6 +287,7 @@ struct Worker<'a, B: MoveGen, E> {
     pv: Box<PvTable>,
     stack: Box<[Frame; MAX_PLY + 4]>,
     tables: &'a mut Tables,
+    lmr: Box<[[i32; 64]; 64]>,
     time: TimeManager,
     nodes: u64,
     flushed: u64,
@@ -310,20 +318,16 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         Worker {
             id,
             cfg,
+            params: &cfg.params,
             shared,
             eval,
             root_moves: root_moves(&root, &shared.limits.searchmoves),
             root,
             path: Path::from_game(game),
             pv: PvTable::new(),
-            stack: Box::new(
-                [Frame {
-                    static_eval: Score::ZERO,
-                    mv: Move::NULL,
-                    killers: [Move::NULL; 2],
-                }; MAX_PLY + 4],
-            ),
+            stack: Box::new([Frame::EMPTY; MAX_PLY + 4]),
             tables,
+            lmr: lmr_table(&cfg.params),
             time,
             nodes: 0,
             flushed: 0,
@@ -432,7 +436,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             self.root_depth = target;
             self.seldepth = 0;
             self.effort.clear();
-            let mut delta = 25;
+            let mut delta = self.params.aspiration_delta;
             let (mut alpha, mut beta) = if self.cfg.aspiration && target >= 4 && !score.is_mate() {
                 (score - delta, score + delta)
             } else {
@@ -524,23 +528,32 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         }
     }
 
-    /// Orders the root moves for the first iteration (captures by MVV-LVA,
-    /// a stored hash move first).
+    /// Orders the root moves for the first iteration: the picker's order
+    /// (hash move, good captures, killers, quiets by history, bad captures).
     fn order_root_moves(&mut self) {
         if !self.cfg.ordering() {
             return;
         }
         let board = self.root.clone();
         let tt_move = self.tt_move(&board);
-        let mut moves = self.root_moves.clone();
-        let scores = self.score_moves(&board, &moves, tt_move, 0);
-        let mut keyed: ArrayVec<(i32, Move), 256> =
-            scores.into_iter().zip(moves.iter().copied()).collect();
-        keyed.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
-        for (slot, (_, m)) in moves.iter_mut().zip(keyed) {
-            *slot = m;
+        let mut picker = MovePicker::main(&board, tt_move, [Move::NULL; 2], Move::NULL);
+        let ord = Ordering {
+            tables: self.tables,
+            cfg: self.cfg,
+            mvv_lva: self.cfg.mvv_lva,
+            cont: [None; 3],
+        };
+        let mut ordered = MoveList::new();
+        while let Some(mv) = picker.next(&board, &ord) {
+            if self.root_moves.contains(&mv) {
+                ordered.push(mv);
+            }
         }
-        self.root_moves = moves;
+        // `searchmoves` lists only legal moves, so nothing is lost; stay
+        // safe anyway.
+        if ordered.len() == self.root_moves.len() {
+            self.root_moves = ordered;
+        }
     }
 
     fn tt_move(&self, board: &B) -> Move {
@@ -553,57 +566,45 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             .map_or(Move::NULL, |e| e.mv)
     }
 
-    /// Ordering keys for `moves`: hash move, good captures (MVV-LVA),
-    /// killers, counter move, quiets by history, losing captures.
-    fn score_moves(
-        &self,
-        board: &B,
-        moves: &[Move],
-        tt_move: Move,
-        ply: usize,
-    ) -> ArrayVec<i32, 256> {
-        let cfg = self.cfg;
-        let us = board.turn().index();
-        let killers = if cfg.killers {
-            self.stack[ply].killers
-        } else {
-            [Move::NULL; 2]
-        };
-        let counter = if cfg.counter_moves && ply > 0 {
-            let prev = self.stack[ply - 1].mv;
-            match board.piece_at(prev.to()) {
-                Some(p) if !prev.is_null() => self.tables.counters[p.index()][prev.to().index()],
-                _ => Move::NULL,
+    /// The counter move stored for the move played at `ply - 1`.
+    fn counter_move(&self, board: &B, ply: usize) -> Move {
+        if !self.cfg.counter_moves || ply == 0 {
+            return Move::NULL;
+        }
+        let prev = self.stack[ply - 1].mv;
+        match board.piece_at(prev.to()) {
+            Some(p) if !prev.is_null() => self.tables.counters[p.index()][prev.to().index()],
+            _ => Move::NULL,
+        }
+    }
+
+    /// The piece-to indices of the moves 1, 2 and 4 plies before `ply`.
+    #[inline]
+    fn cont_keys(&self, ply: usize) -> [Option<u16>; 3] {
+        if !self.cfg.cont_history {
+            return [None; 3];
+        }
+        let at = |back: usize| {
+            if ply >= back {
+                self.stack[ply - back].cont
+            } else {
+                None
             }
-        } else {
-            Move::NULL
         };
-        moves
-            .iter()
-            .map(|&mv| {
-                if mv == tt_move {
-                    10_000_000
-                } else if !mv.is_quiet() {
-                    if !cfg.mvv_lva {
-                        0
-                    } else if !cfg.see_ordering || mv.is_promotion() || see_ge(board, mv, 0) {
-                        1_000_000 + mvv_lva(board, mv)
-                    } else {
-                        -1_000_000 + mvv_lva(board, mv)
-                    }
-                } else if mv == killers[0] {
-                    900_000
-                } else if mv == killers[1] {
-                    800_000
-                } else if mv == counter {
-                    700_000
-                } else if cfg.history {
-                    self.tables.history[us][mv.from().index()][mv.to().index()]
-                } else {
-                    0
-                }
-            })
-            .collect()
+        [at(1), at(2), at(4)]
+    }
+
+    /// The history score of a quiet move: butterfly plus the continuation
+    /// histories (reductions and pruning use it).
+    #[inline]
+    fn quiet_history(&self, board: &B, mv: Move, cont: &[Option<u16>; 3]) -> i32 {
+        let mut s = self.tables.butterfly(board.turn(), mv);
+        if let Some(pt) = piece_to(board, mv) {
+            for prev in cont.iter().flatten() {
+                s += self.tables.cont[*prev as usize][pt as usize] as i32;
+            }
+        }
+        s
     }
 
     /// Plays `mv` on a copy of `board` and updates the path and evaluator.
@@ -617,6 +618,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         }
         self.shared.tt.prefetch(next.hash());
         self.stack[ply].mv = mv;
+        self.stack[ply].cont = piece_to(board, mv);
         // A null move is pushed as `Move::NULL`.
         self.eval.push(board, mv, &next);
         self.path.push(next.hash());
@@ -629,8 +631,43 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         self.eval.pop();
     }
 
+    /// The correction-history slot of `board`.
+    #[inline]
+    fn corr_slot(board: &B) -> (usize, usize) {
+        (
+            board.turn().index(),
+            (pawn_key(board) as usize) & (CORR_SIZE - 1),
+        )
+    }
+
+    /// `raw` corrected by the pawn-structure correction history (kept out
+    /// of the mate range).
+    #[inline]
+    fn corrected(&self, board: &B, raw: Score) -> Score {
+        if !self.cfg.correction_history {
+            return raw;
+        }
+        let (side, slot) = Self::corr_slot(board);
+        let c = self.tables.corr[side][slot] as i32 / self.params.corr_grain.max(1);
+        Score((raw.0 + c).clamp(-Score::MATE_BOUND.0 + 1, Score::MATE_BOUND.0 - 1))
+    }
+
+    /// Moves the correction of `board`'s pawn structure towards
+    /// `best − static_eval`, weighted by depth.
+    fn update_correction(&mut self, board: &B, best: Score, static_eval: Score, depth: i32) {
+        let p = self.params;
+        let (side, slot) = Self::corr_slot(board);
+        let diff = (best.0 - static_eval.0).clamp(-1000, 1000) * p.corr_grain;
+        let w = (depth + 1).min(16) * p.corr_weight_mult;
+        let w = w.clamp(0, 256);
+        let e = &mut self.tables.corr[side][slot];
+        let next = (*e as i32 * (256 - w) + diff * w) / 256;
+        *e = next.clamp(-p.corr_max, p.corr_max).clamp(-32_000, 32_000) as i16;
+    }
+
     /// The negamax principal variation search. `PV` nodes have an open
-    /// window; `cut_node` marks nodes expected to fail high.
+    /// window; `cut_node` marks nodes expected to fail high. Each step is
+    /// one paragraph, in the order Stockfish's search takes them.
     #[allow(clippy::too_many_arguments)]
     fn search<const PV: bool>(
         &mut self,
@@ -642,9 +679,16 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         cut_node: bool,
     ) -> Score {
         let cfg = self.cfg;
+        let p = self.params;
+
+        // Step 1. At the horizon, the quiescence search takes over.
         if depth <= 0 {
             return self.qsearch::<PV>(board, alpha, beta, ply);
         }
+
+        // Step 2. Start of the node: count it, look at the clock, and stop
+        // at once on a draw, at the ply limit, or when no line from here can
+        // beat a mate already found nearer the root (mate-distance pruning).
         let root = ply == 0;
         if PV {
             self.pv.clear(ply);
@@ -672,7 +716,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 };
             }
             if cfg.mate_distance {
-                // No line from here can beat a mate already found closer to the root.
                 alpha = alpha.max(Score::mated_in(ply as u32));
                 beta = beta.min(Score::mate_in(ply as u32 + 1));
                 if alpha >= beta {
@@ -681,11 +724,15 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             }
         }
         self.stack[ply + 2].killers = [Move::NULL; 2];
+        let excluded = self.stack[ply].excluded;
+        let singular_search = !excluded.is_null();
         let in_check = board.in_check();
         let key = board.hash();
 
-        // Transposition table.
-        let entry = if cfg.tt {
+        // Step 3. Transposition table: a deep enough entry whose bound
+        // decides the window ends a non-PV node. A singular-extension search
+        // (one move left out) neither uses nor stores entries.
+        let entry = if cfg.tt && !singular_search {
             self.shared.tt.probe(key)
         } else {
             None
@@ -707,14 +754,21 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             }
         }
 
-        // Static evaluation, refined by the table's bound when it can be.
-        let (static_eval, eval) = if in_check {
-            (-Score::INFINITE, -Score::INFINITE)
+        // Step 4. Static evaluation: the table's (raw) one when there is
+        // one, corrected by the pawn-structure correction history, then
+        // refined by the table's bound. In a singular search the node's own
+        // evaluation is reused.
+        let (raw_eval, static_eval, eval) = if in_check {
+            (-Score::INFINITE, -Score::INFINITE, -Score::INFINITE)
+        } else if singular_search {
+            let se = self.stack[ply].static_eval;
+            (se, se, se)
         } else {
-            let se = match entry {
+            let raw = match entry {
                 Some(e) => e.eval,
                 None => self.evaluate(board),
             };
+            let se = self.corrected(board, raw);
             let refined = match (entry, tt_score) {
                 (Some(e), Some(s)) if cfg.tt_cutoffs && !s.is_mate() => match e.bound {
                     TtBound::Lower if s > se => s,
@@ -724,42 +778,52 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 },
                 _ => se,
             };
-            (se, refined)
+            (raw, se, refined)
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
 
-        if !PV && !in_check {
-            // Razoring: far below alpha, only captures could save it.
-            if cfg.razoring && depth <= 3 && eval.0 + 150 + 175 * depth <= alpha.0 {
+        if !PV && !in_check && !singular_search {
+            // Step 5. Razoring: far below alpha near the horizon, only
+            // captures could save the node; let the quiescence search say.
+            if cfg.razoring
+                && depth <= p.razor_depth
+                && eval.0 + p.razor_base + p.razor_mult * depth <= alpha.0
+            {
                 let v = self.qsearch::<false>(board, alpha, alpha + 1, ply);
                 if v <= alpha {
                     return v;
                 }
             }
-            // Reverse futility: so far above beta that a quiet move will not
-            // bring it back (Palaiologos's 120 per ply).
-            let margin = 120 * depth - if improving { 60 } else { 0 };
+
+            // Step 6. Reverse futility (static null move): so far above beta
+            // that no quiet move will bring the score back below it.
+            let margin = p.rfp_margin * depth - if improving { p.rfp_improving } else { 0 };
             if cfg.reverse_futility
-                && depth <= 8
+                && depth <= p.rfp_depth
                 && eval.0 - margin >= beta.0
                 && eval.0 < Score::MATE_BOUND.0
             {
                 return eval;
             }
-            // Null move: if passing still beats beta, a real move will too
-            // (not in zugzwang-prone king-and-pawn endings).
+
+            // Step 7. Null move: if passing still beats beta, a real move
+            // will too (not in zugzwang-prone king-and-pawn endings; verified
+            // by a search without null moves when zugzwang is likely).
             if cfg.null_move
                 && depth >= 3
                 && eval >= beta
-                && static_eval.0 >= beta.0 - 20 * depth + 100
+                && static_eval.0 >= beta.0 - p.nmp_depth_margin * depth + p.nmp_offset
                 && ply >= self.nmp_min_ply
                 && ply > 0
                 && !self.stack[ply - 1].mv.is_null()
                 && non_pawn_material(board).any()
                 && beta.0 > -Score::MATE_BOUND.0
             {
-                let r = (3 + depth / 3 + ((eval.0 - beta.0) / 200).min(3)).min(depth);
+                let r = (p.nmp_base
+                    + depth / p.nmp_depth_div.max(1)
+                    + ((eval.0 - beta.0) / p.nmp_eval_div.max(1)).min(3))
+                .min(depth);
                 let next = self.make(board, Move::NULL, ply);
                 let v =
                     -self.search::<false>(&next, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
@@ -769,8 +833,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 }
                 if v >= beta {
                     let v = if v.0 >= Score::MATE_BOUND.0 { beta } else { v };
-                    // Verification when zugzwang is likely (a lone minor or
-                    // rook) or deep: search again without null moves.
                     let late_endgame = non_pawn_material(board).count() <= 1;
                     if !late_endgame && depth < 12 {
                         return v;
@@ -783,173 +845,198 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     }
                 }
             }
-            // ProbCut: a good capture whose shallow search beats a threshold
-            // above beta almost surely beats beta at full depth too (see
-            // `probcut`: a fixed margin, or Buro's fitted regressions).
-            let probe = if cfg.probcut
-                && depth >= self.probcut.min_depth
-                && beta.0.abs() < Score::MATE_BOUND.0
-            {
-                let phase = if self.probcut.uses_phase() {
-                    probcut_phase(board)
-                } else {
-                    0
-                };
-                self.probcut.threshold(depth, phase, beta.0)
-            } else {
-                None
-            };
-            if let Some((shallow, threshold)) =
-                probe.filter(|&(shallow, t)| shallow >= 1 && shallow < depth && t < Score::MATE.0)
-            {
-                let probcut_beta = Score(threshold);
-                if !matches!((entry, tt_score), (Some(e), Some(s)) if e.depth >= shallow && s < probcut_beta)
-                {
-                    let mut captures = board.captures();
-                    let scores = self.score_moves(board, &captures, tt_move, ply);
-                    let mut keyed: ArrayVec<(i32, Move), 256> =
-                        scores.into_iter().zip(captures.iter().copied()).collect();
-                    keyed.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
-                    captures.clear();
-                    for (_, mv) in keyed {
-                        if !see_ge(board, mv, probcut_beta.0 - static_eval.0) {
-                            continue;
-                        }
-                        let next = self.make(board, mv, ply);
-                        let mut v = -self.qsearch::<false>(
-                            &next,
-                            -probcut_beta,
-                            -probcut_beta + 1,
-                            ply + 1,
-                        );
-                        if v >= probcut_beta {
-                            v = -self.search::<false>(
-                                &next,
-                                -probcut_beta,
-                                -probcut_beta + 1,
-                                shallow - 1,
-                                ply + 1,
-                                !cut_node,
-                            );
-                        }
-                        self.unmake();
-                        if self.aborted {
-                            return Score::ZERO;
-                        }
-                        if v >= probcut_beta {
-                            if cfg.tt {
-                                self.shared.tt.store(
-                                    key,
-                                    mv,
-                                    score_to_tt(v, ply),
-                                    static_eval,
-                                    shallow,
-                                    TtBound::Lower,
-                                );
-                            }
-                            return v;
-                        }
-                    }
-                }
+
+            // Step 8. ProbCut: a good capture whose shallow search beats a
+            // threshold above beta almost surely beats beta at full depth
+            // (see `probcut`: a fixed margin, or Buro's fitted regressions).
+            if let Some(v) = self.probcut(
+                board,
+                beta,
+                depth,
+                ply,
+                cut_node,
+                static_eval,
+                raw_eval,
+                entry,
+                tt_score,
+                tt_move,
+            ) {
+                return v;
             }
         }
 
-        // Internal iterative reduction: without a hash move this node was
-        // not searched before, so the ordering is poor; search it shallower.
-        if cfg.iir && depth >= 4 && tt_move.is_null() && (PV || cut_node) && !root {
+        // Step 9. Internal iterative reduction: without a hash move this
+        // node was not searched before, so its ordering is poor; search it
+        // shallower.
+        if cfg.iir
+            && depth >= p.iir_depth
+            && tt_move.is_null()
+            && (PV || cut_node)
+            && !root
+            && !singular_search
+        {
             depth -= 1;
         }
 
-        let mut moves = if root {
-            self.root_moves.clone()
+        // Step 10. The moves, from the staged picker (the root's list at the
+        // root, best move of the last iteration first).
+        let killers = if cfg.killers {
+            self.stack[ply].killers
         } else {
-            board.legal_moves()
+            [Move::NULL; 2]
         };
-        if moves.is_empty() {
-            return no_moves_score(board, ply);
-        }
-        let mut scores = if root || !cfg.ordering() {
-            ArrayVec::new()
+        let mut picker = if root {
+            MovePicker::from_list(&self.root_moves)
         } else {
-            self.score_moves(board, &moves, tt_move, ply)
+            MovePicker::main(board, tt_move, killers, self.counter_move(board, ply))
         };
+        let cont = self.cont_keys(ply);
         let non_pawn = non_pawn_material(board).any();
-        let us = board.turn();
         let mut best = -Score::INFINITE;
         let mut best_move = Move::NULL;
-        let mut move_count = 0;
+        let mut move_count = 0usize;
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
-        let mut index = 0;
-        while index < moves.len() {
-            // Selection sort, one step: the best remaining move to `index`.
-            if !scores.is_empty() {
-                let mut bi = index;
-                for j in index + 1..moves.len() {
-                    if scores[j] > scores[bi] {
-                        bi = j;
-                    }
+        let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
+        loop {
+            let mv = {
+                let ord = Ordering {
+                    tables: self.tables,
+                    cfg,
+                    mvv_lva: cfg.mvv_lva,
+                    cont,
+                };
+                match picker.next(board, &ord) {
+                    Some(mv) => mv,
+                    None => break,
                 }
-                moves.swap(index, bi);
-                scores.swap(index, bi);
+            };
+            if mv == excluded {
+                continue;
             }
-            let mv = moves[index];
-            index += 1;
             let quiet = mv.is_quiet();
             move_count += 1;
-            let lmr_depth =
-                (depth - 1 - lmr_table()[depth.min(63) as usize][move_count.min(63)]).max(0);
+            let check = gives_check(board, mv);
+            let base_r = self.lmr[depth.min(63) as usize][move_count.min(63)];
+            let lmr_depth = (depth - 1 - base_r).max(0);
+            let history = if quiet && cfg.history {
+                self.quiet_history(board, mv, &cont)
+            } else {
+                0
+            };
 
-            // Shallow-depth pruning, never before a move has been found
-            // (the best score must not be a mate against us).
+            // Step 10a. Shallow-depth pruning, decided before the move is
+            // played, never before a move has been searched (the best score
+            // must not be a mate against us). Late-move pruning stops the
+            // picker's quiet moves altogether.
             if !root && non_pawn && best.0 > -Score::MATE_BOUND.0 {
+                if cfg.lmp
+                    && depth <= p.lmp_depth
+                    && move_count as i32
+                        > (p.lmp_base + depth * depth) / if improving { 1 } else { 2 }
+                {
+                    picker.skip_quiets();
+                }
                 if quiet {
-                    if cfg.see_pruning
-                        && lmr_depth <= 8
-                        && !see_ge(board, mv, -30 * lmr_depth * lmr_depth)
+                    if !check && picker.skipping_quiets() {
+                        continue;
+                    }
+                    if cfg.history_pruning
+                        && !check
+                        && lmr_depth < p.history_prune_depth
+                        && history < -p.history_prune_mult * depth
                     {
                         continue;
                     }
-                } else if cfg.see_pruning && depth <= 8 && !see_ge(board, mv, -100 * depth) {
+                    if cfg.futility
+                        && !in_check
+                        && !check
+                        && lmr_depth <= p.futility_depth
+                        && static_eval.0 + p.futility_base + p.futility_mult * lmr_depth <= alpha.0
+                    {
+                        continue;
+                    }
+                    if cfg.see_pruning
+                        && lmr_depth <= p.see_depth
+                        && !see_ge(board, mv, -p.see_quiet_mult * lmr_depth * lmr_depth)
+                    {
+                        continue;
+                    }
+                } else if !quiet
+                    && cfg.see_pruning
+                    && depth <= p.see_depth
+                    && !see_ge(board, mv, -p.see_noisy_mult * depth)
+                {
                     continue;
                 }
             }
 
-            let nodes_before = self.nodes;
-            let next = self.make(board, mv, ply);
-            let gives_check = next.in_check();
-            // Late-move pruning: late quiet moves of a node near the horizon
-            // rarely matter; checks are kept (they are how mates are found).
-            if !root
-                && cfg.lmp
-                && quiet
-                && !gives_check
-                && non_pawn
-                && best.0 > -Score::MATE_BOUND.0
-                && depth <= 8
-                && move_count as i32 > (3 + depth * depth) / if improving { 1 } else { 2 }
-            {
-                self.unmake();
-                continue;
+            // Step 10b. Extensions. Singular: if every other move fails
+            // well below the hash move's score, the hash move is forced and
+            // searched deeper (two plies when far below, off the PV). If
+            // instead another move also beats beta, the node is cut
+            // (multi-cut); a hash move that is not singular but whose score
+            // already beats beta, or that was expected to fail high, is
+            // searched shallower (negative extension).
+            let mut extension = 0;
+            if (ply as i32) < 2 * self.root_depth {
+                if let (true, Some(e), Some(s)) = (
+                    cfg.singular
+                        && !root
+                        && !singular_search
+                        && depth >= p.se_depth
+                        && mv == tt_move,
+                    entry,
+                    tt_score,
+                ) {
+                    if e.depth >= depth - p.se_tt_depth_margin
+                        && matches!(e.bound, TtBound::Lower | TtBound::Exact)
+                        && !s.is_mate()
+                    {
+                        let singular_beta = s - p.se_beta_mult * depth / 8;
+                        let singular_depth = (depth - 1) / 2;
+                        self.stack[ply].excluded = mv;
+                        let v = self.search::<false>(
+                            board,
+                            singular_beta - 1,
+                            singular_beta,
+                            singular_depth,
+                            ply,
+                            cut_node,
+                        );
+                        self.stack[ply].excluded = Move::NULL;
+                        if self.aborted {
+                            return Score::ZERO;
+                        }
+                        if v < singular_beta {
+                            extension = 1;
+                            if cfg.double_extensions
+                                && !PV
+                                && v < singular_beta - p.se_double_margin
+                                && self.stack[ply].double_exts < p.se_double_max
+                            {
+                                extension = 2;
+                            }
+                        } else if cfg.multicut && singular_beta >= beta {
+                            return singular_beta;
+                        } else if cfg.negative_extensions && (s >= beta || cut_node) {
+                            extension = -1;
+                        }
+                    }
+                }
+                if extension == 0 && cfg.check_extension && check {
+                    extension = 1;
+                }
             }
-            // Futility: a quiet, non-checking move near the horizon that
-            // cannot lift the static score to alpha (Palaiologos's margins).
-            if !root
-                && cfg.futility
-                && quiet
-                && !in_check
-                && !gives_check
-                && non_pawn
-                && best.0 > -Score::MATE_BOUND.0
-                && lmr_depth <= 8
-                && static_eval.0 + 40 + 60 * lmr_depth <= alpha.0
-            {
-                self.unmake();
-                continue;
-            }
-            let extension =
-                i32::from(cfg.check_extension && gives_check && (ply as i32) < 2 * self.root_depth);
+            self.stack[ply + 1].double_exts =
+                self.stack[ply].double_exts + i32::from(extension >= 2);
             let new_depth = depth - 1 + extension;
 
+            // Step 10c. Play the move and search it: late moves with a
+            // reduced null window first (LMR, less for moves with a good
+            // history, more for bad ones), then the full depth, and at PV
+            // nodes the full window when the null window fails high.
+            let nodes_before = self.nodes;
+            let next = self.make(board, mv, ply);
             let mut score;
             if cfg.pvs {
                 if cfg.lmr
@@ -957,16 +1044,17 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     && move_count > 1 + usize::from(root)
                     && (quiet || !see_ge(board, mv, 0))
                 {
-                    let mut r = lmr_table()[depth.min(63) as usize][move_count.min(63)];
+                    let mut r = base_r;
                     r += i32::from(cut_node) + i32::from(!improving)
                         - i32::from(PV)
-                        - i32::from(gives_check);
+                        - i32::from(check);
                     if quiet {
-                        if mv == self.stack[ply].killers[0] || mv == self.stack[ply].killers[1] {
+                        if mv == killers[0] || mv == killers[1] {
                             r -= 1;
                         }
-                        r -= self.tables.history[us.index()][mv.from().index()][mv.to().index()]
-                            / 8192;
+                        if cfg.history_lmr {
+                            r -= history / p.lmr_history_div.max(1);
+                        }
                     }
                     let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                     score = -self.search::<false>(&next, -alpha - 1, -alpha, d, ply + 1, true);
@@ -1000,8 +1088,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 // node is a PV node), LMR with a full-window re-search.
                 let reduce = cfg.lmr && depth >= 3 && move_count > 1 && quiet;
                 let d = if reduce {
-                    (new_depth - lmr_table()[depth.min(63) as usize][move_count.min(63)])
-                        .clamp(1, new_depth.max(1))
+                    (new_depth - base_r).clamp(1, new_depth.max(1))
                 } else {
                     new_depth
                 };
@@ -1018,6 +1105,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 return Score::ZERO;
             }
 
+            // Step 10d. A new best move raises alpha; beating beta ends the
+            // node.
             if score > best {
                 best = score;
                 if score > alpha {
@@ -1031,25 +1120,35 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     alpha = score;
                 }
             }
-            if quiet && mv != best_move {
-                let _ = quiets_tried.try_push(mv);
+            if mv != best_move {
+                if quiet {
+                    let _ = quiets_tried.try_push(mv);
+                } else {
+                    let _ = captures_tried.try_push(mv);
+                }
             }
         }
 
+        // Step 11. No move: checkmate or stalemate (or, in a singular
+        // search, only the excluded move: fail low).
         if move_count == 0 {
-            // Cannot happen (the first move is never pruned), but stay safe.
-            return if in_check {
-                Score::mated_in(ply as u32)
-            } else {
+            return if singular_search {
                 alpha
+            } else {
+                no_moves_score(board, ply)
             };
         }
 
-        if best >= beta && best_move.is_quiet() && !best_move.is_null() {
-            self.reward_quiet(board, best_move, &quiets_tried, depth, ply);
+        // Step 12. A cutoff teaches the histories: the best move gains, the
+        // moves tried before it lose.
+        if best >= beta && !best_move.is_null() {
+            self.update_histories(board, best_move, &quiets_tried, &captures_tried, depth, ply);
         }
 
-        if cfg.tt {
+        // Step 13. The correction history learns how far the search moved
+        // from the static evaluation (when the bound says which way, and the
+        // best move was quiet); then the table stores the result.
+        if !singular_search {
             let bound = if best >= beta {
                 TtBound::Lower
             } else if PV && !best_move.is_null() {
@@ -1057,41 +1156,180 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             } else {
                 TtBound::Upper
             };
-            self.shared.tt.store(
-                key,
-                best_move,
-                score_to_tt(best, ply),
-                static_eval,
-                depth,
-                bound,
-            );
+            if cfg.correction_history
+                && !in_check
+                && (best_move.is_null() || best_move.is_quiet())
+                && !best.is_mate()
+                && !(bound == TtBound::Lower && best <= static_eval)
+                && !(bound == TtBound::Upper && best >= static_eval)
+            {
+                self.update_correction(board, best, static_eval, depth);
+            }
+            if cfg.tt {
+                self.shared.tt.store(
+                    key,
+                    best_move,
+                    score_to_tt(best, ply),
+                    raw_eval,
+                    depth,
+                    bound,
+                );
+            }
         }
         best
     }
 
-    /// A quiet move caused a cutoff: it becomes a killer, the counter move
-    /// of the previous move, gains history; the quiets tried before it lose.
-    fn reward_quiet(&mut self, board: &B, mv: Move, tried: &[Move], depth: i32, ply: usize) {
+    /// ProbCut (step 8 of [`Worker::search`]): `Some(score)` when a
+    /// capture's shallow search proves the cut.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        board: &B,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+        static_eval: Score,
+        raw_eval: Score,
+        entry: Option<crate::tt::Entry>,
+        tt_score: Option<Score>,
+        tt_move: Move,
+    ) -> Option<Score> {
         let cfg = self.cfg;
-        if cfg.killers && self.stack[ply].killers[0] != mv {
-            self.stack[ply].killers[1] = self.stack[ply].killers[0];
-            self.stack[ply].killers[0] = mv;
+        if !cfg.probcut || depth < self.probcut.min_depth || beta.0.abs() >= Score::MATE_BOUND.0 {
+            return None;
         }
-        if cfg.counter_moves && ply > 0 {
-            let prev = self.stack[ply - 1].mv;
-            if !prev.is_null() {
-                if let Some(p) = board.piece_at(prev.to()) {
-                    self.tables.counters[p.index()][prev.to().index()] = mv;
+        let phase = if self.probcut.uses_phase() {
+            probcut_phase(board)
+        } else {
+            0
+        };
+        let (shallow, threshold) = self
+            .probcut
+            .threshold(depth, phase, beta.0)
+            .filter(|&(shallow, t)| shallow >= 1 && shallow < depth && t < Score::MATE.0)?;
+        let probcut_beta = Score(threshold);
+        if matches!((entry, tt_score), (Some(e), Some(s)) if e.depth >= shallow && s < probcut_beta)
+        {
+            return None;
+        }
+        let mut picker = MovePicker::qsearch(board, tt_move);
+        let cont = self.cont_keys(ply);
+        loop {
+            let mv = {
+                let ord = Ordering {
+                    tables: self.tables,
+                    cfg,
+                    mvv_lva: cfg.mvv_lva,
+                    cont,
+                };
+                picker.next(board, &ord)?
+            };
+            if !see_ge(board, mv, probcut_beta.0 - static_eval.0) {
+                continue;
+            }
+            let next = self.make(board, mv, ply);
+            let mut v = -self.qsearch::<false>(&next, -probcut_beta, -probcut_beta + 1, ply + 1);
+            if v >= probcut_beta {
+                v = -self.search::<false>(
+                    &next,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    shallow - 1,
+                    ply + 1,
+                    !cut_node,
+                );
+            }
+            self.unmake();
+            if self.aborted {
+                return Some(Score::ZERO);
+            }
+            if v >= probcut_beta {
+                if cfg.tt {
+                    self.shared.tt.store(
+                        board.hash(),
+                        mv,
+                        score_to_tt(v, ply),
+                        raw_eval,
+                        shallow,
+                        TtBound::Lower,
+                    );
+                }
+                return Some(v);
+            }
+        }
+    }
+
+    /// The best move caused a cutoff. A quiet one becomes a killer and the
+    /// counter move of the previous move, and gains butterfly and
+    /// continuation history while the quiets tried before it lose; a
+    /// capture gains capture history. The captures tried before it lose
+    /// either way.
+    fn update_histories(
+        &mut self,
+        board: &B,
+        best: Move,
+        quiets: &[Move],
+        captures: &[Move],
+        depth: i32,
+        ply: usize,
+    ) {
+        let cfg = self.cfg;
+        let p = self.params;
+        let bonus = (p.history_bonus_quad * depth * depth
+            + p.history_bonus_mult * depth
+            + p.history_bonus_base)
+            .clamp(0, p.history_bonus_max);
+        if best.is_quiet() {
+            if cfg.killers && self.stack[ply].killers[0] != best {
+                self.stack[ply].killers[1] = self.stack[ply].killers[0];
+                self.stack[ply].killers[0] = best;
+            }
+            let counter = self.counter_move(board, ply);
+            if cfg.counter_moves && ply > 0 && counter != best {
+                let prev = self.stack[ply - 1].mv;
+                if let Some(pc) = board.piece_at(prev.to()).filter(|_| !prev.is_null()) {
+                    self.tables.counters[pc.index()][prev.to().index()] = best;
                 }
             }
-        }
-        if cfg.history {
-            let bonus = (depth * depth).min(1200) * 8;
-            let us = board.turn();
-            update_history(&mut self.tables.history, us, mv, bonus);
-            for &q in tried {
-                update_history(&mut self.tables.history, us, q, -bonus);
+            if cfg.history {
+                let cont = self.cont_keys(ply);
+                self.update_quiet(board, best, bonus, &cont);
+                for &q in quiets {
+                    self.update_quiet(board, q, -bonus, &cont);
+                }
             }
+        } else if cfg.capture_history {
+            self.update_capture(board, best, bonus);
+        }
+        if cfg.capture_history {
+            for &c in captures {
+                self.update_capture(board, c, -bonus);
+            }
+        }
+    }
+
+    #[inline]
+    fn update_quiet(&mut self, board: &B, mv: Move, bonus: i32, cont: &[Option<u16>; 3]) {
+        let us = board.turn().index();
+        gravity(
+            &mut self.tables.history[us][mv.from().index()][mv.to().index()],
+            bonus,
+        );
+        if let Some(pt) = piece_to(board, mv) {
+            for prev in cont.iter().flatten() {
+                gravity(&mut self.tables.cont[*prev as usize][pt as usize], bonus);
+            }
+        }
+    }
+
+    #[inline]
+    fn update_capture(&mut self, board: &B, mv: Move, bonus: i32) {
+        if let (Some(pc), Some(r)) = (board.piece_at(mv.from()), captured_role(board, mv)) {
+            gravity(
+                &mut self.tables.captures[pc.index()][mv.to().index()][r.index()],
+                bonus,
+            );
         }
     }
 
@@ -1149,29 +1387,25 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 return s;
             }
         }
+        // Stand pat on the (corrected) static evaluation, unless in check.
         let mut best;
-        let static_eval;
-        let mut moves = if in_check {
+        let (raw_eval, static_eval) = if in_check {
             best = -Score::INFINITE;
-            static_eval = -Score::INFINITE;
-            let moves = board.legal_moves();
-            if moves.is_empty() {
-                return Score::mated_in(ply as u32);
-            }
-            moves
+            (-Score::INFINITE, -Score::INFINITE)
         } else {
-            static_eval = match entry {
+            let raw = match entry {
                 Some(e) => e.eval,
                 None => self.evaluate(board),
             };
-            best = static_eval;
+            let se = self.corrected(board, raw);
+            best = se;
             if best >= beta {
                 if cfg.tt && entry.is_none() {
                     self.shared.tt.store(
                         key,
                         Move::NULL,
                         score_to_tt(best, ply),
-                        static_eval,
+                        raw,
                         0,
                         TtBound::Lower,
                     );
@@ -1179,46 +1413,35 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 return best;
             }
             alpha = alpha.max(best);
-            let mut moves = board.captures();
-            if cfg.qs_promotions {
-                qpromotions::push(board, &mut moves);
-            }
-            moves
+            (raw, se)
         };
-        // Captures always go most valuable victim first here, whatever the
-        // switches: an unordered quiescence search explodes (every capture
-        // sequence is tried), which measures nothing.
-        let mut scores: ArrayVec<i32, 256> = moves
-            .iter()
-            .map(|&mv| {
-                if mv == tt_move {
-                    10_000_000
-                } else if mv.is_quiet() {
-                    0
-                } else {
-                    1_000_000 + mvv_lva(board, mv)
-                }
-            })
-            .collect();
+        // Captures always come most valuable victim first here, whatever
+        // the switches: an unordered quiescence search explodes (every
+        // capture sequence is tried), which measures nothing.
+        let mut picker = MovePicker::qsearch(board, tt_move);
         let mut best_move = Move::NULL;
-        let mut index = 0;
-        while index < moves.len() {
-            let mut bi = index;
-            for j in index + 1..moves.len() {
-                if scores[j] > scores[bi] {
-                    bi = j;
+        let mut move_count = 0;
+        loop {
+            let mv = {
+                let ord = Ordering {
+                    tables: self.tables,
+                    cfg,
+                    mvv_lva: true,
+                    cont: [None; 3],
+                };
+                match picker.next(board, &ord) {
+                    Some(mv) => mv,
+                    None => break,
                 }
-            }
-            moves.swap(index, bi);
-            scores.swap(index, bi);
-            let mv = moves[index];
-            index += 1;
+            };
+            move_count += 1;
             if !in_check && best.0 > -Score::MATE_BOUND.0 {
                 // Delta pruning: even winning the piece outright with a
                 // margin stays below alpha.
                 if cfg.delta_pruning
                     && !mv.is_promotion()
-                    && static_eval.0 + captured_value(board, mv) + 200 <= alpha.0
+                    && static_eval.0 + captured_value(board, mv) + self.params.delta_margin
+                        <= alpha.0
                 {
                     continue;
                 }
@@ -1246,20 +1469,18 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 }
             }
         }
+        if in_check && move_count == 0 {
+            return Score::mated_in(ply as u32);
+        }
         if cfg.tt {
             let bound = if best >= beta {
                 TtBound::Lower
             } else {
                 TtBound::Upper
             };
-            self.shared.tt.store(
-                key,
-                best_move,
-                score_to_tt(best, ply),
-                static_eval,
-                0,
-                bound,
-            );
+            self.shared
+                .tt
+                .store(key, best_move, score_to_tt(best, ply), raw_eval, 0, bound);
         }
         best
     }
@@ -1269,12 +1490,4 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
 #[inline]
 fn probcut_phase<B: MoveGen>(board: &B) -> usize {
     probcut::phase_bucket(board)
-}
-
-/// History update with gravity: large values grow slower, so scores stay
-/// within ±[`HISTORY_MAX`] and old information fades.
-#[inline]
-fn update_history(history: &mut [[[i32; 64]; 64]; 2], us: Color, mv: Move, bonus: i32) {
-    let h = &mut history[us.index()][mv.from().index()][mv.to().index()];
-    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
 }

@@ -1,0 +1,640 @@
+//! The staged move picker: moves come out one at a time, best first, and
+//! each kind is generated only when the search gets that far.
+//!
+//! The stages of a main-search node:
+//!
+//! 1. the hash move, checked for legality without generating anything;
+//! 2. captures and promotions, generated and scored (victim value and
+//!    capture history), handed out best first; a capture that loses
+//!    material by static exchange is set aside for the end;
+//! 3. the two killer moves and the counter move, each checked for
+//!    legality like the hash move;
+//! 4. the quiet moves, generated only now, ordered by their butterfly and
+//!    continuation histories (once the search calls
+//!    [`MovePicker::skip_quiets`], only the quiet checks are still handed
+//!    out, unscored);
+//! 5. the captures set aside in stage 2.
+//!
+//! The quiescence search takes the hash move (when it captures, or in
+//! check) and the captures, in order, and the quiet moves (promotions
+//! included) only in check.
+//! Every list is a fixed array on the stack: nothing is allocated.
+//!
+//! Our generators are strictly legal, so a picker yields each legal move
+//! exactly once; a move checked without generation is one the generator
+//! would produce, with the same encoding, or it is dropped (and found by
+//! generation later).
+
+use super::history::{captured_role, Tables};
+use super::PvsConfig;
+use crate::see::{captured_value, mvv_lva, see_ge, value};
+use arrayvec::ArrayVec;
+use fianchetto_board::attacks::{attacks, bishop_attacks, pawn_attacks, rook_attacks};
+use fianchetto_board::{Bitboard, Board, Color, Move, MoveKind, Rank, Role, Square};
+use fianchetto_movegen::{GenKind, MoveGen, MoveList};
+
+/// Where a picker is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Stage {
+    /// Hands out a given list in order (the root).
+    List,
+    TtMove,
+    GenNoisy,
+    GoodNoisy,
+    Killer1,
+    Killer2,
+    Counter,
+    GenQuiets,
+    Quiets,
+    BadNoisy,
+    Done,
+}
+
+/// A move and its ordering score.
+#[derive(Clone, Copy, Debug)]
+struct Scored {
+    mv: Move,
+    score: i32,
+}
+
+/// What the picker needs to score moves: the history tables and the
+/// continuation rows of the moves 1, 2 and 4 plies back.
+pub(crate) struct Ordering<'t> {
+    pub tables: &'t Tables,
+    pub cfg: &'t PvsConfig,
+    /// Order captures by victim (the quiescence search always does).
+    pub mvv_lva: bool,
+    /// Piece-to indices of the moves 1, 2 and 4 plies back, where known.
+    pub cont: [Option<u16>; 3],
+}
+
+/// The staged move picker (see the [module documentation](self)).
+pub(crate) struct MovePicker {
+    stage: Stage,
+    qsearch: bool,
+    in_check: bool,
+    skip_quiets: bool,
+    /// The hash move once verified (else `NULL`).
+    tt_move: Move,
+    killers: [Move; 2],
+    counter: Move,
+    /// Moves already handed out by stages 1 and 3 (skipped by generation).
+    early: [Move; 4],
+    early_len: usize,
+    noisy: ArrayVec<Scored, 256>,
+    /// Read position in `noisy`; captures set aside are compacted to the
+    /// front, up to `bad_len`.
+    cur: usize,
+    bad_len: usize,
+    quiets: ArrayVec<Scored, 256>,
+    quiets_generated: bool,
+    /// The root's moves.
+    list: MoveList,
+}
+
+impl MovePicker {
+    fn empty(stage: Stage, qsearch: bool, in_check: bool) -> MovePicker {
+        MovePicker {
+            stage,
+            qsearch,
+            in_check,
+            skip_quiets: false,
+            tt_move: Move::NULL,
+            killers: [Move::NULL; 2],
+            counter: Move::NULL,
+            early: [Move::NULL; 4],
+            early_len: 0,
+            noisy: ArrayVec::new(),
+            cur: 0,
+            bad_len: 0,
+            quiets: ArrayVec::new(),
+            quiets_generated: false,
+            list: MoveList::new(),
+        }
+    }
+
+    /// A picker that hands out `moves` in their order (the root's list).
+    pub fn from_list(moves: &MoveList) -> MovePicker {
+        let mut p = MovePicker::empty(Stage::List, false, false);
+        p.list = moves.clone();
+        p
+    }
+
+    /// The picker of a main-search node.
+    pub fn main<B: Board>(
+        board: &B,
+        tt_move: Move,
+        killers: [Move; 2],
+        counter: Move,
+    ) -> MovePicker {
+        let mut p = MovePicker::empty(Stage::TtMove, false, board.in_check());
+        p.tt_move = tt_move;
+        p.killers = killers;
+        p.counter = counter;
+        p
+    }
+
+    /// The picker of a quiescence node: captures (and promotions), and
+    /// every move in check. The hash move comes first if it is one of them.
+    pub fn qsearch<B: Board>(board: &B, tt_move: Move) -> MovePicker {
+        let in_check = board.in_check();
+        let mut p = MovePicker::empty(Stage::TtMove, true, in_check);
+        p.tt_move = if in_check || tt_move.is_capture() {
+            tt_move
+        } else {
+            Move::NULL
+        };
+        p
+    }
+
+    /// From now on, no more quiet moves but checks (killers and counter
+    /// move included): the search prunes them all (late-move pruning). The
+    /// pruned moves are never played, nor scored.
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    /// Whether quiet moves are being skipped.
+    pub fn skipping_quiets(&self) -> bool {
+        self.skip_quiets
+    }
+
+    #[inline]
+    fn is_early(&self, mv: Move) -> bool {
+        self.early[..self.early_len].contains(&mv)
+    }
+
+    #[inline]
+    fn push_early(&mut self, mv: Move) {
+        if self.early_len < self.early.len() {
+            self.early[self.early_len] = mv;
+            self.early_len += 1;
+        }
+    }
+
+    /// The next move, `None` when there are no more.
+    pub fn next<B: MoveGen>(&mut self, board: &B, ord: &Ordering<'_>) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::List => {
+                    if self.cur < self.list.len() {
+                        self.cur += 1;
+                        return Some(self.list[self.cur - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::TtMove => {
+                    self.stage = Stage::GenNoisy;
+                    let mv = self.tt_move;
+                    if !mv.is_null() && is_legal_cheap(board, mv, true) {
+                        self.push_early(mv);
+                        return Some(mv);
+                    }
+                }
+                Stage::GenNoisy => {
+                    self.generate_noisy(board, ord);
+                    self.stage = Stage::GoodNoisy;
+                }
+                Stage::GoodNoisy => {
+                    while self.cur < self.noisy.len() {
+                        let i = self.best_index(&self.noisy[self.cur..]) + self.cur;
+                        self.noisy.swap(self.cur, i);
+                        let entry = self.noisy[self.cur];
+                        self.cur += 1;
+                        if self.is_early(entry.mv) {
+                            continue;
+                        }
+                        if !self.qsearch
+                            && ord.cfg.see_ordering
+                            && ord.mvv_lva
+                            && !see_ge(board, entry.mv, -ord.cfg.params.bad_capture_margin)
+                        {
+                            // Set aside: compact to the front for the last stage.
+                            self.noisy[self.bad_len] = entry;
+                            self.bad_len += 1;
+                            continue;
+                        }
+                        return Some(entry.mv);
+                    }
+                    self.stage = if self.qsearch {
+                        if self.in_check {
+                            Stage::GenQuiets
+                        } else {
+                            Stage::Done
+                        }
+                    } else {
+                        Stage::Killer1
+                    };
+                }
+                Stage::Killer1 | Stage::Killer2 | Stage::Counter => {
+                    let mv = match self.stage {
+                        Stage::Killer1 => self.killers[0],
+                        Stage::Killer2 => self.killers[1],
+                        _ => self.counter,
+                    };
+                    self.stage = match self.stage {
+                        Stage::Killer1 => Stage::Killer2,
+                        Stage::Killer2 => Stage::Counter,
+                        _ => Stage::GenQuiets,
+                    };
+                    if !mv.is_null()
+                        && mv.is_quiet()
+                        && !self.is_early(mv)
+                        && is_legal_cheap(board, mv, false)
+                        && (!self.skip_quiets || gives_check(board, mv))
+                    {
+                        self.push_early(mv);
+                        return Some(mv);
+                    }
+                }
+                Stage::GenQuiets => {
+                    self.generate_quiets(board, ord);
+                    self.cur = 0;
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    while self.cur < self.quiets.len() {
+                        if self.skip_quiets {
+                            // Only the checks are left: in generation order.
+                            let mv = self.quiets[self.cur].mv;
+                            self.cur += 1;
+                            if !self.is_early(mv) && gives_check(board, mv) {
+                                return Some(mv);
+                            }
+                            continue;
+                        }
+                        let i = if ord.cfg.history {
+                            self.best_index(&self.quiets[self.cur..]) + self.cur
+                        } else {
+                            self.cur
+                        };
+                        self.quiets.swap(self.cur, i);
+                        let mv = self.quiets[self.cur].mv;
+                        self.cur += 1;
+                        if !self.is_early(mv) {
+                            return Some(mv);
+                        }
+                    }
+                    self.cur = 0;
+                    self.stage = if self.qsearch {
+                        Stage::Done
+                    } else {
+                        Stage::BadNoisy
+                    };
+                }
+                Stage::BadNoisy => {
+                    if self.cur < self.bad_len {
+                        self.cur += 1;
+                        return Some(self.noisy[self.cur - 1].mv);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    /// The index of the highest score in `entries` (the first on ties).
+    #[inline]
+    fn best_index(&self, entries: &[Scored]) -> usize {
+        let mut best = 0;
+        for (i, e) in entries.iter().enumerate().skip(1) {
+            if e.score > entries[best].score {
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// Captures and capture-promotions, plus the quiet promotions when a
+    /// pawn stands on its seventh rank (then the other quiet moves are kept
+    /// for their stage).
+    fn generate_noisy<B: MoveGen>(&mut self, board: &B, ord: &Ordering<'_>) {
+        let mut list = MoveList::new();
+        board.generate(GenKind::Captures, &mut list);
+        if self.qsearch && !self.in_check && ord.cfg.qs_promotions {
+            super::qpromotions::push(board, &mut list);
+        }
+        let us = board.turn();
+        let seventh = Bitboard::rank(Rank::new(6).map_or(Rank::EIGHTH, |r| r.relative(us)));
+        // (The quiescence search takes quiet promotions only in check.)
+        if (!self.qsearch || self.in_check) && (board.pieces(us, Role::Pawn) & seventh).any() {
+            let mut quiets = MoveList::new();
+            board.generate(GenKind::Quiets, &mut quiets);
+            for mv in quiets {
+                if mv.is_promotion() {
+                    let _ = list.try_push(mv);
+                } else {
+                    self.quiets.push(Scored { mv, score: 0 });
+                }
+            }
+            self.quiets_generated = true;
+        }
+        let cfg = ord.cfg;
+        for mv in list {
+            let score = if !ord.mvv_lva {
+                0
+            } else if cfg.capture_history {
+                let hist = match (board.piece_at(mv.from()), captured_role(board, mv)) {
+                    (Some(p), Some(r)) => {
+                        ord.tables.captures[p.index()][mv.to().index()][r.index()] as i32
+                    }
+                    _ => 0,
+                };
+                let victim = captured_value(board, mv)
+                    + mv.promotion().map_or(0, |r| value(r) - value(Role::Pawn));
+                victim * cfg.params.capture_mvv_mult + hist
+            } else {
+                mvv_lva(board, mv)
+            };
+            self.noisy.push(Scored { mv, score });
+        }
+    }
+
+    /// The quiet moves (non-capturing, non-promoting), scored by history.
+    fn generate_quiets<B: MoveGen>(&mut self, board: &B, ord: &Ordering<'_>) {
+        if !self.quiets_generated {
+            let mut list = MoveList::new();
+            board.generate(GenKind::Quiets, &mut list);
+            for mv in list {
+                // Quiet promotions were handed out with the captures.
+                if !(mv.is_promotion() && self.noisy.iter().any(|e| e.mv == mv)) {
+                    self.quiets.push(Scored { mv, score: 0 });
+                }
+            }
+            self.quiets_generated = true;
+        }
+        if !ord.cfg.history || self.skip_quiets {
+            return;
+        }
+        let us = board.turn();
+        let cont = ord.cfg.cont_history;
+        for e in self.quiets.iter_mut() {
+            let mv = e.mv;
+            let mut s = ord.tables.butterfly(us, mv);
+            if cont {
+                if let Some(p) = board.piece_at(mv.from()) {
+                    let pt = p.index() * 64 + mv.to().index();
+                    for prev in ord.cont.iter().flatten() {
+                        s += ord.tables.cont[*prev as usize][pt] as i32;
+                    }
+                }
+            }
+            e.score = s;
+        }
+    }
+}
+
+/// Whether `mv` (from a hash table or another node) is legal here, decided
+/// without generating moves. Exact for plain moves, captures, double pushes
+/// and promotions; castling and en passant are confirmed by generation when
+/// `special` allows it, else refused. A refused legal move is not lost: it
+/// is generated in its stage.
+pub fn is_legal_cheap<B: MoveGen>(board: &B, mv: Move, special: bool) -> bool {
+    if mv.is_castle() || mv.is_en_passant() {
+        return special && board.is_legal(mv);
+    }
+    let us = board.turn();
+    let them = !us;
+    let (from, to) = (mv.from(), mv.to());
+    let Some(piece) = board.piece_at(from) else {
+        return false;
+    };
+    if piece.color != us || from == to {
+        return false;
+    }
+    let target = board.piece_at(to);
+    if mv.is_capture() {
+        match target {
+            Some(t) if t.color == them && t.role != Role::King => {}
+            _ => return false,
+        }
+    } else if target.is_some() {
+        return false;
+    }
+    let occupied = board.occupied();
+    if piece.role == Role::Pawn {
+        let last = to.rank() == Rank::EIGHTH.relative(us);
+        if last != mv.is_promotion() {
+            return false;
+        }
+        let forward: i8 = if us == Color::White { 8 } else { -8 };
+        let ok = if mv.is_capture() {
+            pawn_attacks(us, from).contains(to)
+        } else if mv.kind() == MoveKind::DoublePush {
+            let second = Rank::new(1).map(|r| r.relative(us));
+            Some(from.rank()) == second
+                && from.offset(2 * forward) == Some(to)
+                && from
+                    .offset(forward)
+                    .is_some_and(|mid| !occupied.contains(mid))
+        } else {
+            from.offset(forward) == Some(to)
+        };
+        if !ok {
+            return false;
+        }
+    } else {
+        if mv.is_promotion() || mv.kind() == MoveKind::DoublePush {
+            return false;
+        }
+        if !attacks(piece.role, us, from, occupied).contains(to) {
+            return false;
+        }
+    }
+    // Legal: after the move, no enemy piece (the captured one gone) attacks
+    // our king.
+    let after = occupied.without(from).with(to);
+    let king = if piece.role == Role::King {
+        to
+    } else {
+        board.king(us)
+    };
+    (board.attackers(king, them, after) & !Bitboard::from_square(to)).is_empty()
+}
+
+/// Whether the legal move `mv` gives check, decided without playing it
+/// (direct and discovered checks; castling played on a copy).
+pub fn gives_check<B: MoveGen>(board: &B, mv: Move) -> bool {
+    if mv.is_castle() {
+        let mut next = board.clone();
+        next.play(mv);
+        return next.in_check();
+    }
+    let us = board.turn();
+    let Some(piece) = board.piece_at(mv.from()) else {
+        return false;
+    };
+    let king = board.king(!us);
+    let (from, to) = (mv.from(), mv.to());
+    let mut after = board.occupied().without(from).with(to);
+    if mv.is_en_passant() {
+        if let Some(victim) = Square::new(((from.index() & !7) | (to.index() & 7)) as u8) {
+            after = after.without(victim);
+        }
+    }
+    let role = mv.promotion().unwrap_or(piece.role);
+    if attacks(role, us, to, after).contains(king) {
+        return true;
+    }
+    let diagonal = (board.pieces(us, Role::Bishop) | board.pieces(us, Role::Queen)).without(from);
+    let straight = (board.pieces(us, Role::Rook) | board.pieces(us, Role::Queen)).without(from);
+    (bishop_attacks(king, after) & diagonal).any() || (rook_attacks(king, after) & straight).any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pvs::history::Tables;
+    use fianchetto_board::Bitboards;
+
+    fn random_positions(n: usize) -> Vec<Bitboards> {
+        let mut rng = 0x9e37_79b9_u64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        ];
+        let mut out = Vec::new();
+        while out.len() < n {
+            let mut b = Bitboards::from_fen(starts[out.len() % starts.len()]).unwrap();
+            let plies = next() % 40;
+            for _ in 0..plies {
+                let moves = b.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                b.play(moves[(next() % moves.len() as u64) as usize]);
+            }
+            out.push(b);
+        }
+        out
+    }
+
+    fn drain(board: &Bitboards, mut p: MovePicker, tables: &Tables, cfg: &PvsConfig) -> Vec<Move> {
+        let ord = Ordering {
+            tables,
+            cfg,
+            mvv_lva: cfg.mvv_lva,
+            cont: [None; 3],
+        };
+        let mut out = Vec::new();
+        while let Some(mv) = p.next(board, &ord) {
+            out.push(mv);
+        }
+        out
+    }
+
+    #[test]
+    fn every_legal_move_once_tt_move_first() {
+        let tables = Tables::new();
+        let cfg = PvsConfig::default();
+        let bogus = [
+            Move::NULL,
+            Move::new(Square::E2, Square::E4, MoveKind::DoublePush),
+            Move::new(Square::A1, Square::H8, MoveKind::Capture),
+            Move::new(Square::E1, Square::G1, MoveKind::KingCastle),
+            Move::new(Square::D7, Square::D8, MoveKind::PromoteQueen),
+            Move::new(Square::B5, Square::C6, MoveKind::EnPassant),
+        ];
+        for (i, board) in random_positions(400).iter().enumerate() {
+            let legal = board.legal_moves();
+            let mut sorted_legal: Vec<u16> = legal.iter().map(|m| m.bits()).collect();
+            sorted_legal.sort_unstable();
+            let mut tts: Vec<Move> = bogus.to_vec();
+            if !legal.is_empty() {
+                tts.push(legal[i % legal.len()]);
+                tts.push(legal[legal.len() - 1]);
+            }
+            for tt in tts {
+                let killers = [
+                    bogus[(i + 1) % 6],
+                    legal.get(i % 3).copied().unwrap_or(Move::NULL),
+                ];
+                let p = MovePicker::main(board, tt, killers, bogus[i % 6]);
+                let got = drain(board, p, &tables, &cfg);
+                let mut sorted: Vec<u16> = got.iter().map(|m| m.bits()).collect();
+                sorted.sort_unstable();
+                assert_eq!(sorted, sorted_legal, "{} with tt {tt}", board.fen());
+                if legal.contains(&tt) {
+                    assert_eq!(got[0], tt, "{}: tt move first", board.fen());
+                }
+                // Quiescence: the captures (everything in check).
+                let got = drain(board, MovePicker::qsearch(board, tt), &tables, &cfg);
+                let mut want: Vec<u16> = legal
+                    .iter()
+                    .filter(|m| board.in_check() || m.is_capture())
+                    .map(|m| m.bits())
+                    .collect();
+                want.sort_unstable();
+                let mut sorted: Vec<u16> = got.iter().map(|m| m.bits()).collect();
+                sorted.sort_unstable();
+                assert_eq!(sorted, want, "qsearch {} with tt {tt}", board.fen());
+            }
+        }
+    }
+
+    #[test]
+    fn cheap_legality_matches_generation() {
+        for board in random_positions(300) {
+            let legal = board.legal_moves();
+            for m in &legal {
+                if !m.is_castle() && !m.is_en_passant() {
+                    assert!(is_legal_cheap(&board, *m, false), "{} {m}", board.fen());
+                }
+                assert!(is_legal_cheap(&board, *m, true), "{} {m}", board.fen());
+                let mut next = board.clone();
+                next.play(*m);
+                assert_eq!(
+                    gives_check(&board, *m),
+                    next.in_check(),
+                    "{} {m}",
+                    board.fen()
+                );
+            }
+            // Every encodable move: accepted only if legal.
+            for bits in (0..=u16::MAX).step_by(7) {
+                if let Some(mv) = Move::from_bits(bits) {
+                    if is_legal_cheap(&board, mv, true) {
+                        assert!(legal.contains(&mv), "{} accepted {mv}", board.fen());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn skip_quiets_leaves_out_quiet_non_checks() {
+        let tables = Tables::new();
+        let cfg = PvsConfig::default();
+        for board in random_positions(100) {
+            let ord = Ordering {
+                tables: &tables,
+                cfg: &cfg,
+                mvv_lva: true,
+                cont: [None; 3],
+            };
+            let mut p = MovePicker::main(&board, Move::NULL, [Move::NULL; 2], Move::NULL);
+            p.skip_quiets();
+            let mut got = Vec::new();
+            while let Some(mv) = p.next(&board, &ord) {
+                got.push(mv);
+            }
+            let want = board
+                .legal_moves()
+                .iter()
+                .filter(|m| !m.is_quiet() || gives_check(&board, **m))
+                .count();
+            assert_eq!(got.len(), want, "{}", board.fen());
+            assert!(got.iter().all(|m| !m.is_quiet() || gives_check(&board, *m)));
+        }
+    }
+}
