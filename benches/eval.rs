@@ -98,7 +98,7 @@ fn bench_nnue(c: &mut Criterion) {
         .into_iter()
         .map(|mv| {
             let mut child = root.clone();
-            child.play(mv);
+            child.play_unchecked(mv);
             (mv, child)
         })
         .collect();

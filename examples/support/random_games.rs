@@ -100,7 +100,7 @@ fn variation(rng: &mut Rng, board: &Bitboards) -> Variation {
             notes.comments.push(rng.pick(REMARKS).to_string());
         }
         line.moves.push(AnnotatedMove { mv, notes });
-        position.play(mv);
+        position.play_unchecked(mv);
     }
     line
 }

@@ -408,7 +408,7 @@ impl<G: Geometry> Board for ArrayBoard<G> {
         G::attackers(self, sq, by, occupied)
     }
 
-    fn play(&mut self, mv: Move) {
+    fn play_unchecked(&mut self, mv: Move) {
         if let Some(side) = mv.castling_side() {
             // Apart, so that the common moves keep their own tight code.
             return self.play_castle(mv, side);

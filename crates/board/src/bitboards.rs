@@ -173,7 +173,7 @@ impl Bitboards {
         self.update_masks(sliders);
     }
 
-    /// [`Board::play`] with the slider lookup `sliders`, inlined.
+    /// [`Board::play_unchecked`] with the slider lookup `sliders`, inlined.
     #[inline(always)]
     fn play_with<A: SliderLookup>(&mut self, mv: Move, sliders: A) {
         if let Some(side) = mv.castling_side() {
@@ -313,7 +313,7 @@ impl Board for Bitboards {
         self.checkers
     }
 
-    fn play(&mut self, mv: Move) {
+    fn play_unchecked(&mut self, mv: Move) {
         self.play_with(mv, MagicLookup);
     }
 

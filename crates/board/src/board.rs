@@ -16,7 +16,7 @@ use std::fmt::Debug;
 /// accept and reject the same positions), keeps its Zobrist [`hash`](Board::hash)
 /// up to date move by move (equal to [`crate::zobrist::compute`] of its parts),
 /// and plays moves in place. Searches use copy-make: clone, then
-/// [`Board::play`].
+/// [`Board::play_unchecked`].
 ///
 /// ```
 /// use fianchetto_board::{Bitboards, Board, Color, Square};
@@ -73,8 +73,8 @@ pub trait Board: Clone + Debug + Send + Sync + 'static {
     /// check), as in a search. An illegal move leaves the board in an
     /// unspecified but memory-safe state. Moves from outside the move
     /// generator go through the movegen crate's checked
-    /// `MoveGen::play_checked`, which reports an illegal move instead.
-    fn play(&mut self, mv: Move);
+    /// `MoveGen::play`, which reports an illegal move instead.
+    fn play_unchecked(&mut self, mv: Move);
 
     /// Passes the turn (for null-move pruning): the side to move changes, the
     /// en-passant square is cleared. Not meaningful when in check.
@@ -82,14 +82,14 @@ pub trait Board: Clone + Debug + Send + Sync + 'static {
 
     // ---- Provided -------------------------------------------------------
 
-    /// [`play`](Board::play) for code dispatched once on the CPU (see
+    /// [`play`](Board::play_unchecked) for code dispatched once on the CPU (see
     /// [`crate::cpu`]): `level` tells the backend the tier it runs in and
     /// the slider lookup to use, so that a backend can compile its move into
     /// the caller with both fixed. By default, `play`.
     #[inline(always)]
     fn play_in<L: Level>(&mut self, level: L, mv: Move) {
         let _ = level;
-        self.play(mv);
+        self.play_unchecked(mv);
     }
 
     /// The position from FEN text.

@@ -445,12 +445,12 @@ mod tests {
                 .sum::<usize>(),
             16
         );
-        b.play(Move::new(Square::E1, Square::G1, MoveKind::KingCastle));
-        b.play(Move::new(Square::H3, Square::G2, MoveKind::Capture));
-        b.play(Move::new(Square::A2, Square::A4, MoveKind::DoublePush));
+        b.play_unchecked(Move::new(Square::E1, Square::G1, MoveKind::KingCastle));
+        b.play_unchecked(Move::new(Square::H3, Square::G2, MoveKind::Capture));
+        b.play_unchecked(Move::new(Square::A2, Square::A4, MoveKind::DoublePush));
         assert_eq!(b.ep_square(), Some(Square::A3));
-        b.play(Move::new(Square::B4, Square::A3, MoveKind::EnPassant));
-        b.play(Move::new(Square::G1, Square::G2, MoveKind::Capture));
+        b.play_unchecked(Move::new(Square::B4, Square::A3, MoveKind::EnPassant));
+        b.play_unchecked(Move::new(Square::G1, Square::G2, MoveKind::Capture));
         for color in Color::ALL {
             for role in Role::ALL {
                 for (i, &s) in b.piece_list(color, role).iter().enumerate() {

@@ -27,7 +27,7 @@ fn write_book(name: &str) -> PathBuf {
         BookEntry::new(board, parse_uci(board, uci).unwrap(), weight)
     };
     let mut after_e4 = start.clone();
-    after_e4.play(parse_uci(&after_e4, "e2e4").unwrap());
+    after_e4.play_unchecked(parse_uci(&after_e4, "e2e4").unwrap());
     let castle = Bitboards::from_fen(CASTLE_FEN).unwrap();
     let book = Book::from_entries(vec![
         entry(&start, "e2e4", 10),

@@ -42,7 +42,7 @@ fn qs(b: &Bitboards, mut alpha: i32, beta: i32, e: &mut PresetEvaluator, nodes: 
     order(b, &mut moves);
     for mv in moves {
         let mut c = b.clone();
-        c.play(mv);
+        c.play_unchecked(mv);
         let s = -qs(&c, -beta, -alpha, e, nodes);
         if s >= beta {
             return s;
@@ -73,7 +73,7 @@ fn ab(
     let mut best = -MATE;
     for mv in moves {
         let mut c = b.clone();
-        c.play(mv);
+        c.play_unchecked(mv);
         let s = -ab(&c, depth - 1, -beta, -alpha, ply + 1, e, nodes);
         best = best.max(s);
         alpha = alpha.max(s);
@@ -96,7 +96,7 @@ fn best_move(
     let mut alpha = -MATE - 1;
     for mv in moves {
         let mut c = b.clone();
-        c.play(mv);
+        c.play_unchecked(mv);
         let s = -ab(&c, depth - 1, -MATE - 1, -alpha, 1, e, nodes);
         if s > alpha {
             alpha = s;
@@ -165,7 +165,7 @@ fn main() {
             if moves.is_empty() {
                 break;
             }
-            b.play(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+            b.play_unchecked(moves[(rng.next_u64() % moves.len() as u64) as usize]);
         }
         if !b.legal_moves().is_empty() {
             openings.push(b);

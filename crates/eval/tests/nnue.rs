@@ -158,7 +158,7 @@ fn played(board: &Bitboards, mv: Move) -> Bitboards {
     if mv.is_null() {
         next.play_null();
     } else {
-        next.play(mv);
+        next.play_unchecked(mv);
     }
     next
 }
@@ -241,7 +241,7 @@ fn replay<B: MoveGen>(nnue: &mut Nnue, fen: &str, ops: &[Op]) -> Vec<Score> {
                 if mv.is_null() {
                     next.play_null();
                 } else {
-                    next.play(mv);
+                    next.play_unchecked(mv);
                 }
                 nnue.push(&top, mv, &next);
                 line.push(next);

@@ -61,7 +61,7 @@ fn line<B: MoveGen>(plies: usize) -> (B, Vec<(Move, B)>) {
     for _ in 0..plies {
         let legal: MoveList = board.legal_moves();
         let Some(&mv) = legal.last() else { break };
-        board.play(mv);
+        board.play_unchecked(mv);
         moves.push((mv, board.clone()));
     }
     (root, moves)

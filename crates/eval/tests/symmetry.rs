@@ -32,7 +32,7 @@ fn positions<B: MoveGen>(seed: u64, games: usize, plies: usize) -> Vec<B> {
                     break;
                 }
                 let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
-                b.play(mv);
+                b.play_unchecked(mv);
                 out.push(b.clone());
             }
         }
@@ -152,7 +152,7 @@ mod properties {
             if moves.is_empty() {
                 break;
             }
-            b.play(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+            b.play_unchecked(moves[(rng.next_u64() % moves.len() as u64) as usize]);
         }
         b
     }

@@ -28,7 +28,7 @@ fn positions(seed: u64, games: usize) -> Vec<Bitboards> {
             } else {
                 moves[(rng.next_u64() % moves.len() as u64) as usize]
             };
-            b.play(mv);
+            b.play_unchecked(mv);
             out.push(b.clone());
         }
     }

@@ -428,7 +428,7 @@ fn moves(
             error,
         })?;
         if sequence {
-            position.play(mv);
+            position.play_unchecked(mv);
         }
         out.push(mv);
     }
@@ -501,7 +501,7 @@ fn write_moves(
     for &mv in moves {
         write!(f, " {}", to_san(&position, mv))?;
         if sequence && crate::MoveGen::is_legal(&position, mv) {
-            position.play(mv);
+            position.play_unchecked(mv);
         }
     }
     Ok(())

@@ -156,7 +156,7 @@ impl<B: MoveGen> Game<B> {
     /// position's move list).
     pub fn play_unchecked(&mut self, mv: Move) {
         let mut next = self.board().clone();
-        next.play(mv);
+        next.play_unchecked(mv);
         self.positions.push(next);
         self.moves.push(mv);
     }
@@ -294,7 +294,7 @@ mod tests {
         ];
         for mv in wrong {
             assert_eq!(
-                b.play_checked(mv),
+                b.play(mv),
                 Err(IllegalMove {
                     mv,
                     fen: fen.clone()
@@ -305,13 +305,13 @@ mod tests {
             assert_eq!(b.fen(), fen);
         }
         assert_eq!(
-            b.play_checked(Move::new(Square::E1, Square::E3, MoveKind::Quiet))
+            b.play(Move::new(Square::E1, Square::E3, MoveKind::Quiet))
                 .unwrap_err()
                 .to_string(),
             "e1e3 is not a legal move in r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
         );
         let castle = Move::new(Square::E1, Square::G1, MoveKind::KingCastle);
-        assert_eq!(b.play_checked(castle), Ok(()));
+        assert_eq!(b.play(castle), Ok(()));
         assert_eq!(b.fen(), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
     }
 

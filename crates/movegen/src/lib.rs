@@ -131,23 +131,23 @@ pub trait MoveGen: Board {
     /// use fianchetto_movegen::MoveGen;
     ///
     /// let mut board = Bitboards::startpos();
-    /// board.play_checked(Move::new(Square::E2, Square::E4, MoveKind::DoublePush))?;
+    /// board.play(Move::new(Square::E2, Square::E4, MoveKind::DoublePush))?;
     /// let err = board
-    ///     .play_checked(Move::new(Square::E4, Square::E5, MoveKind::Quiet))
+    ///     .play(Move::new(Square::E4, Square::E5, MoveKind::Quiet))
     ///     .unwrap_err();
     /// assert_eq!(err.to_string(),
     ///            "e4e5 is not a legal move in rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
     /// assert_eq!(board.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
     /// # Ok::<(), fianchetto_movegen::IllegalMove>(())
     /// ```
-    fn play_checked(&mut self, mv: Move) -> Result<(), IllegalMove> {
+    fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
         if !self.is_legal(mv) {
             return Err(IllegalMove {
                 mv,
                 fen: self.fen(),
             });
         }
-        self.play(mv);
+        self.play_unchecked(mv);
         Ok(())
     }
 

@@ -76,7 +76,7 @@ pub fn perft_until<B: MoveGen>(board: &B, depth: u32, stop: &AtomicBool) -> Opti
     let mut n = 0;
     for mv in board.legal_moves() {
         let mut child = board.clone();
-        child.play(mv);
+        child.play_unchecked(mv);
         n += perft_until(&child, depth - 1, stop)?;
     }
     Some(n)
@@ -112,7 +112,7 @@ pub fn divide<B: MoveGen>(board: &B, depth: u32) -> Vec<(Move, u64)> {
         .into_iter()
         .map(|mv| {
             let mut child = board.clone();
-            child.play(mv);
+            child.play_unchecked(mv);
             (mv, perft(&child, depth.saturating_sub(1)))
         })
         .collect()
@@ -291,7 +291,7 @@ pub fn perft_parallel<B: MoveGen>(board: &B, depth: u32, threads: usize, megabyt
                 let mut local = 0;
                 while let Some(&mv) = moves.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let mut child = board.clone();
-                    child.play(mv);
+                    child.play_unchecked(mv);
                     local += match &table {
                         Some(t) => perft_with_table(&child, depth - 1, t),
                         None => perft(&child, depth - 1),

@@ -73,7 +73,7 @@
 //! assert_eq!(parse_san(&board, "Ng1-f3!?")?, mv);
 //!
 //! let mut after = board.clone();
-//! after.play(mv);
+//! after.play_unchecked(mv);
 //! let reply = parse_san(&after, "d5")?;
 //! assert_eq!(san_line(&board, &[mv, reply])?, "1. Nf3 d5");
 //!
@@ -332,7 +332,7 @@ impl San {
             });
         }
         let mut after = board.clone();
-        after.play(mv);
+        after.play_unchecked(mv);
         Ok(san_of(board, mv, &legal, &after))
     }
 
@@ -550,7 +550,7 @@ pub fn san_line<B: MoveGen>(board: &B, moves: &[Move]) -> Result<String, Illegal
             fianchetto_board::Color::Black => {}
         }
         let _ = write!(line, "{san}");
-        position.play(mv);
+        position.play_unchecked(mv);
     }
     Ok(line)
 }
@@ -1291,7 +1291,7 @@ mod tests {
                     }
                     checked += 1;
                 }
-                b.play(legal[random(legal.len())]);
+                b.play_unchecked(legal[random(legal.len())]);
             }
         }
         assert!(checked > 10_000, "{checked}");
@@ -1635,7 +1635,7 @@ mod tests {
         for text in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"] {
             let mv = parse_san(&pos, text).unwrap_or_else(|e| panic!("{e}"));
             moves.push(mv);
-            pos.play(mv);
+            pos.play_unchecked(mv);
         }
         assert!(pos.is_checkmate());
         assert_eq!(
@@ -1643,7 +1643,7 @@ mod tests {
             Ok("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#")
         );
         let mut after_e4 = b.clone();
-        after_e4.play(moves[0]);
+        after_e4.play_unchecked(moves[0]);
         assert_eq!(
             moves_to_san(&after_e4, &moves[1..3]).as_deref(),
             Ok("1... e5 2. Qh5")

@@ -269,7 +269,7 @@ fn position(choices: &[u32]) -> Bitboards {
         if legal.is_empty() {
             break;
         }
-        board.play(legal[c as usize % legal.len()]);
+        board.play_unchecked(legal[c as usize % legal.len()]);
     }
     board
 }
@@ -304,7 +304,7 @@ proptest! {
                             break;
                         }
                         let mv = l[((b >> (i * 8)) as usize) % l.len()];
-                        pos.play(mv);
+                        pos.play_unchecked(mv);
                         moves.push(mv);
                     }
                     Operation::PredictedVariation(moves)

@@ -55,7 +55,7 @@ fn check_position(b: &Bitboards) {
 
         // The suffix tells the truth about check and mate.
         let mut after = b.clone();
-        after.play(mv);
+        after.play_unchecked(mv);
         let suffix = if after.is_checkmate() {
             "#"
         } else if after.in_check() {
@@ -114,7 +114,7 @@ fn random_game(start: &Bitboards, seed: u64, plies: usize) -> Vec<Move> {
             break;
         }
         let mv = legal[(rng.next_u64() % legal.len() as u64) as usize];
-        b.play(mv);
+        b.play_unchecked(mv);
         played.push(mv);
     }
     check_position(&b);
@@ -135,7 +135,7 @@ proptest! {
         let mut replayed = Vec::new();
         for token in line.split_whitespace().filter(|t| !t.ends_with('.')) {
             let mv = parse_san(&b, token).map_err(|e| TestCaseError::fail(e.to_string()))?;
-            b.play(mv);
+            b.play_unchecked(mv);
             replayed.push(mv);
         }
         prop_assert_eq!(replayed, moves);

@@ -321,7 +321,7 @@ fn wiki_discovered_checks_exclude_double_checks<B: MoveGen>() {
 fn walk_leaves<B: MoveGen>(board: &B, depth: u32, f: &mut impl FnMut(Move, &B)) {
     for mv in board.legal_moves() {
         let mut child = board.clone();
-        child.play(mv);
+        child.play_unchecked(mv);
         if depth == 1 {
             f(mv, &child);
         } else {
@@ -338,7 +338,7 @@ fn position_4_discovered_checks<B: MoveGen>() {
         let mut board = B::from_fen(POSITION_4).unwrap();
         for uci in line {
             let mv = parse_uci(&board, uci).unwrap();
-            board.play(mv);
+            board.play_unchecked(mv);
         }
         assert_eq!(
             board.checkers(),

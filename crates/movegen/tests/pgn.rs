@@ -41,7 +41,7 @@ fn sans(g: &G) -> String {
     let mut out = Vec::new();
     for &mv in g.game.moves() {
         out.push(fianchetto_movegen::to_san(&board, mv));
-        board.play(mv);
+        board.play_unchecked(mv);
     }
     out.join(" ")
 }
@@ -532,7 +532,7 @@ fn writer_variations_comments_and_errors() {
     let start = Bitboards::startpos();
     let d4 = fianchetto_movegen::parse_san(&start, "d4").unwrap_or_else(|e| panic!("{e}"));
     let mut after_d4 = start.clone();
-    after_d4.play(d4);
+    after_d4.play_unchecked(d4);
     let d5 = fianchetto_movegen::parse_san(&after_d4, "d5").unwrap_or_else(|e| panic!("{e}"));
     g.notes[0].variations.push(Variation {
         comments: vec!["or".into()],
@@ -680,7 +680,7 @@ fn variation(ch: &mut Chooser, start: &Bitboards, depth: u32) -> Variation {
         let mv = legal[ch.pick(legal.len())];
         let notes = notes(ch, &board, depth);
         v.moves.push(AnnotatedMove { mv, notes });
-        board.play(mv);
+        board.play_unchecked(mv);
     }
     v
 }

@@ -233,7 +233,7 @@ impl<E> State<'_, E> {
         E: Evaluator<B>,
     {
         let mut next = board.clone();
-        next.play(mv);
+        next.play_unchecked(mv);
         self.eval.push(board, mv, &next);
         ctx.path.push(next.hash());
         // Rookie's horizon extension: answer the last capture, never stop in check.
@@ -352,7 +352,7 @@ impl<E> State<'_, E> {
         self.order(board, &mut moves, ply);
         for mv in moves {
             let mut next = board.clone();
-            next.play(mv);
+            next.play_unchecked(mv);
             self.eval.push(board, mv, &next);
             ctx.path.push(next.hash());
             ctx.pv.clear(ply + 1);

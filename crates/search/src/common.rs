@@ -121,7 +121,7 @@ pub(crate) fn with_child<B: MoveGen, E: Evaluator<B>, T>(
     f: impl FnOnce(&mut Ctx<B>, &mut E, &B) -> T,
 ) -> T {
     let mut next = board.clone();
-    next.play(mv);
+    next.play_unchecked(mv);
     eval.push(board, mv, &next);
     ctx.path.push(next.hash());
     let out = f(ctx, eval, &next);

@@ -14,7 +14,7 @@ fn slow(board: &Bitboards, hashes: &[u64], root: usize) -> bool {
     let window = (board.halfmove_clock() as usize).min(n - 1);
     board.legal_moves().iter().any(|&mv| {
         let mut next = board.clone();
-        next.play(mv);
+        next.play_unchecked(mv);
         let h = next.hash();
         let oldest = n - 1 - window;
         let hits: Vec<usize> = (oldest..n).filter(|&j| hashes[j] == h).collect();

@@ -26,7 +26,7 @@ fn positions(seed: u64, count: usize) -> Vec<Bitboards> {
             } else {
                 moves[(rng.next_u64() % moves.len() as u64) as usize]
             };
-            b.play(mv);
+            b.play_unchecked(mv);
             if ply >= 6 && rng.next_u64() % 4 == 0 && is_quiet(&b) {
                 out.push(b.clone());
             }

@@ -502,7 +502,7 @@ impl Session {
             let mut total = 0;
             for mv in board.legal_moves() {
                 let mut child = board.clone();
-                child.play(mv);
+                child.play_unchecked(mv);
                 let Some(count) = perft_until(&child, depth - 1, &flag) else {
                     out.line("info string perft stopped; the total counts the moves listed");
                     break;
@@ -692,7 +692,7 @@ fn legal_bestmove(
     };
     let ponder = result.ponder.filter(|&p| {
         let mut after = board.clone();
-        after.play(best);
+        after.play_unchecked(best);
         Some(best) == result.best_move && after.is_legal(p)
     });
     let best = notation.write(best);

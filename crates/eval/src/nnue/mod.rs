@@ -53,7 +53,7 @@
 //! // A search pushes every move and pops it when done.
 //! let mv = parse_uci(&root, "e2e4")?;
 //! let mut next = root.clone();
-//! next.play(mv);
+//! next.play_unchecked(mv);
 //! nnue.push(&root, mv, &next);
 //! let incremental = nnue.evaluate(&next);
 //! nnue.pop();

@@ -278,7 +278,7 @@ impl<B: MoveGen> Visitor for GameBuilder<B> {
             Some(frame) => {
                 let mv = parse_san(&frame.board, san).map_err(PgnErrorKind::San)?;
                 let mut next = frame.board.clone();
-                next.play(mv);
+                next.play_unchecked(mv);
                 frame.before_last = Some(std::mem::replace(&mut frame.board, next));
                 frame.line.moves.push(AnnotatedMove {
                     mv,

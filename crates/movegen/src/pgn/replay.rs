@@ -128,7 +128,7 @@ impl<B: MoveGen> Visitor for Replay<B> {
         if self.check_variations {
             line.before_last = Some(line.board.clone());
         }
-        line.board.play(mv);
+        line.board.play_unchecked(mv);
         if self.variations.is_empty() {
             self.plies += 1;
         }

@@ -285,7 +285,7 @@ fn write_line<'n, B: MoveGen>(
             lines.word(&word);
         }
         let mut after = board.clone();
-        after.play(mv);
+        after.play_unchecked(mv);
         word.clear();
         write_san(&board, mv, &legal, &after, &mut word);
         lines.word(&word);

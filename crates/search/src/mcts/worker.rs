@@ -231,7 +231,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 }
                 let child = self.select(node, children);
                 let mv = tree.node(child).mv();
-                board.play(mv);
+                board.play_unchecked(mv);
                 self.nodes += 1;
                 self.hashes.push(board.hash());
                 self.path.push(child);
@@ -284,7 +284,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             Variant::Ip => {
                 for &mv in &moves {
                     let mut child = board.clone();
-                    child.play(mv);
+                    child.play_unchecked(mv);
                     self.eval.reset(&child);
                     let s = self.eval.evaluate(&child);
                     self.evals += 1;
@@ -334,7 +334,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 l += 0.5;
             }
             let mut child = board.clone();
-            child.play(mv);
+            child.play_unchecked(mv);
             if child.in_check() {
                 l += 1.0;
             }
@@ -516,7 +516,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             } else {
                 moves[self.rand_below(moves.len())]
             };
-            board.play(mv);
+            board.play_unchecked(mv);
             self.nodes += 1;
             self.hashes.push(board.hash());
             flip = !flip;
@@ -541,7 +541,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         let mut ties = 0u32;
         for &mv in moves {
             let mut child = board.clone();
-            child.play(mv);
+            child.play_unchecked(mv);
             self.eval.reset(&child);
             let v = -self.qsearch(
                 &child,
@@ -601,7 +601,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         scored.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
         for &(_, mv) in &scored {
             let mut child = board.clone();
-            child.play(mv);
+            child.play_unchecked(mv);
             self.eval.push(board, mv, &child);
             let v = -self.qsearch(&child, -beta, -alpha, qply + 1);
             self.eval.pop();

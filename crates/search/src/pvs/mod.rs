@@ -614,7 +614,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         if mv.is_null() {
             next.play_null();
         } else {
-            next.play(mv);
+            next.play_unchecked(mv);
         }
         self.shared.tt.prefetch(next.hash());
         self.stack[ply].mv = mv;

@@ -458,7 +458,7 @@ pub fn is_legal_cheap<B: MoveGen>(board: &B, mv: Move, special: bool) -> bool {
 pub fn gives_check<B: MoveGen>(board: &B, mv: Move) -> bool {
     if mv.is_castle() {
         let mut next = board.clone();
-        next.play(mv);
+        next.play_unchecked(mv);
         return next.in_check();
     }
     let us = board.turn();
@@ -512,7 +512,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                b.play(moves[(next() % moves.len() as u64) as usize]);
+                b.play_unchecked(moves[(next() % moves.len() as u64) as usize]);
             }
             out.push(b);
         }
@@ -592,7 +592,7 @@ mod tests {
                 }
                 assert!(is_legal_cheap(&board, *m, true), "{} {m}", board.fen());
                 let mut next = board.clone();
-                next.play(*m);
+                next.play_unchecked(*m);
                 assert_eq!(
                     gives_check(&board, *m),
                     next.in_check(),

@@ -33,7 +33,7 @@ pub(crate) fn push<B: MoveGen>(board: &B, moves: &mut MoveList) {
         let mv = Move::new(from, to, kind);
         // A pinned pawn may not step off its pin line: play it and see.
         let mut next = board.clone();
-        next.play(mv);
+        next.play_unchecked(mv);
         if !next.is_attacked(next.king(us), !us) && !moves.is_full() {
             moves.push(mv);
         }
