@@ -567,11 +567,16 @@ mod tests {
                 if legal.contains(&tt) {
                     assert_eq!(got[0], tt, "{}: tt move first", board.fen());
                 }
-                // Quiescence: the captures (everything in check).
+                // Quiescence: the captures and, with `qs_promotions`, the
+                // quiet queen promotions (everything in check).
                 let got = drain(board, MovePicker::qsearch(board, tt), &tables, &cfg);
                 let mut want: Vec<u16> = legal
                     .iter()
-                    .filter(|m| board.in_check() || m.is_capture())
+                    .filter(|m| {
+                        board.in_check()
+                            || m.is_capture()
+                            || (cfg.qs_promotions && m.kind() == MoveKind::PromoteQueen)
+                    })
                     .map(|m| m.bits())
                     .collect();
                 want.sort_unstable();
