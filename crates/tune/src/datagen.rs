@@ -246,7 +246,7 @@ pub fn play_game<E: Evaluator<Bitboards> + Clone>(
     // Positions with their white-relative scores; the result is known last.
     let mut kept: Vec<(PackedBoard, i16)> = Vec::new();
     let mut plies = 0;
-    let mut win_run = (None::<Color>, 0u32);
+    let mut win_run = WinRun::default();
     let mut draw_run = 0u32;
     let mut adjudicated = false;
     let winner: Option<Color> = loop {
@@ -289,23 +289,9 @@ pub fn play_game<E: Evaluator<Bitboards> + Clone>(
         }
 
         // Win adjudication: the score stays decisive for one side.
-        let leader = if white_score.value() >= config.win_score {
-            Some(Color::White)
-        } else if white_score.value() <= -config.win_score {
-            Some(Color::Black)
-        } else {
-            None
-        };
-        win_run = match (leader, win_run) {
-            (Some(l), (Some(prev), n)) if l == prev => (Some(l), n + 1),
-            (Some(l), _) => (Some(l), 1),
-            (None, _) => (None, 0),
-        };
-        if let (Some(l), n) = win_run {
-            if n >= config.win_plies {
-                adjudicated = true;
-                break Some(l);
-            }
+        if let Some(l) = win_run.update(white_score.value(), config.win_score, config.win_plies) {
+            adjudicated = true;
+            break Some(l);
         }
         // Draw adjudication: a long quiet stretch late in the game.
         if board.fullmove_number() >= config.draw_after_move
@@ -725,5 +711,40 @@ impl std::fmt::Display for Summary {
             self.adjudicated,
             self.rejected_openings
         )
+    }
+}
+
+/// Win adjudication shared by self-play and matches: counts the plies in a
+/// row in which the score (white's point of view) stays decisive for the
+/// same side.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct WinRun {
+    leader: Option<Color>,
+    plies: u32,
+}
+
+impl WinRun {
+    /// Records one ply's score; returns the winner once the score has been
+    /// at least `win_score` for the same side `win_plies` plies in a row.
+    pub(crate) fn update(
+        &mut self,
+        white_score: i32,
+        win_score: i32,
+        win_plies: u32,
+    ) -> Option<Color> {
+        let leader = if white_score >= win_score {
+            Some(Color::White)
+        } else if white_score <= -win_score {
+            Some(Color::Black)
+        } else {
+            None
+        };
+        self.plies = match leader {
+            Some(l) if self.leader == Some(l) => self.plies + 1,
+            Some(_) => 1,
+            None => 0,
+        };
+        self.leader = leader;
+        leader.filter(|_| self.plies >= win_plies)
     }
 }

@@ -197,7 +197,7 @@ where
     let mut plies = 0;
     // Consecutive plies of agreement on a decisive score (and its winner),
     // and of near-zero scores.
-    let mut win_run: (Option<Color>, u32) = (None, 0);
+    let mut win_run = crate::datagen::WinRun::default();
     let mut draw_run = 0;
     let finish = |wdl: Wdl, plies: u32, adjudicated: bool, on_time: bool| GameResult {
         wdl,
@@ -249,22 +249,8 @@ where
         let score = result.score.value();
         let white_score = if stm == Color::White { score } else { -score };
 
-        let leader = if white_score >= config.win_score {
-            Some(Color::White)
-        } else if white_score <= -config.win_score {
-            Some(Color::Black)
-        } else {
-            None
-        };
-        win_run = match (leader, win_run) {
-            (Some(l), (Some(prev), n)) if l == prev => (Some(l), n + 1),
-            (Some(l), _) => (Some(l), 1),
-            (None, _) => (None, 0),
-        };
-        if let (Some(l), n) = win_run {
-            if n >= config.win_plies {
-                return finish(Wdl::from_winner(Some(l)), plies, true, false);
-            }
+        if let Some(l) = win_run.update(white_score, config.win_score, config.win_plies) {
+            return finish(Wdl::from_winner(Some(l)), plies, true, false);
         }
         if plies >= config.draw_after_plies && white_score.abs() <= config.draw_score {
             draw_run += 1;
