@@ -17,10 +17,13 @@
 //! - `pgn`: the whole input is a PGN file (any bytes).
 //! - `epd`: the whole input is an EPD file, one record a line.
 
-use fianchetto_board::{validate, Bitboards, Board, CastlingMode, Setup};
+use fianchetto_board::{validate, Bitboards, Board, CastlingMode, FenOptions, Setup};
 use fianchetto_movegen::epd::Epd;
 use fianchetto_movegen::pgn::{PgnError, PgnGame, ReadError, Reader, Replay};
-use fianchetto_movegen::{parse_san, parse_uci, san_line, to_san, to_uci, Game, MoveGen, SanError};
+use fianchetto_movegen::uci::UciMove;
+use fianchetto_movegen::{
+    parse_san, parse_uci, san_line, to_san, to_uci, Game, MoveGen, San, SanError,
+};
 use std::io::BufReader;
 use std::path::Path;
 
@@ -62,6 +65,37 @@ pub fn fuzz_fen(data: &[u8]) {
         check_moves(&board);
     }
     fuzz_fen_960(s);
+    fuzz_fen_lenient(s);
+}
+
+/// The same text read leniently: no panic; what strict reading accepts as
+/// a valid position, lenient reading accepts as the same position (once
+/// validated: both keep an en-passant square no pawn can capture on, which
+/// validation drops); what lenient reading
+/// accepts is repaired into a valid position whose FEN reads strictly to
+/// the same setup, and a board loads from it with the same hash.
+fn fuzz_fen_lenient(s: &str) {
+    for mode in [CastlingMode::Standard, CastlingMode::Chess960] {
+        let options = FenOptions::LENIENT.with_castling_mode(mode);
+        let lenient = Setup::from_fen_with_options(s, options);
+        if let Ok(strict) = Setup::from_fen_with(s, mode) {
+            if let Ok(valid) = validate(&strict) {
+                let repaired = lenient.as_ref().ok().map(validate);
+                assert_eq!(repaired, Some(Ok(valid)), "{s:?} ({mode:?})");
+            }
+        }
+        let Ok(setup) = lenient else { continue };
+        let Ok(board) = Bitboards::from_fen_with_options(s, options) else {
+            // Syntax repaired, but the position is still not one a board
+            // holds (two kings of a colour, the side not to move in check).
+            assert!(validate(&setup).is_err(), "{s:?} ({mode:?})");
+            continue;
+        };
+        let fen = board.fen();
+        let again = Bitboards::from_fen_with(&fen, mode)
+            .unwrap_or_else(|e| panic!("{s:?} leniently wrote {fen:?}, which does not load: {e}"));
+        assert_eq!((again.fen(), again.hash()), (fen, board.hash()), "{s:?}");
+    }
 }
 
 /// The same text read as Chess960 (X-FEN or Shredder-FEN castling): no
@@ -128,6 +162,7 @@ pub fn fuzz_san(data: &[u8]) {
         return;
     };
     let fen = board.fen();
+    check_san_type(&board, text);
     match parse_san(&board, text) {
         Ok(mv) => {
             assert!(
@@ -158,6 +193,31 @@ pub fn fuzz_san(data: &[u8]) {
     }
 }
 
+/// The position-free [`San`]: what it reads writes back to text that reads
+/// as the same `San`, and it names the same move as [`parse_san`] (or is
+/// refused exactly when `parse_san` refuses the text for its syntax).
+fn check_san_type(board: &Bitboards, text: &str) {
+    match San::parse(text) {
+        Ok(san) => {
+            let written = san.to_string();
+            assert_eq!(San::parse(&written), Ok(san), "{text:?} -> {written:?}");
+            assert_eq!(
+                san.to_move(board).ok(),
+                parse_san(board, text).ok(),
+                "{text:?} in {}",
+                board.fen()
+            );
+        }
+        Err(e) => {
+            assert_eq!(e.text, text);
+            assert!(
+                matches!(parse_san(board, text), Err(SanError::Syntax { .. })),
+                "{text:?}: San::parse refuses it, parse_san does not"
+            );
+        }
+    }
+}
+
 /// UCI move parsing: no panic; an accepted move is legal, and its UCI text
 /// reads as the same move.
 pub fn fuzz_uci_move(data: &[u8]) {
@@ -165,6 +225,15 @@ pub fn fuzz_uci_move(data: &[u8]) {
         return;
     };
     let fen = board.fen();
+    if let Ok(uci) = UciMove::parse(text) {
+        let written = uci.to_string();
+        assert_eq!(UciMove::parse(&written), Ok(uci), "{text:?} -> {written:?}");
+        assert_eq!(
+            uci.to_move(&board),
+            parse_uci(&board, text),
+            "{text:?} in {fen}"
+        );
+    }
     match parse_uci(&board, text) {
         Ok(mv) => {
             assert!(
