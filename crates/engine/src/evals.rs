@@ -11,9 +11,9 @@ use std::sync::Arc;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum EvalName {
     /// The neural network (the embedded one unless a file is given).
+    #[default]
     Nnue,
     /// The project's tapered hand-crafted evaluation.
-    #[default]
     Classical,
     /// Lugo's BuhoChess evaluation.
     Buhochess,

@@ -165,7 +165,10 @@ fn every_algorithm_backend_and_evaluation_answers_legally() {
             &["minimax", "alphabeta", "scout", "pvs", "mcts"][..],
         ),
         ("Backend", &["bitboard", "0x88", "mailbox"][..]),
-        ("Evaluation", &["material", "buhochess", "classical"][..]),
+        (
+            "Evaluation",
+            &["material", "buhochess", "classical", "nnue"][..],
+        ),
     ] {
         for v in values {
             e.send(&format!("setoption name {opt} value {v}"));

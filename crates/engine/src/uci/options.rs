@@ -65,7 +65,7 @@ impl Default for EngineOptions {
             ponder: false,
             move_overhead_ms: 10,
             algorithm: "pvs".into(),
-            evaluation: "classical".into(),
+            evaluation: "nnue".into(),
             eval_file: crate::evals::EMBEDDED.into(),
             backend: Backend::Bitboard,
             limit_strength: false,
