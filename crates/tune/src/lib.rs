@@ -24,6 +24,7 @@ pub mod datagen;
 pub mod marlin;
 pub mod matches;
 pub mod plot;
+pub mod positions;
 pub mod probcut;
 pub mod progress;
 pub mod spsa;

@@ -22,8 +22,9 @@
 //! ```
 
 use crate::datagen::{play_game, DatagenConfig};
-use crate::marlin::{DataError, RecordReader};
-use fianchetto_board::{Bitboards, Board, Setup};
+use crate::positions::for_each_position;
+pub use crate::positions::PositionsError;
+use fianchetto_board::{Bitboards, Board};
 use fianchetto_eval::Classical;
 use fianchetto_movegen::Game;
 use fianchetto_search::pvs::probcut::{phase_bucket, ProbCutFit, PHASES};
@@ -31,7 +32,7 @@ use fianchetto_search::pvs::{Pvs, PvsConfig};
 use fianchetto_search::{Bound, Limits, Search};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -332,35 +333,9 @@ pub fn format_table(fits: &[PairFit]) -> String {
     s
 }
 
-/// What went wrong reading positions.
-#[derive(Debug, thiserror::Error)]
-pub enum PositionsError {
-    /// The file could not be read.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// What went wrong.
-        source: std::io::Error,
-    },
-    /// A marlinformat file is damaged.
-    #[error(transparent)]
-    Data(#[from] DataError),
-    /// A text line is not a position.
-    #[error("{path}:{line}: {why}")]
-    Fen {
-        /// The file.
-        path: PathBuf,
-        /// 1-based line number.
-        line: usize,
-        /// Why.
-        why: String,
-    },
-}
-
 /// Up to `count` positions spread evenly over a data file: marlinformat,
 /// or FEN/EPD lines (anything after the position ignored), told apart by
-/// content.
+/// content (see [`crate::positions`]).
 ///
 /// ```
 /// use fianchetto_tune::probcut::read_positions;
@@ -372,58 +347,11 @@ pub enum PositionsError {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn read_positions(path: &Path, count: usize) -> Result<Vec<Bitboards>, PositionsError> {
-    let io = |source| PositionsError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let bytes = std::fs::read(path).map_err(io)?;
-    let text = std::str::from_utf8(&bytes).ok().filter(|t| {
-        t.lines()
-            .map(str::trim)
-            .find(|l| !l.is_empty() && !l.starts_with('#'))
-            .is_some_and(|l| {
-                l.split_whitespace()
-                    .next()
-                    .is_some_and(|f| f.matches('/').count() == 7)
-            })
-    });
     let mut all = Vec::new();
-    if let Some(text) = text {
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let f: Vec<&str> = line.split_whitespace().collect();
-            let n = if f.len() >= 6 && f[4].parse::<u32>().is_ok() && f[5].parse::<u32>().is_ok() {
-                6
-            } else {
-                f.len().min(4)
-            };
-            let bad = |why: String| PositionsError::Fen {
-                path: path.to_path_buf(),
-                line: i + 1,
-                why,
-            };
-            let setup = Setup::from_fen(&f[..n].join(" ")).map_err(|e| bad(e.to_string()))?;
-            all.push(Bitboards::from_setup(&setup).map_err(|e| bad(e.to_string()))?);
-        }
-    } else {
-        drop(bytes);
-        for (index, record) in RecordReader::open(path)?.enumerate() {
-            let u = record?.unpack().map_err(|error| DataError::Record {
-                path: path.to_path_buf(),
-                index: index as u64,
-                error: Box::new(error),
-            })?;
-            let board = Bitboards::from_setup(&u.setup).map_err(|e| DataError::Record {
-                path: path.to_path_buf(),
-                index: index as u64,
-                error: Box::new(DataError::Position(e)),
-            })?;
-            all.push(board);
-        }
-    }
+    for_each_position(path, |board, _| {
+        all.push(board);
+        Ok(true)
+    })?;
     Ok(spread(all, count))
 }
 

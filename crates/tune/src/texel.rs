@@ -40,8 +40,9 @@
 //! assert!(tuned.final_error < tuned.initial_error);
 //! ```
 
-use crate::marlin::{DataError, RecordReader, Wdl};
-use fianchetto_board::{Bitboards, Board, Setup};
+use crate::marlin::Wdl;
+use crate::positions::{for_each_position, Annotation, PositionsError};
+use fianchetto_board::{Bitboards, Board};
 use fianchetto_eval::trace::{is_fixed, trace, EvalTrace};
 use fianchetto_eval::Params;
 use fianchetto_movegen::MoveGen;
@@ -54,27 +55,10 @@ use std::path::{Path, PathBuf};
 /// What went wrong reading Texel data.
 #[derive(Debug, thiserror::Error)]
 pub enum TexelError {
-    /// A file could not be read.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// What went wrong.
-        source: std::io::Error,
-    },
-    /// A marlinformat file is damaged.
+    /// A data file could not be read, or holds something that is not a
+    /// position (the error names the file and the record or line).
     #[error(transparent)]
-    Data(#[from] DataError),
-    /// A line of an EPD file holds no usable position.
-    #[error("{path}:{line}: {why}")]
-    Epd {
-        /// The file.
-        path: PathBuf,
-        /// 1-based line number.
-        line: usize,
-        /// What is wrong with it.
-        why: String,
-    },
+    Positions(#[from] PositionsError),
     /// No quiet position with a result was found.
     #[error(
         "no usable position in the data (every position was filtered out or the files are empty)"
@@ -191,35 +175,6 @@ pub fn parse_result(text: &str) -> Option<f32> {
         .find_map(named)
 }
 
-/// Splits an EPD/FEN line into the position's fields and the rest.
-fn split_epd(line: &str) -> (String, String) {
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    let n = if fields.len() >= 6
-        && fields[4].parse::<u32>().is_ok()
-        && fields[5].parse::<u32>().is_ok()
-    {
-        6
-    } else {
-        fields.len().min(4)
-    };
-    (fields[..n].join(" "), fields[n..].join(" "))
-}
-
-/// Whether `bytes` look like an EPD/FEN text file rather than marlinformat.
-fn looks_like_text(bytes: &[u8]) -> bool {
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return false;
-    };
-    text.lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('#'))
-        .is_some_and(|l| {
-            l.split_whitespace()
-                .next()
-                .is_some_and(|f| f.matches('/').count() == 7)
-        })
-}
-
 /// Loads the samples of the data files `paths` (marlinformat or EPD, told
 /// apart by content), traced under `params`.
 ///
@@ -270,82 +225,30 @@ pub fn load(
         if full(&samples) {
             break;
         }
-        let io = |source| TexelError::Io {
-            path: path.clone(),
-            source,
-        };
-        let mut head = vec![0u8; 4096];
-        let n = {
-            use std::io::Read;
-            let mut f = std::fs::File::open(path).map_err(io)?;
-            let mut n = 0;
-            loop {
-                let got = f.read(&mut head[n..]).map_err(io)?;
-                if got == 0 {
-                    break n;
-                }
-                n += got;
-                if n == head.len() {
-                    break n;
-                }
-            }
-        };
-        head.truncate(n);
-        // A text file cut in the middle of a UTF-8 sequence is still text.
-        let cut = head.len().saturating_sub(4);
-        if looks_like_text(&head) || (n == 4096 && looks_like_text(&head[..cut])) {
-            let text = std::fs::read_to_string(path).map_err(io)?;
-            for (i, raw) in text.lines().enumerate() {
-                if full(&samples) {
-                    break;
-                }
-                let line = raw.trim();
-                if line.is_empty() || line.starts_with('#') {
-                    continue;
-                }
-                let bad = |why: String| TexelError::Epd {
-                    path: path.clone(),
-                    line: i + 1,
-                    why,
-                };
-                let (fen, rest) = split_epd(line);
-                let setup = Setup::from_fen(&fen).map_err(|e| bad(e.to_string()))?;
-                let board = Bitboards::from_setup(&setup).map_err(|e| bad(e.to_string()))?;
-                let result = parse_result(&rest).ok_or_else(|| {
-                    bad("no game result (expected e.g. c9 \"1-0\"; or [0.5])".to_string())
-                })?;
-                consider(board, result, None, &mut samples, &mut stats);
-            }
-        } else {
-            for (index, record) in RecordReader::open(path)?.enumerate() {
-                if full(&samples) {
-                    break;
-                }
-                let unpacked = record?.unpack().map_err(|error| DataError::Record {
-                    path: path.clone(),
-                    index: index as u64,
-                    error: Box::new(error),
-                })?;
-                let board =
-                    Bitboards::from_setup(&unpacked.setup).map_err(|e| DataError::Record {
-                        path: path.clone(),
-                        index: index as u64,
-                        error: Box::new(DataError::Position(e)),
+        for_each_position(path, |board, annotation| {
+            let (result, score) = match annotation {
+                Annotation::Text { line, rest } => {
+                    let result = parse_result(rest).ok_or_else(|| {
+                        PositionsError::line(
+                            path,
+                            line,
+                            "no game result (expected e.g. c9 \"1-0\"; or [0.5])",
+                        )
                     })?;
-                let result = match unpacked.wdl {
-                    Wdl::WhiteWin => 1.0,
-                    Wdl::Draw => 0.5,
-                    Wdl::BlackWin => 0.0,
-                };
-                consider(
-                    board,
-                    result,
-                    Some(unpacked.score as f32),
-                    &mut samples,
-                    &mut stats,
-                );
-            }
-        }
+                    (result, None)
+                }
+                Annotation::Record { score, wdl } => {
+                    let result = match wdl {
+                        Wdl::WhiteWin => 1.0,
+                        Wdl::Draw => 0.5,
+                        Wdl::BlackWin => 0.0,
+                    };
+                    (result, Some(f32::from(score)))
+                }
+            };
+            consider(board, result, score, &mut samples, &mut stats);
+            Ok(!full(&samples))
+        })?;
     }
     if samples.is_empty() {
         return Err(TexelError::Empty);
@@ -827,21 +730,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn epd_lines_split_and_results_parse() {
-        let (fen, rest) = split_epd("8/8/8/8/8/8/8/K1k5 w - - c9 \"1-0\";");
-        assert_eq!(
-            (fen.as_str(), rest.as_str()),
-            ("8/8/8/8/8/8/8/K1k5 w - -", "c9 \"1-0\";")
-        );
-        let (fen, rest) = split_epd("8/8/8/8/8/8/8/K1k5 b - - 3 40 [0.0]");
-        assert_eq!(
-            (fen.as_str(), rest.as_str()),
-            ("8/8/8/8/8/8/8/K1k5 b - - 3 40", "[0.0]")
-        );
+    fn results_parse() {
+        // (Splitting the line and telling text from records: `positions`.)
+        assert_eq!(parse_result("c9 \"1-0\";"), Some(1.0));
+        assert_eq!(parse_result("[0.0]"), Some(0.0));
         assert_eq!(parse_result("[2.0]"), None);
         assert_eq!(parse_result("1/2-1/2"), Some(0.5));
-        assert!(looks_like_text(b"# c\n8/8/8/8/8/8/8/K1k5 w - - [1.0]\n"));
-        assert!(!looks_like_text(&[0xff, 0, 1, 2]));
     }
 
     #[test]
