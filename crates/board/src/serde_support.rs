@@ -63,8 +63,23 @@ impl<'de, T, E: fmt::Display, F: FnOnce(&str) -> Result<T, E>> Visitor<'de> for 
     }
 }
 
-/// Reads a string with `parse`.
-fn from_text<'de, D, T, E>(
+/// Deserializes a value written as text: `d` must hold a string, which
+/// `parse` turns into the value; `parse`'s error message becomes the
+/// deserializer's error, and `expecting` names what a string should hold
+/// (for messages about a non-string). Other crates of the workspace read
+/// their text types (SAN, UCI moves) with it too.
+///
+/// ```
+/// use fianchetto_board::serde_support::from_text;
+///
+/// let mut d = serde_json::Deserializer::from_str(r#""12""#);
+/// let n: u8 = from_text(&mut d, "a small number", str::parse::<u8>)?;
+/// assert_eq!(n, 12);
+/// let mut d = serde_json::Deserializer::from_str(r#""x""#);
+/// assert!(from_text(&mut d, "a small number", str::parse::<u8>).is_err());
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub fn from_text<'de, D, T, E>(
     d: D,
     expecting: &'static str,
     parse: impl FnOnce(&str) -> Result<T, E>,

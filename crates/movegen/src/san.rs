@@ -1000,17 +1000,11 @@ impl<'de> serde::Deserialize<'de> for San {
     /// Reads the text with [`San::parse`]; a syntax error is the
     /// deserializer's error, with the parser's message.
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<San, D::Error> {
-        struct TextVisitor;
-        impl serde::de::Visitor<'_> for TextVisitor {
-            type Value = San;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("SAN text such as Nf3, exd5 or O-O")
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<San, E> {
-                San::parse(v).map_err(E::custom)
-            }
-        }
-        d.deserialize_str(TextVisitor)
+        fianchetto_board::serde_support::from_text(
+            d,
+            "SAN text such as Nf3, exd5 or O-O",
+            San::parse,
+        )
     }
 }
 

@@ -385,17 +385,11 @@ impl<'de> serde::Deserialize<'de> for UciMove {
     /// Reads the text with [`UciMove::parse`]; a syntax error is the
     /// deserializer's error, with the parser's message.
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<UciMove, D::Error> {
-        struct TextVisitor;
-        impl serde::de::Visitor<'_> for TextVisitor {
-            type Value = UciMove;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("UCI move text such as e2e4, e7e8q or 0000")
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<UciMove, E> {
-                UciMove::parse(v).map_err(E::custom)
-            }
-        }
-        d.deserialize_str(TextVisitor)
+        fianchetto_board::serde_support::from_text(
+            d,
+            "UCI move text such as e2e4, e7e8q or 0000",
+            UciMove::parse,
+        )
     }
 }
 

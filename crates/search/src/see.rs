@@ -258,9 +258,8 @@ mod tests {
 
     #[test]
     fn pinned_attackers_do_not_take_part() {
-        // White's Rxd5 on a pawn defended only by the knight on c7... no:
-        // the black knight on e7 defends d5 but is pinned to its king on e8
-        // by the rook on e1, so the pawn on d5 falls for free.
+        // The black knight on e7 is the d5 pawn's only defender, but it is
+        // pinned to its king on e8 by the rook on e1: Rxd5 wins the pawn.
         let fen = "4k3/4n3/8/3p4/8/8/3R4/4R1K1 w - - 0 1";
         assert_eq!(see_of(fen, Square::D2, Square::D5), 100);
         let b = Bitboards::from_fen(fen).unwrap();

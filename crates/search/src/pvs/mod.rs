@@ -537,12 +537,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         let board = self.root.clone();
         let tt_move = self.tt_move(&board);
         let mut picker = MovePicker::main(&board, tt_move, [Move::NULL; 2], Move::NULL);
-        let ord = Ordering {
-            tables: self.tables,
-            cfg: self.cfg,
-            mvv_lva: self.cfg.mvv_lva,
-            cont: [None; 3],
-        };
+        let ord = Ordering::new(self.tables, self.cfg, [None; 3]);
         let mut ordered = MoveList::new();
         while let Some(mv) = picker.next(&board, &ord) {
             if self.root_moves.contains(&mv) {
@@ -899,12 +894,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
         loop {
             let mv = {
-                let ord = Ordering {
-                    tables: self.tables,
-                    cfg,
-                    mvv_lva: cfg.mvv_lva,
-                    cont,
-                };
+                let ord = Ordering::new(self.tables, cfg, cont);
                 match picker.next(board, &ord) {
                     Some(mv) => mv,
                     None => break,
@@ -1217,12 +1207,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         let cont = self.cont_keys(ply);
         loop {
             let mv = {
-                let ord = Ordering {
-                    tables: self.tables,
-                    cfg,
-                    mvv_lva: cfg.mvv_lva,
-                    cont,
-                };
+                let ord = Ordering::new(self.tables, cfg, cont);
                 picker.next(board, &ord)?
             };
             if !see_ge(board, mv, probcut_beta.0 - static_eval.0) {
@@ -1423,11 +1408,10 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         let mut move_count = 0;
         loop {
             let mv = {
+                // Quiescence always orders its captures by victim.
                 let ord = Ordering {
-                    tables: self.tables,
-                    cfg,
                     mvv_lva: true,
-                    cont: [None; 3],
+                    ..Ordering::new(self.tables, cfg, [None; 3])
                 };
                 match picker.next(board, &ord) {
                     Some(mv) => mv,

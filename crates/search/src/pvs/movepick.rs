@@ -68,6 +68,19 @@ pub(crate) struct Ordering<'t> {
     pub cont: [Option<u16>; 3],
 }
 
+impl<'t> Ordering<'t> {
+    /// Ordering by `tables` as `cfg` switches them: captures by victim when
+    /// `cfg.mvv_lva` is on; `cont` as in [`Ordering::cont`].
+    pub fn new(tables: &'t Tables, cfg: &'t PvsConfig, cont: [Option<u16>; 3]) -> Ordering<'t> {
+        Ordering {
+            tables,
+            cfg,
+            mvv_lva: cfg.mvv_lva,
+            cont,
+        }
+    }
+}
+
 /// The staged move picker (see the [module documentation](self)).
 pub(crate) struct MovePicker {
     stage: Stage,
@@ -520,12 +533,7 @@ mod tests {
     }
 
     fn drain(board: &Bitboards, mut p: MovePicker, tables: &Tables, cfg: &PvsConfig) -> Vec<Move> {
-        let ord = Ordering {
-            tables,
-            cfg,
-            mvv_lva: cfg.mvv_lva,
-            cont: [None; 3],
-        };
+        let ord = Ordering::new(tables, cfg, [None; 3]);
         let mut out = Vec::new();
         while let Some(mv) = p.next(board, &ord) {
             out.push(mv);
