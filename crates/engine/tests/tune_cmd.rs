@@ -111,6 +111,29 @@ fn spsa_params_and_a_tiny_spsa_run() {
     assert!(Params::from_text(Params::zero(), &weights).is_ok());
     assert!(out.join("trajectory.svg").exists());
 
+    // Search tunables alone are tuned with the engine's own evaluation, NNUE.
+    std::fs::write(&params, "rfp_margin, int, 120, 40, 250, 8, 0.002\n").expect("write");
+    let text = ok(&bin()
+        .args([
+            "tune",
+            "spsa",
+            "--iterations",
+            "1",
+            "--games-per-iteration",
+            "2",
+            "--nodes",
+            "150",
+            "--quiet",
+            "--params",
+        ])
+        .arg(&params)
+        .arg("--out")
+        .arg(d.join("out-search"))
+        .output()
+        .expect("runs"));
+    assert!(text.contains("evaluation nnue"), "{text}");
+    assert!(text.contains("rfp_margin"), "{text}");
+
     // An unknown name is refused before any game, naming it.
     std::fs::write(&params, "no_such_weight, int, 1, 0, 2, 1, 0.002\n").expect("write");
     let bad = bin()
@@ -120,6 +143,17 @@ fn spsa_params_and_a_tiny_spsa_run() {
         .expect("runs");
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("no_such_weight"));
+    // Evaluation weights belong to the classical evaluation: with another
+    // one they are refused before any game, naming the weight.
+    std::fs::write(&params, "tempo[0], int, 10, 0, 40, 2, 0.002\n").expect("write");
+    let bad = bin()
+        .args(["tune", "spsa", "--quiet", "--eval", "nnue", "--params"])
+        .arg(&params)
+        .output()
+        .expect("runs");
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("tempo[0]") && err.contains("--eval classical"), "{err}");
     // A malformed line is named.
     std::fs::write(&params, "tempo[0], int, 1\n").expect("write");
     let bad = bin()

@@ -2,14 +2,16 @@
 //! fianchetto-tune's Texel and SPSA tuners.
 
 use super::CommandError;
+use crate::evals::{EvalChoice, EvalName, EvalSelect};
 use crate::say;
+use fianchetto_eval::nnue::Nnue;
 use fianchetto_eval::{Classical, Params, Preset, Tunable, TunableError, TunableSpec};
 use fianchetto_search::pvs::{Pvs, PvsConfig, SearchParams};
 use fianchetto_tune::matches::{MatchConfig, Openings, TimeControl};
 use fianchetto_tune::plot::{write_svg_line_chart, Series};
 use fianchetto_tune::progress::Progress;
 use fianchetto_tune::spsa::{
-    format_params, parse_params, tunable_engine, EngineMatch, Spsa, SpsaConfig, Trajectory,
+    format_params, parse_params, tunable_engine, BoxedSearch, EngineMatch, Spsa, SpsaConfig, Trajectory,
 };
 use fianchetto_tune::texel::{self, select_weights, LoadOptions, TexelConfig};
 use std::path::{Path, PathBuf};
@@ -323,6 +325,15 @@ pub struct SpsaArgs {
     /// over the classical weights).
     #[arg(long)]
     pub init: Option<PathBuf>,
+    /// Evaluation the games are played with. Default: nnue, the engine's own,
+    /// so search tunables are tuned for the evaluation that will use them;
+    /// classical when the parameters name evaluation weights, which only the
+    /// classical evaluation has.
+    #[arg(long = "eval", value_enum)]
+    pub eval: Option<EvalName>,
+    /// Network file for `--eval nnue` (default: the embedded network).
+    #[arg(long)]
+    pub evalfile: Option<PathBuf>,
     /// Hash table per engine, MB.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub hash: u32,
@@ -402,19 +413,47 @@ fn run_spsa(args: &SpsaArgs) -> Result<(), CommandError> {
         hash_mb: args.hash as usize,
         ..PvsConfig::default()
     };
-    // A name is a search tunable or an evaluation weight.
+    // A name is a search tunable or an evaluation weight; evaluation
+    // weights only mean something to the classical evaluation.
+    let eval_weight = params
+        .iter()
+        .find(|p| SearchParams::info(&p.name).is_none())
+        .map(|p| p.name.clone());
+    let eval = match (args.eval, &eval_weight) {
+        (None, None) => EvalName::Nnue,
+        (None | Some(EvalName::Classical), Some(_)) => EvalName::Classical,
+        (Some(e), None) => e,
+        (Some(e), Some(name)) => {
+            return Err(CommandError::Usage(format!(
+                "`{name}` is a weight of the classical evaluation, which --eval {e} does not use: \
+                 tune it with --eval classical"
+            )))
+        }
+    };
+    let choice = EvalSelect {
+        eval,
+        evalfile: args.evalfile.clone(),
+    }
+    .choice()?;
     let tunables = EngineTunables {
         eval: base.clone(),
         search: SearchParams::default(),
     };
-    let build = tunable_engine(tunables, move |t: &EngineTunables| {
-        Pvs::with_config(
-            Classical::with_params(t.eval.clone()),
-            PvsConfig {
-                params: t.search.clone(),
-                ..pvs_config.clone()
-            },
-        )
+    let build = tunable_engine(tunables, move |t: &EngineTunables| -> BoxedSearch {
+        let config = PvsConfig {
+            params: t.search.clone(),
+            ..pvs_config.clone()
+        };
+        match &choice {
+            EvalChoice::Nnue(net) => Box::new(Pvs::with_config(Nnue::new(net.clone()), config)),
+            EvalChoice::Preset(Preset::Classical) => Box::new(Pvs::with_config(
+                Classical::with_params(t.eval.clone()),
+                config,
+            )),
+            EvalChoice::Preset(preset) => {
+                Box::new(Pvs::with_config(preset.evaluator(), config))
+            }
+        }
     });
     let match_config = MatchConfig {
         time_control,
@@ -448,7 +487,7 @@ fn run_spsa(args: &SpsaArgs) -> Result<(), CommandError> {
         flag.store(true, Ordering::Relaxed);
     });
     say!(
-        "SPSA: {} parameters, {} iterations of {} games, {}; outputs in {}",
+        "SPSA: {} parameters, {} iterations of {} games, {}, evaluation {eval}; outputs in {}",
         spsa.params().len(),
         args.iterations,
         2 * args.games_per_iteration.div_ceil(2),
