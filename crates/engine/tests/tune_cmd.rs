@@ -153,7 +153,10 @@ fn spsa_params_and_a_tiny_spsa_run() {
         .expect("runs");
     assert_eq!(bad.status.code(), Some(2));
     let err = String::from_utf8_lossy(&bad.stderr);
-    assert!(err.contains("tempo[0]") && err.contains("--eval classical"), "{err}");
+    assert!(
+        err.contains("tempo[0]") && err.contains("--eval classical"),
+        "{err}"
+    );
     // A malformed line is named.
     std::fs::write(&params, "tempo[0], int, 1\n").expect("write");
     let bad = bin()

@@ -11,7 +11,8 @@ use fianchetto_tune::matches::{MatchConfig, Openings, TimeControl};
 use fianchetto_tune::plot::{write_svg_line_chart, Series};
 use fianchetto_tune::progress::Progress;
 use fianchetto_tune::spsa::{
-    format_params, parse_params, tunable_engine, BoxedSearch, EngineMatch, Spsa, SpsaConfig, Trajectory,
+    format_params, parse_params, tunable_engine, BoxedSearch, EngineMatch, Spsa, SpsaConfig,
+    Trajectory,
 };
 use fianchetto_tune::texel::{self, select_weights, LoadOptions, TexelConfig};
 use std::path::{Path, PathBuf};
@@ -450,9 +451,7 @@ fn run_spsa(args: &SpsaArgs) -> Result<(), CommandError> {
                 Classical::with_params(t.eval.clone()),
                 config,
             )),
-            EvalChoice::Preset(preset) => {
-                Box::new(Pvs::with_config(preset.evaluator(), config))
-            }
+            EvalChoice::Preset(preset) => Box::new(Pvs::with_config(preset.evaluator(), config)),
         }
     });
     let match_config = MatchConfig {
