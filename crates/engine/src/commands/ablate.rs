@@ -74,7 +74,7 @@ pub fn run(args: &AblateArgs) -> Result<(), CommandError> {
     }))
 }
 
-/// The cumulative configurations of the BuhoChess ablation (A … O), then the defaults.
+/// The cumulative configurations of the BuhoChess ablation (A … P), then the defaults.
 pub fn configurations(hash_mb: usize) -> Vec<(&'static str, PvsConfig)> {
     let base = PvsConfig {
         hash_mb,
@@ -158,6 +158,10 @@ pub fn configurations(hash_mb: usize) -> Vec<(&'static str, PvsConfig)> {
         qs_promotions: true,
         ..n.clone()
     };
+    let p = PvsConfig {
+        see_pins: true,
+        ..o.clone()
+    };
     let defaults = PvsConfig {
         hash_mb,
         ..PvsConfig::default()
@@ -178,6 +182,7 @@ pub fn configurations(hash_mb: usize) -> Vec<(&'static str, PvsConfig)> {
         ("M + correction history", m),
         ("N + singular ext., multi-cut, double/negative ext.", n),
         ("O + cuckoo repetitions, qs promotions", o),
+        ("P + SEE with pins", p),
         ("defaults", defaults),
     ]
 }
@@ -409,17 +414,17 @@ mod tests {
     #[test]
     fn configurations_are_cumulative() {
         let configs = configurations(4);
-        assert_eq!(configs.len(), 16);
+        assert_eq!(configs.len(), 17);
         let mut previous = usize::MAX;
         // Every row adds a feature; the last is the defaults.
-        for (name, c) in &configs[..15] {
+        for (name, c) in &configs[..16] {
             let off = c.disabled().len();
             assert!(off < previous, "{name} adds a feature");
             previous = off;
             assert_eq!(c.hash_mb, 4);
         }
         assert_eq!(
-            configs[15].1,
+            configs[16].1,
             PvsConfig {
                 hash_mb: 4,
                 ..PvsConfig::default()

@@ -110,6 +110,10 @@ pub struct PvsConfig {
     pub lmp: bool,
     /// SEE pruning of losing moves near the horizon.
     pub see_pruning: bool,
+    /// The search's SEE (pruning, reductions, ProbCut, quiescence) leaves
+    /// pinned pieces out of the exchange (off: every attacker takes part,
+    /// as in most engines' SEE).
+    pub see_pins: bool,
     /// ProbCut: a shallow search predicts a fail-high of the deep one.
     pub probcut: bool,
     /// ProbCut by Buro's fitted regressions ([`ProbCut::fits`], cut
@@ -181,6 +185,9 @@ impl Default for PvsConfig {
             lmr: true,
             lmp: true,
             see_pruning: true,
+            // Pins in the SEE cost time on every call; off until an SPRT
+            // says they pay (see the README).
+            see_pins: false,
             probcut: true,
             // The fixed margin until the fitted rule wins an SPRT.
             probcut_fitted: false,
@@ -235,6 +242,7 @@ impl PvsConfig {
         ("lmr", "late-move reductions"),
         ("lmp", "late-move pruning"),
         ("see-pruning", "SEE pruning in the main search"),
+        ("see-pins", "pinned pieces left out of the search's SEE"),
         ("probcut", "ProbCut"),
         (
             "probcut-fitted",
@@ -282,6 +290,7 @@ impl PvsConfig {
             "lmr" => |c| &mut c.lmr,
             "lmp" => |c| &mut c.lmp,
             "see-pruning" => |c| &mut c.see_pruning,
+            "see-pins" => |c| &mut c.see_pins,
             "probcut" => |c| &mut c.probcut,
             "probcut-fitted" => |c| &mut c.probcut_fitted,
             "iir" => |c| &mut c.iir,

@@ -57,8 +57,7 @@ pub use probcut::{ProbCut, ProbCutFit};
 
 use crate::common::{is_draw, mate_limit_reached, no_moves_score, root_moves, Path, PvTable};
 use crate::limits::nps;
-// The search keeps the SEE without pins until pins win an SPRT (see the README).
-use crate::see::{captured_value, non_pawn_material, see_ge_ignoring_pins as see_ge};
+use crate::see::{self, captured_value, non_pawn_material};
 use crate::time::{IterationTracker, TimeManager};
 use crate::tt::{score_from_tt, score_to_tt, Bound as TtBound, TranspositionTable};
 use crate::{Bound, Info, Limits, Search, SearchResult, MAX_PLY};
@@ -947,14 +946,14 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     }
                     if cfg.see_pruning
                         && lmr_depth <= p.see_depth
-                        && !see_ge(board, mv, -p.see_quiet_mult * lmr_depth * lmr_depth)
+                        && !see_ge(cfg, board, mv, -p.see_quiet_mult * lmr_depth * lmr_depth)
                     {
                         continue;
                     }
                 } else if !quiet
                     && cfg.see_pruning
                     && depth <= p.see_depth
-                    && !see_ge(board, mv, -p.see_noisy_mult * depth)
+                    && !see_ge(cfg, board, mv, -p.see_noisy_mult * depth)
                 {
                     continue;
                 }
@@ -1032,7 +1031,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 if cfg.lmr
                     && depth >= 3
                     && move_count > 1 + usize::from(root)
-                    && (quiet || !see_ge(board, mv, 0))
+                    && (quiet || !see_ge(cfg, board, mv, 0))
                 {
                     let mut r = base_r;
                     r += i32::from(cut_node) + i32::from(!improving)
@@ -1210,7 +1209,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 let ord = Ordering::new(self.tables, cfg, cont);
                 picker.next(board, &ord)?
             };
-            if !see_ge(board, mv, probcut_beta.0 - static_eval.0) {
+            if !see_ge(cfg, board, mv, probcut_beta.0 - static_eval.0) {
                 continue;
             }
             let next = self.make(board, mv, ply);
@@ -1429,7 +1428,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 {
                     continue;
                 }
-                if cfg.qs_see_pruning && !see_ge(board, mv, 0) {
+                if cfg.qs_see_pruning && !see_ge(cfg, board, mv, 0) {
                     continue;
                 }
             }
@@ -1474,4 +1473,16 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
 #[inline]
 fn probcut_phase<B: MoveGen>(board: &B) -> usize {
     probcut::phase_bucket(board)
+}
+
+/// The SEE the search prunes and reduces with: pinned pieces left out of
+/// the exchange with the `see-pins` switch ([`PvsConfig::see_pins`]), every
+/// attacker counted otherwise.
+#[inline]
+fn see_ge<B: MoveGen>(cfg: &PvsConfig, board: &B, mv: Move, threshold: i32) -> bool {
+    if cfg.see_pins {
+        see::see_ge(board, mv, threshold)
+    } else {
+        see::see_ge_ignoring_pins(board, mv, threshold)
+    }
 }

@@ -90,71 +90,71 @@ macro_rules! search_params {
 
 search_params! {
     /// Reverse futility: margin per ply of depth.
-    rfp_margin = 120, 40..=250, step 8;
+    rfp_margin = 104, 40..=250, step 8;
     /// Reverse futility: margin taken off when the evaluation improves.
-    rfp_improving = 60, 0..=150, step 6;
+    rfp_improving = 72, 0..=150, step 6;
     /// Reverse futility: deepest depth it applies at.
     rfp_depth = 8, 3..=14, step 1;
     /// Razoring: base margin below alpha.
-    razor_base = 150, 0..=500, step 15;
+    razor_base = 143, 0..=500, step 15;
     /// Razoring: margin per ply of depth.
-    razor_mult = 175, 50..=400, step 12;
+    razor_mult = 176, 50..=400, step 12;
     /// Razoring: deepest depth it applies at.
-    razor_depth = 3, 1..=6, step 1;
+    razor_depth = 1, 1..=6, step 1;
     /// Null move: base reduction.
-    nmp_base = 3, 2..=5, step 1;
+    nmp_base = 5, 2..=5, step 1;
     /// Null move: one more ply of reduction every this many plies of depth.
     nmp_depth_div = 3, 2..=8, step 1;
     /// Null move: one more ply of reduction per this much evaluation above beta (at most 3).
-    nmp_eval_div = 200, 80..=400, step 15;
+    nmp_eval_div = 179, 80..=400, step 15;
     /// Null move: the static evaluation must reach beta − this × depth + `nmp_offset`.
-    nmp_depth_margin = 20, 0..=60, step 3;
+    nmp_depth_margin = 19, 0..=60, step 3;
     /// Null move: see `nmp_depth_margin`.
-    nmp_offset = 100, 0..=300, step 12;
+    nmp_offset = 83, 0..=300, step 12;
     /// Internal iterative reduction: smallest depth.
-    iir_depth = 4, 2..=10, step 1;
+    iir_depth = 2, 2..=10, step 1;
     /// Futility pruning: base margin over the static evaluation.
-    futility_base = 40, 0..=200, step 8;
+    futility_base = 31, 0..=200, step 8;
     /// Futility pruning: margin per ply of reduced depth.
-    futility_mult = 60, 20..=200, step 6;
+    futility_mult = 56, 20..=200, step 6;
     /// Futility pruning: deepest reduced depth it applies at.
     futility_depth = 8, 3..=14, step 1;
     /// Late-move pruning: quiet moves kept at depth d are (this + d²), halved when not improving.
-    lmp_base = 3, 1..=10, step 1;
+    lmp_base = 8, 1..=10, step 1;
     /// Late-move pruning: deepest depth it applies at.
     lmp_depth = 8, 3..=14, step 1;
     /// SEE pruning of quiet moves: threshold −this × (reduced depth)².
-    see_quiet_mult = 30, 5..=120, step 4;
+    see_quiet_mult = 33, 5..=120, step 4;
     /// SEE pruning of captures: threshold −this × depth.
-    see_noisy_mult = 100, 20..=250, step 8;
+    see_noisy_mult = 93, 20..=250, step 8;
     /// SEE pruning: deepest depth it applies at.
-    see_depth = 8, 3..=14, step 1;
+    see_depth = 7, 3..=14, step 1;
     /// History pruning: quiet moves whose history is below −this × depth are pruned (reduced depth < `history_prune_depth`).
-    history_prune_mult = 4000, 1000..=12000, step 300;
+    history_prune_mult = 3908, 1000..=12000, step 300;
     /// History pruning: deepest reduced depth it applies at.
     history_prune_depth = 3, 1..=8, step 1;
     /// Late-move reductions: the table's constant, hundredths of a ply.
-    lmr_base = 75, 0..=200, step 8;
+    lmr_base = 89, 0..=200, step 8;
     /// Late-move reductions: the table's divisor of ln(depth)·ln(move number), hundredths.
-    lmr_div = 225, 150..=400, step 12;
+    lmr_div = 205, 150..=400, step 12;
     /// Late-move reductions: one ply less per this much history (history-adjusted reductions).
-    lmr_history_div = 8192, 2048..=20000, step 500;
+    lmr_history_div = 7954, 2048..=20000, step 500;
     /// History bonus: per ply of depth squared.
     history_bonus_quad = 8, 0..=64, step 2;
     /// History bonus: per ply of depth.
-    history_bonus_mult = 0, 0..=600, step 20;
+    history_bonus_mult = 44, 0..=600, step 20;
     /// History bonus: constant term (may be negative).
-    history_bonus_base = 0, -500..=300, step 25;
+    history_bonus_base = 10, -500..=300, step 25;
     /// History bonus: largest bonus (the malus of the moves tried before is the same).
-    history_bonus_max = 9600, 500..=16384, step 400;
+    history_bonus_max = 9121, 500..=16384, step 400;
     /// Move ordering: capture score is this × the victim's value plus its capture history.
-    capture_mvv_mult = 16, 4..=64, step 2;
+    capture_mvv_mult = 17, 4..=64, step 2;
     /// Move ordering: captures with SEE below −this are tried after the quiet moves.
-    bad_capture_margin = 0, -100..=200, step 10;
+    bad_capture_margin = 16, -100..=200, step 10;
     /// Quiescence: delta-pruning margin over the captured piece's value.
-    delta_margin = 200, 50..=500, step 15;
+    delta_margin = 190, 50..=500, step 15;
     /// Aspiration window: initial half-width.
-    aspiration_delta = 25, 8..=80, step 3;
+    aspiration_delta = 21, 8..=80, step 3;
     /// Correction history: the entry's scale (correction = entry / this, centipawns).
     corr_grain = 256, 64..=1024, step 32;
     /// Correction history: largest |correction| stored, in entry units.
@@ -162,13 +162,13 @@ search_params! {
     /// Correction history: update weight per ply of depth (out of 256; at most 16 plies).
     corr_weight_mult = 16, 4..=32, step 2;
     /// Singular extensions: smallest depth.
-    se_depth = 8, 4..=14, step 1;
+    se_depth = 7, 4..=14, step 1;
     /// Singular extensions: how much shallower the table's entry may be.
-    se_tt_depth_margin = 3, 1..=6, step 1;
+    se_tt_depth_margin = 2, 1..=6, step 1;
     /// Singular extensions: singular beta is the table score minus this × depth / 8.
-    se_beta_mult = 16, 4..=64, step 2;
+    se_beta_mult = 14, 4..=64, step 2;
     /// Double extensions: how far below singular beta a non-PV move must stay.
-    se_double_margin = 20, 0..=100, step 5;
+    se_double_margin = 24, 0..=100, step 5;
     /// Double extensions: at most this many along a line.
     se_double_max = 6, 0..=16, step 1;
 }
