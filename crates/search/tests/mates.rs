@@ -6,7 +6,7 @@ mod common;
 use common::{game, TestEval};
 use fianchetto_eval::Score;
 use fianchetto_search::pvs::{Pvs, PvsConfig};
-use fianchetto_search::{Limits, Search};
+use fianchetto_search::{Bound, Limits, Search};
 
 /// (FEN, moves to mate, the mating first move).
 const MATES: &[(&str, u32, &str)] = &[
@@ -90,10 +90,17 @@ fn mate_limit_stops_early() {
     };
     let r = Pvs::new(TestEval).search(&g, &limits, &mut |_| {});
     assert_eq!(r.score, Score::mate_in(3));
-    assert!(
-        r.depth <= 5,
-        "stopped once the mate was proven, at depth {}",
-        r.depth
+    // The depth at which a plain depth-limited search first proves it.
+    let mut proven = None;
+    Pvs::new(TestEval).search(&g, &Limits::depth(20), &mut |info| {
+        if info.score == Score::mate_in(3) && info.bound == Bound::Exact {
+            proven.get_or_insert(info.depth);
+        }
+    });
+    let proven = proven.expect("depth 20 proves the mate in 2");
+    assert_eq!(
+        r.depth, proven,
+        "`go mate 2` stops at the iteration that proves it"
     );
 }
 

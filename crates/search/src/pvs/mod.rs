@@ -791,12 +791,16 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             }
 
             // Step 6. Reverse futility (static null move): so far above beta
-            // that no quiet move will bring the score back below it.
+            // that no quiet move will bring the score back below it. Not
+            // when beta is a mated score: a static evaluation cannot prove
+            // that a mate is escaped (it would hide shorter mates from the
+            // side delivering them).
             let margin = p.rfp_margin * depth - if improving { p.rfp_improving } else { 0 };
             if cfg.reverse_futility
                 && depth <= p.rfp_depth
                 && eval.0 - margin >= beta.0
                 && eval.0 < Score::MATE_BOUND.0
+                && beta.0 > -Score::MATE_BOUND.0
             {
                 return eval;
             }
