@@ -8,6 +8,11 @@
 //! the documentation says otherwise; the search reads the fields directly,
 //! so a value costs nothing to use.
 //!
+//! The defaults of all but the three correction-history entries are the
+//! rounded result of one SPSA tune with the NNUE evaluation (`fianchetto
+//! tune spsa`, 11 200 games at 5 000 nodes a move; the README has the
+//! command and the SPRTs that accepted it).
+//!
 //! ```
 //! use fianchetto_eval::Tunable;
 //! use fianchetto_search::pvs::SearchParams;
