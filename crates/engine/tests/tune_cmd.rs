@@ -2,7 +2,7 @@
 //! driven as a user runs them, on tiny inputs.
 
 use fianchetto_eval::Params;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn bin() -> Command {
@@ -13,6 +13,29 @@ fn dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("fianchetto-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&d).expect("temp dir");
     d
+}
+
+/// `tune spsa` on `params` for `iterations` iterations of one game pair at
+/// 150 nodes a move, writing to `out`; its standard output.
+fn tiny_spsa(params: &Path, out: &Path, iterations: u32) -> String {
+    ok(&bin()
+        .args([
+            "tune",
+            "spsa",
+            "--games-per-iteration",
+            "2",
+            "--nodes",
+            "150",
+            "--quiet",
+        ])
+        .arg("--iterations")
+        .arg(iterations.to_string())
+        .arg("--params")
+        .arg(params)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .expect("runs"))
 }
 
 fn ok(out: &Output) -> String {
@@ -83,24 +106,7 @@ fn spsa_params_and_a_tiny_spsa_run() {
     let params = d.join("params.txt");
     std::fs::write(&params, &listed).expect("write");
     let out = d.join("out");
-    let text = ok(&bin()
-        .args([
-            "tune",
-            "spsa",
-            "--iterations",
-            "2",
-            "--games-per-iteration",
-            "2",
-            "--nodes",
-            "150",
-            "--quiet",
-            "--params",
-        ])
-        .arg(&params)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .expect("runs"));
+    let text = tiny_spsa(&params, &out, 2);
     assert!(text.contains("iteration     2"), "{text}");
     let csv = std::fs::read_to_string(out.join("trajectory.csv")).expect("csv");
     assert_eq!(csv.lines().count(), 4, "{csv}");
@@ -113,24 +119,7 @@ fn spsa_params_and_a_tiny_spsa_run() {
 
     // Search tunables alone are tuned with the engine's own evaluation, NNUE.
     std::fs::write(&params, "rfp_margin, int, 120, 40, 250, 8, 0.002\n").expect("write");
-    let text = ok(&bin()
-        .args([
-            "tune",
-            "spsa",
-            "--iterations",
-            "1",
-            "--games-per-iteration",
-            "2",
-            "--nodes",
-            "150",
-            "--quiet",
-            "--params",
-        ])
-        .arg(&params)
-        .arg("--out")
-        .arg(d.join("out-search"))
-        .output()
-        .expect("runs"));
+    let text = tiny_spsa(&params, &d.join("out-search"), 1);
     assert!(text.contains("evaluation nnue"), "{text}");
     assert!(text.contains("rfp_margin"), "{text}");
 

@@ -72,6 +72,12 @@ pub fn see_ge_ignoring_pins<B: Board>(board: &B, mv: Move, threshold: i32) -> bo
     exchange(board, mv, threshold, false)
 }
 
+/// [`see_ge`] when `pins` is true, [`see_ge_ignoring_pins`] otherwise: for
+/// a caller that chooses at run time (the search's `see-pins` switch).
+pub fn see_ge_with<B: Board>(board: &B, mv: Move, threshold: i32, pins: bool) -> bool {
+    exchange(board, mv, threshold, pins)
+}
+
 /// Pieces of one side pinned to their king, each with its pinner.
 type Pins = ArrayVec<(Square, Square), 8>;
 

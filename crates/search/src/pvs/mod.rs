@@ -57,7 +57,7 @@ pub use probcut::{ProbCut, ProbCutFit};
 
 use crate::common::{is_draw, mate_limit_reached, no_moves_score, root_moves, Path, PvTable};
 use crate::limits::nps;
-use crate::see::{self, captured_value, non_pawn_material};
+use crate::see::{captured_value, non_pawn_material, see_ge_with};
 use crate::time::{IterationTracker, TimeManager};
 use crate::tt::{score_from_tt, score_to_tt, Bound as TtBound, TranspositionTable};
 use crate::{Bound, Info, Limits, Search, SearchResult, MAX_PLY};
@@ -950,14 +950,19 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     }
                     if cfg.see_pruning
                         && lmr_depth <= p.see_depth
-                        && !see_ge(cfg, board, mv, -p.see_quiet_mult * lmr_depth * lmr_depth)
+                        && !see_ge_with(
+                            board,
+                            mv,
+                            -p.see_quiet_mult * lmr_depth * lmr_depth,
+                            cfg.see_pins,
+                        )
                     {
                         continue;
                     }
                 } else if !quiet
                     && cfg.see_pruning
                     && depth <= p.see_depth
-                    && !see_ge(cfg, board, mv, -p.see_noisy_mult * depth)
+                    && !see_ge_with(board, mv, -p.see_noisy_mult * depth, cfg.see_pins)
                 {
                     continue;
                 }
@@ -1035,7 +1040,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 if cfg.lmr
                     && depth >= 3
                     && move_count > 1 + usize::from(root)
-                    && (quiet || !see_ge(cfg, board, mv, 0))
+                    && (quiet || !see_ge_with(board, mv, 0, cfg.see_pins))
                 {
                     let mut r = base_r;
                     r += i32::from(cut_node) + i32::from(!improving)
@@ -1213,7 +1218,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 let ord = Ordering::new(self.tables, cfg, cont);
                 picker.next(board, &ord)?
             };
-            if !see_ge(cfg, board, mv, probcut_beta.0 - static_eval.0) {
+            if !see_ge_with(board, mv, probcut_beta.0 - static_eval.0, cfg.see_pins) {
                 continue;
             }
             let next = self.make(board, mv, ply);
@@ -1432,7 +1437,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 {
                     continue;
                 }
-                if cfg.qs_see_pruning && !see_ge(cfg, board, mv, 0) {
+                if cfg.qs_see_pruning && !see_ge_with(board, mv, 0, cfg.see_pins) {
                     continue;
                 }
             }
@@ -1477,16 +1482,4 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
 #[inline]
 fn probcut_phase<B: MoveGen>(board: &B) -> usize {
     probcut::phase_bucket(board)
-}
-
-/// The SEE the search prunes and reduces with: pinned pieces left out of
-/// the exchange with the `see-pins` switch ([`PvsConfig::see_pins`]), every
-/// attacker counted otherwise.
-#[inline]
-fn see_ge<B: MoveGen>(cfg: &PvsConfig, board: &B, mv: Move, threshold: i32) -> bool {
-    if cfg.see_pins {
-        see::see_ge(board, mv, threshold)
-    } else {
-        see::see_ge_ignoring_pins(board, mv, threshold)
-    }
 }
