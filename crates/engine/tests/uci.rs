@@ -426,8 +426,9 @@ fn a_hash_the_machine_cannot_give_is_refused() {
 }
 
 /// `UCI_Elo`'s calibrated map: more Elo never means fewer nodes or plies,
-/// the whole range gives usable caps, and 2000 lands where the fitted line
-/// puts it (level 1857: about 97 000 nodes, depth 8).
+/// the whole range gives usable caps, and 2000 lands where the line fitted
+/// against the Debian engines puts it (level 1965: about 206 000 nodes,
+/// depth 8).
 #[test]
 fn uci_elo_map_is_monotone_and_follows_the_fit() {
     use fianchetto_engine::uci::options::ELO_RANGE;
@@ -444,7 +445,7 @@ fn uci_elo_map_is_monotone_and_follows_the_fit() {
     }
     let (depth, nodes) = strength_limits(2000);
     assert_eq!(depth, 8);
-    assert!((90_000..105_000).contains(&nodes), "{nodes}");
+    assert!((195_000..215_000).contains(&nodes), "{nodes}");
     assert_eq!(strength_limits(0), strength_limits(ELO_RANGE.0));
 }
 

@@ -714,18 +714,22 @@ fn splitmix(state: &mut u64) -> u64 {
 
 /// The fitted calibration of `UCI_Elo`: the Elo measured at a strength
 /// *level* (the old, uncalibrated setting) is `MEASURED_AT_2000 +
-/// MEASURED_SLOPE · (level − 2000)` on Stockfish 15.1's `UCI_Elo` scale
-/// (see the README's calibration table); [`strength_limits`] inverts it.
-const MEASURED_AT_2000: f64 = 2104.0;
-/// Measured Elo gained per point of level (least squares over the table).
-const MEASURED_SLOPE: f64 = 0.727;
+/// MEASURED_SLOPE · (level − 2000)`, fitted to matches against the rated
+/// Debian engines (Phalanx XXV, GNU Chess 6, Glaurung 2.2, Toga II 3.0),
+/// each placed on Stockfish 15.1's `UCI_Elo` scale by its own matches (see
+/// the README's calibration tables and `scripts/uci-elo/`);
+/// [`strength_limits`] inverts it.
+const MEASURED_AT_2000: f64 = 2037.0;
+/// Measured Elo gained per point of level (weighted least squares over the
+/// five settings 2000–2600, 80 games each).
+const MEASURED_SLOPE: f64 = 1.057;
 
 /// Depth and node caps for `UCI_Elo`. A *level* is chosen so that the
 /// measured strength at that level is `elo` (the fitted line above); at
 /// level `l` the caps are `64 · 2^((l − 800) / 100)` nodes (each 100 levels
 /// double them) and `1 + (l − 800) / 150` plies, both at least their
-/// minimum (64 nodes, depth 1). Below 1350, Stockfish's floor, the line is
-/// extrapolated, not measured.
+/// minimum (64 nodes, depth 1). Outside 2000–2600, the settings measured
+/// against the Debian engines, the line is extrapolated.
 pub fn strength_limits(elo: i64) -> (u32, u64) {
     let elo = elo.clamp(super::options::ELO_RANGE.0, super::options::ELO_RANGE.1);
     let level = 2000.0 + (elo as f64 - MEASURED_AT_2000) / MEASURED_SLOPE;
