@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fits the UCI_Elo map from the logs of `calibrate.sh` (the match runner's output).
 
-    scripts/uci-elo/fit.py calib [--stockfish calib-sf] [--map 2104 0.727]
+    scripts/uci-elo/fit.py calib [--stockfish calib-sf] [--map 2037 1.057]
 
 Logs read from the calibration folder:
   <engine>-sf<Y>[-s<seed>].log  the Debian engine (A) against Stockfish at UCI_Elo Y
@@ -85,13 +85,21 @@ def main():
     ap.add_argument("calib")
     ap.add_argument("--stockfish", help="folder with ours-against-Stockfish logs")
     ap.add_argument("--svg", help="draw the points and the fits into this SVG file")
-    ap.add_argument("--map", nargs=2, type=float, default=(2104.0, 0.727),
-                    metavar=("AT_2000", "SLOPE"), help="the map the logs were played with")
+    ap.add_argument("--map", nargs=2, type=float, default=(2037.0, 1.057),
+                    metavar=("AT_2000", "SLOPE"),
+                    help="the map the logs were played with: MEASURED_AT_2000 and "
+                         "MEASURED_SLOPE of the build (default: the current ones)")
     args = ap.parse_args()
     at_2000, slope = args.map
 
     def level(l_set):
         return 2000 + (l_set - at_2000) / slope
+
+    def cells(w, d, l, s, value, se):
+        """The cells every table ends with: W/D/L, score, value with its 95% interval."""
+        return f"+{w} ={d} −{l} | {s:.1%} | {value:.0f} ± {1.96 * se:.0f} |"
+
+    by_setting = lambda kv: int(kv[0][0])  # noqa: E731  (sorts by UCI_Elo)
 
     rating = {}
     print("| engine | against | W/D/L | score | rating on Stockfish's scale (95%) |")
@@ -99,30 +107,31 @@ def main():
     for (eng, y), (w, d, l) in collect(args.calib, r"(\w+?)-sf(\d+)(?:-s\d+)?\.log").items():
         s, elo, se = elo_of(w, d, l)
         rating[eng] = (int(y) + elo, se)
-        print(f"| {eng} | Stockfish UCI_Elo {y} | +{w} ={d} −{l} | {s:.1%} | {int(y) + elo:.0f} ± {1.96 * se:.0f} |")
+        print(f"| {eng} | Stockfish UCI_Elo {y} | {cells(w, d, l, s, int(y) + elo, se)}")
 
     debian = []
     print("\n| UCI_Elo | level | opponent (its rating) | W/D/L | score | measured (95%) |")
     print("|---:|---:|---|---|---:|---:|")
     ours = collect(args.calib, r"ours(\d+)-(\w+?)(?:-s\d+)?\.log")
-    for (l_set, eng), (w, d, l) in sorted(ours.items(), key=lambda kv: int(kv[0][0])):
+    for (l_set, eng), (w, d, l) in sorted(ours.items(), key=by_setting):
         if eng not in rating:
             continue
         s, elo, se = elo_of(w, d, l)
         r, rse = rating[eng]
-        err = math.hypot(se, rse)
-        debian.append((int(l_set), level(int(l_set)), r + elo, err))
-        print(f"| {l_set} | {level(int(l_set)):.0f} | {eng} ({r:.0f}) | +{w} ={d} −{l} | {s:.1%} | {r + elo:.0f} ± {1.96 * err:.0f} |")
+        point = (int(l_set), level(int(l_set)), r + elo, math.hypot(se, rse))
+        debian.append(point)
+        print(f"| {l_set} | {point[1]:.0f} | {eng} ({r:.0f}) | {cells(w, d, l, s, point[2], point[3])}")
 
     direct = []
     if args.stockfish:
         print("\n| UCI_Elo | level | opponent | W/D/L | score | measured (95%) |")
         print("|---:|---:|---|---|---:|---:|")
         sf = collect(args.stockfish, r"nnue-elo(\d+)-sf(\d+)\.log")
-        for (x, y), (w, d, l) in sorted(sf.items(), key=lambda kv: int(kv[0][0])):
+        for (x, y), (w, d, l) in sorted(sf.items(), key=by_setting):
             s, elo, se = elo_of(w, d, l)
-            direct.append((int(x), level(int(x)), int(y) + elo, se))
-            print(f"| {x} | {level(int(x)):.0f} | Stockfish UCI_Elo {y} | +{w} ={d} −{l} | {s:.1%} | {int(y) + elo:.0f} ± {1.96 * se:.0f} |")
+            point = (int(x), level(int(x)), int(y) + elo, se)
+            direct.append(point)
+            print(f"| {x} | {point[1]:.0f} | Stockfish UCI_Elo {y} | {cells(w, d, l, s, point[2], se)}")
 
     print()
     fits = {}
@@ -132,9 +141,8 @@ def main():
             continue
         a, b = wfit(pts)
         fits[name] = (a, b)
-        old_2000 = a + b * level(2000) - b * 2000
         print(f"fit on {name} ({len(pts)} points): measured = {a:.0f} + {b:.3f}·(level − 2000); "
-              f"the map in use plays UCI_Elo 2000 at {old_2000:.0f}; "
+              f"the map in use plays UCI_Elo 2000 at {a + b * (level(2000) - 2000):.0f}; "
               f"the refit plays it at level {2000 + (2000 - a) / b:.0f}")
 
     if args.svg:
