@@ -4,15 +4,20 @@
 #
 #   1. anchors: each Debian engine at full strength against Stockfish at UCI_Elo Y
 #      gives the engine's rating on Stockfish's scale;
-#   2. ours:    our engine at UCI_Elo L against each Debian engine, L near the
-#      engine's rating, gives what L measures on that scale.
+#   2. ours:    our engine at UCI_Elo L (a node budget: the engine says which) against
+#      a Debian engine whose rating is near L gives what that budget measures.
 #
-# `fit.py` reads the logs and fits the map. 10+0.1, GAMES games a pair (each
-# opening both ways), two at a time. Needs the project's match runner (MATCH,
-# python-chess) and `apt-get install phalanx gnuchess glaurung toga2 stockfish`.
+# Logs are named <player>-vs-<opponent>[-s<seed>].log (players: the engine names,
+# sf<Y>, n<nodes> for ours); `fit.py tally` turns them into rows of results.csv and
+# `fit.py fit` fits the map. 10+0.1, GAMES games a pair (each opening both ways), two
+# at a time. Needs the project's match runner (MATCH, python-chess) and
+# `apt-get install phalanx gnuchess glaurung toga2 stockfish`.
 #
 #   MATCH=path/to/match.py BIN=target/release/fianchetto SEED=1 OUT=calib \
 #     scripts/uci-elo/calibrate.sh anchors ours
+#
+# OURS="2000:phalanx 2000:sf2000" picks other pairs (UCI_Elo:opponent; sf<Y> is
+# Stockfish at UCI_Elo Y).
 set -euo pipefail
 : "${MATCH:?set MATCH to the match runner (match.py)}"
 BIN=${BIN:-target/release/fianchetto}
@@ -32,28 +37,38 @@ engine() {
         gnuchess) ENG=("--$1" "/usr/games/gnuchess --uci") ;;
         glaurung) ENG=("--$1" /usr/games/glaurung) ;;
         toga) ENG=("--$1" /usr/games/toga2 "--$1-opt" Hash=64) ;;
+        sf[0-9]*) ENG=("--$1" /usr/games/stockfish "--$1-opt" UCI_LimitStrength=true
+                       "--$1-opt" "UCI_Elo=${2#sf}") ;;
         *) echo "unknown engine $2" >&2; exit 2 ;;
     esac
 }
 # Engine name and the Stockfish UCI_Elo it meets (about 200 to 300 above it).
 ANCHORS=(phalanx:2400 gnuchess:2700 glaurung:2750 toga:2850)
 # Our UCI_Elo and the engine it meets (near that engine's measured rating).
-OURS=(2000:phalanx 2200:phalanx 2400:gnuchess 2500:glaurung 2600:toga)
+read -r -a OURS <<< "${OURS:-2000:phalanx 2200:phalanx 2400:gnuchess}"
+
+# The node budget the build plays UCI_Elo $1 with (it says so when the option is set).
+budget() {
+    printf 'setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value %s\nquit\n' "$1" |
+        "$BIN" | sed -n "s/^info string UCI_Elo $1: \([0-9]*\) nodes a move$/\1/p"
+}
 
 run_anchors() {
     for pair in "${ANCHORS[@]}"; do
         e=${pair%%:*} y=${pair##*:}
         engine a "$e"
         match "${ENG[@]}" --b /usr/games/stockfish --b-opt UCI_LimitStrength=true \
-            --b-opt UCI_Elo="$y" > "$OUT/$e-sf$y$suffix.log" 2>&1
+            --b-opt UCI_Elo="$y" > "$OUT/$e-vs-sf$y$suffix.log" 2>&1
     done
 }
 run_ours() {
     for pair in "${OURS[@]}"; do
         l=${pair%%:*} e=${pair##*:}
+        n=$(budget "$l")
+        [ -n "$n" ] || { echo "$BIN does not say its budget for UCI_Elo $l" >&2; exit 1; }
         engine b "$e"
         match --a "$BIN" --a-opt UCI_LimitStrength=true --a-opt UCI_Elo="$l" "${ENG[@]}" \
-            > "$OUT/ours$l-$e$suffix.log" 2>&1
+            > "$OUT/n$n-vs-$e$suffix.log" 2>&1
     done
 }
 for step in "$@"; do

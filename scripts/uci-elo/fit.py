@@ -1,31 +1,42 @@
 #!/usr/bin/env python3
-"""Fits the UCI_Elo map from the logs of `calibrate.sh` (the match runner's output).
+"""Fits the UCI_Elo map (node budget -> Elo) from the calibration results.
 
-    scripts/uci-elo/fit.py calib [--stockfish calib-sf] [--map 2037 1.057]
+    scripts/uci-elo/fit.py tally calib/*.log >> scripts/uci-elo/results.csv
+    scripts/uci-elo/fit.py fit scripts/uci-elo/results.csv [--check check.csv] [--svg calibration.svg]
 
-Logs read from the calibration folder:
-  <engine>-sf<Y>[-s<seed>].log  the Debian engine (A) against Stockfish at UCI_Elo Y
-  ours<L>-<engine>[-s<seed>].log  ours at UCI_Elo L (A) against the Debian engine
-and, with --stockfish, ours directly against Stockfish:
-  nnue-elo<L>-sf<Y>.log  ours at UCI_Elo L (A) against Stockfish at UCI_Elo Y
+`results.csv` holds one row per pairing: player, opponent, wins, draws, losses (from
+the player's side) and where the games come from. A player or opponent is
+  phalanx, gnuchess, glaurung, toga  a Debian engine at full strength,
+  sf<Y>                              Stockfish 15.1 at UCI_Elo Y (the ruler),
+  n<N>                               our engine with a budget of N nodes a move.
 
-An engine's rating on Stockfish's scale is Y + Elo(A - B); ours at L measured the
-engine's rating + Elo(A - B). The map that was in use (--map, the constants of
-`strength_limits`) says which strength level L played at; the fit is
-measured = a + b (level - 2000), least squares weighted by 1/error^2, and the new
-constants are a and b. Games lost to a crash or a time forfeit are left out: our
-engine had none, and the Debian engines' (GNU Chess crashes now and then,
-Glaurung oversteps 10+0.1 now and then) say nothing about strength.
+`tally` reads the match runner's logs, named `<player>-vs-<opponent>[-s<seed>].log`
+by `calibrate.sh`, and prints their rows (a pairing played with several seeds is
+summed). Games the player won because the opponent crashed or overstepped its clock
+are left out: GNU Chess crashes now and then and Glaurung oversteps 10+0.1 now and
+then, which says nothing about strength; a fault of the player counts as its loss.
+
+`fit` first rates each Debian engine on Stockfish's scale (Y + its Elo difference
+against sf<Y>), then each of our budgets (the opponent's rating + our difference),
+and fits measured = a + b * (log2(N) - 13), least squares weighted by 1/error^2:
+a is the Elo at 8192 nodes (ELO_AT_REFERENCE) and b the Elo of a doubling
+(ELO_PER_DOUBLING), the constants of `strength_nodes`. `--check` rates the rows of
+another file (games played after the fit, with the shipped map) without fitting them.
 """
 import argparse
+import csv
 import glob
 import math
 import os
 import re
+import sys
+
+REFERENCE_LOG2 = 13  # 8192 nodes: REFERENCE_NODES in strength_nodes
+LOG_NAME = re.compile(r"(\w+?)-vs-(\w+?)(?:-s(\d+))?\.log")
 
 
-def tally(path):
-    """W/D/L of A from the game lines, crashes and time forfeits left out."""
+def tally_log(path):
+    """W/D/L of A from a log's game lines; games A won by the opponent's fault are left out."""
     w = d = l = 0
     prev = (0, 0, 0)
     with open(path, errors="replace") as f:
@@ -36,10 +47,27 @@ def tally(path):
             cur = tuple(map(int, m.groups()))
             dw, dd, dl = (c - p for c, p in zip(cur, prev))
             prev = cur
-            if "crash" in line or "forfeit" in line:
+            if dw and re.search(r"\((crash|illegal|time forfeit)", line):
                 continue
             w, d, l = w + dw, d + dd, l + dl
     return w, d, l
+
+
+def tally(paths):
+    """Prints one CSV row per (player, opponent), summed over the seeds found."""
+    rows = {}
+    for p in sorted(paths):
+        m = LOG_NAME.fullmatch(os.path.basename(p))
+        if not m:
+            sys.exit(f"{p}: not named <player>-vs-<opponent>[-s<seed>].log")
+        key = m.group(1), m.group(2)
+        old = rows.get(key, ((0, 0, 0), []))
+        counts = tuple(a + b for a, b in zip(old[0], tally_log(p)))
+        rows[key] = counts, old[1] + [m.group(3) or "1"]
+    out = csv.writer(sys.stdout, lineterminator="\n")
+    for (player, opponent), ((w, d, l), seeds) in rows.items():
+        seeds = " ".join(sorted(seeds, key=int))
+        out.writerow([player, opponent, w, d, l, f"10+0.1, seeds {seeds}"])
 
 
 def elo_of(w, d, l):
@@ -53,145 +81,144 @@ def elo_of(w, d, l):
     return s, elo, 400 / math.log(10) * se_s / (s_c * (1 - s_c))
 
 
-def collect(folder, regex):
-    """Tallies of the logs whose names match `regex`, summed per key (its groups):
-    a pair played twice with different --seed counts once."""
-    out = {}
-    for p in sorted(glob.glob(os.path.join(folder, "*.log"))):
-        m = re.fullmatch(regex, os.path.basename(p))
-        if not m:
-            continue
-        old = out.get(m.groups(), (0, 0, 0))
-        out[m.groups()] = tuple(a + b for a, b in zip(old, tally(p)))
-    return {k: v for k, v in out.items() if sum(v) > 0}
-
-
 def wfit(points):
-    """Weighted least squares of measured on level - 2000: (a, b)."""
-    ws = [1 / e**2 for *_, e in points]
-    xs = [lv - 2000 for _, lv, _, _ in points]
-    ys = [m for _, _, m, _ in points]
+    """Weighted least squares of y on x for (x, y, error) points: (a, b) of a + b x."""
+    ws = [1 / e**2 for _, _, e in points]
     sw = sum(ws)
-    mx = sum(w * x for w, x in zip(ws, xs)) / sw
-    my = sum(w * y for w, y in zip(ws, ys)) / sw
-    b = sum(w * (x - mx) * (y - my) for w, x, y in zip(ws, xs, ys)) / sum(
-        w * (x - mx) ** 2 for w, x in zip(ws, xs)
+    mx = sum(w * x for w, (x, _, _) in zip(ws, points)) / sw
+    my = sum(w * y for w, (_, y, _) in zip(ws, points)) / sw
+    b = sum(w * (x - mx) * (y - my) for w, (x, y, _) in zip(ws, points)) / sum(
+        w * (x - mx) ** 2 for w, (x, _, _) in zip(ws, points)
     )
     return my - b * mx, b
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("calib")
-    ap.add_argument("--stockfish", help="folder with ours-against-Stockfish logs")
-    ap.add_argument("--svg", help="draw the points and the fits into this SVG file")
-    ap.add_argument("--map", nargs=2, type=float, default=(2037.0, 1.057),
-                    metavar=("AT_2000", "SLOPE"),
-                    help="the map the logs were played with: MEASURED_AT_2000 and "
-                         "MEASURED_SLOPE of the build (default: the current ones)")
-    args = ap.parse_args()
-    at_2000, slope = args.map
+def cells(w, d, l, s, value, se):
+    """The cells every table ends with: W/D/L, score, value with its 95% interval."""
+    return f"+{w} ={d} −{l} | {s:.1%} | {value:.0f} ± {1.96 * se:.0f} |"
 
-    def level(l_set):
-        return 2000 + (l_set - at_2000) / slope
 
-    def cells(w, d, l, s, value, se):
-        """The cells every table ends with: W/D/L, score, value with its 95% interval."""
-        return f"+{w} ={d} −{l} | {s:.1%} | {value:.0f} ± {1.96 * se:.0f} |"
+def fit(path, check_path, svg_path):
+    with open(path, newline="") as f:
+        rows = [r for r in csv.DictReader(f)]
 
-    by_setting = lambda kv: int(kv[0][0])  # noqa: E731  (sorts by UCI_Elo)
-
-    rating = {}
     print("| engine | against | W/D/L | score | rating on Stockfish's scale (95%) |")
     print("|---|---|---|---:|---:|")
-    for (eng, y), (w, d, l) in collect(args.calib, r"(\w+?)-sf(\d+)(?:-s\d+)?\.log").items():
-        s, elo, se = elo_of(w, d, l)
-        rating[eng] = (int(y) + elo, se)
-        print(f"| {eng} | Stockfish UCI_Elo {y} | {cells(w, d, l, s, int(y) + elo, se)}")
-
-    debian = []
-    print("\n| UCI_Elo | level | opponent (its rating) | W/D/L | score | measured (95%) |")
-    print("|---:|---:|---|---|---:|---:|")
-    ours = collect(args.calib, r"ours(\d+)-(\w+?)(?:-s\d+)?\.log")
-    for (l_set, eng), (w, d, l) in sorted(ours.items(), key=by_setting):
-        if eng not in rating:
+    rating = {}
+    for r in rows:
+        m = re.fullmatch(r"sf(\d+)", r["opponent"])
+        if not m or r["player"].startswith("n"):
             continue
+        w, d, l = int(r["wins"]), int(r["draws"]), int(r["losses"])
         s, elo, se = elo_of(w, d, l)
-        r, rse = rating[eng]
-        point = (int(l_set), level(int(l_set)), r + elo, math.hypot(se, rse))
-        debian.append(point)
-        print(f"| {l_set} | {point[1]:.0f} | {eng} ({r:.0f}) | {cells(w, d, l, s, point[2], point[3])}")
+        value = int(m.group(1)) + elo
+        rating[r["player"]] = (value, se)
+        print(f"| {r['player']} | Stockfish UCI_Elo {m.group(1)} | {cells(w, d, l, s, value, se)}")
 
-    direct = []
-    if args.stockfish:
-        print("\n| UCI_Elo | level | opponent | W/D/L | score | measured (95%) |")
-        print("|---:|---:|---|---|---:|---:|")
-        sf = collect(args.stockfish, r"nnue-elo(\d+)-sf(\d+)\.log")
-        for (x, y), (w, d, l) in sorted(sf.items(), key=by_setting):
-            s, elo, se = elo_of(w, d, l)
-            point = (int(x), level(int(x)), int(y) + elo, se)
-            direct.append(point)
-            print(f"| {x} | {point[1]:.0f} | Stockfish UCI_Elo {y} | {cells(w, d, l, s, point[2], se)}")
+    points = ours_table(rows, rating, path)
 
-    print()
-    fits = {}
-    for name, pts in (("Debian engines", debian), ("Stockfish directly", direct),
-                      ("both", debian + direct)):
-        if len(pts) < 2:
-            continue
-        a, b = wfit(pts)
-        fits[name] = (a, b)
-        print(f"fit on {name} ({len(pts)} points): measured = {a:.0f} + {b:.3f}·(level − 2000); "
-              f"the map in use plays UCI_Elo 2000 at {a + b * (level(2000) - 2000):.0f}; "
-              f"the refit plays it at level {2000 + (2000 - a) / b:.0f}")
-
-    if args.svg:
-        with open(args.svg, "w") as f:
-            f.write(svg(debian, direct, fits, level))
+    if len(points) < 2:
+        sys.exit("fewer than two budgets: nothing to fit")
+    a, b = wfit(points)
+    at_2000 = 2 ** (REFERENCE_LOG2 + (2000 - a) / b)
+    print(f"\nfit ({len(points)} points): measured = {a:.0f} + {b:.0f}·log2(nodes / 8192); "
+          f"ELO_AT_REFERENCE = {a:.0f}, ELO_PER_DOUBLING = {b:.0f}; "
+          f"UCI_Elo 2000 plays with {at_2000:.0f} nodes a move")
+    checked = []
+    if check_path:
+        with open(check_path, newline="") as f:
+            check = [r for r in csv.DictReader(f)]
+        print("\nCheck (games the fit did not see):")
+        checked = ours_table(check, rating, check_path)
+    if svg_path:
+        with open(svg_path, "w") as f:
+            f.write(svg(points, checked, a, b))
 
 
-def svg(debian, direct, fits, level):
-    """Measured Elo against the UCI_Elo setting: the points with their 95% bars, the
-    diagonal (a perfect map) and each fit, as a small self-contained SVG."""
-    lo, hi = 1200, 3000
+def ours_table(rows, rating, path):
+    """Prints our budgets' results as a table and returns them as fit points
+    (log2(nodes) - REFERENCE_LOG2, measured Elo, its standard error)."""
+    print("\n| nodes a move | opponent (its rating) | W/D/L | score | measured (95%) |")
+    print("|---:|---|---|---:|---:|")
+    points = []
+    ours = sorted((r for r in rows if re.fullmatch(r"n\d+", r["player"])),
+                  key=lambda r: (int(r["player"][1:]), r["opponent"]))
+    for r in ours:
+        nodes, opp = int(r["player"][1:]), r["opponent"]
+        m = re.fullmatch(r"sf(\d+)", opp)
+        if m:
+            r_opp, rse, name = int(m.group(1)), 0.0, f"Stockfish UCI_Elo {m.group(1)}"
+        elif opp in rating:
+            (r_opp, rse), name = rating[opp], f"{opp} ({rating[opp][0]:.0f})"
+        else:
+            sys.exit(f"{path}: {opp} has no rating (no row against sf<Y>)")
+        w, d, l = int(r["wins"]), int(r["draws"]), int(r["losses"])
+        s, elo, se = elo_of(w, d, l)
+        err = math.hypot(se, rse)
+        points.append((math.log2(nodes) - REFERENCE_LOG2, r_opp + elo, err))
+        print(f"| {nodes} | {name} | {cells(w, d, l, s, r_opp + elo, err)}")
+    return points
+
+
+def svg(points, checked, a, b):
+    """Measured Elo against the node budget (log scale): the fitted points and the
+    check's, with their 95% bars, and the fitted line, as a small self-contained SVG."""
+    x_lo, x_hi = 9, 18  # log2 nodes: 512 .. 262144
+    y_lo, y_hi = 1400, 3000
     w, h, m = 640, 480, 60
 
     def px(x):
-        return m + (x - lo) / (hi - lo) * (w - 2 * m)
+        return m + (x - x_lo) / (x_hi - x_lo) * (w - 2 * m)
 
     def py(y):
-        return h - m - (y - lo) / (hi - lo) * (h - 2 * m)
+        return h - m - (y - y_lo) / (y_hi - y_lo) * (h - 2 * m)
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">',
            f'<rect width="{w}" height="{h}" fill="white"/>']
-    for v in range(lo, hi + 1, 200):
-        out.append(f'<line x1="{px(v):.1f}" y1="{py(lo):.1f}" x2="{px(v):.1f}" y2="{py(hi):.1f}" stroke="#eee"/>')
-        out.append(f'<line x1="{px(lo):.1f}" y1="{py(v):.1f}" x2="{px(hi):.1f}" y2="{py(v):.1f}" stroke="#eee"/>')
-        out.append(f'<text x="{px(v):.1f}" y="{h - m + 16}" text-anchor="middle">{v}</text>')
-        out.append(f'<text x="{m - 6}" y="{py(v) + 4:.1f}" text-anchor="end">{v}</text>')
-    out.append(f'<text x="{w / 2}" y="{h - 16}" text-anchor="middle">UCI_Elo setting</text>')
-    out.append(f'<text x="16" y="{h / 2}" text-anchor="middle" transform="rotate(-90 16 {h / 2})">measured Elo (Stockfish 15.1 scale)</text>')
-    out.append(f'<line x1="{px(lo):.1f}" y1="{py(lo):.1f}" x2="{px(hi):.1f}" y2="{py(hi):.1f}" stroke="#999" stroke-dasharray="4 4"/>')
-    out.append(f'<clipPath id="area"><rect x="{px(lo):.1f}" y="{py(hi):.1f}" width="{px(hi) - px(lo):.1f}" height="{py(lo) - py(hi):.1f}"/></clipPath>')
+    for x in range(x_lo, x_hi + 1):
+        out.append(f'<line x1="{px(x):.1f}" y1="{py(y_lo):.1f}" x2="{px(x):.1f}" y2="{py(y_hi):.1f}" stroke="#eee"/>')
+        label = f"{2 ** x // 1024}k" if x >= 10 else f"{2 ** x}"
+        out.append(f'<text x="{px(x):.1f}" y="{h - m + 16}" text-anchor="middle">{label}</text>')
+    for y in range(y_lo, y_hi + 1, 200):
+        out.append(f'<line x1="{px(x_lo):.1f}" y1="{py(y):.1f}" x2="{px(x_hi):.1f}" y2="{py(y):.1f}" stroke="#eee"/>')
+        out.append(f'<text x="{m - 6}" y="{py(y) + 4:.1f}" text-anchor="end">{y}</text>')
+    out.append(f'<text x="{w / 2}" y="{h - 16}" text-anchor="middle">node budget a move (log scale)</text>')
+    out.append(f'<text x="16" y="{h / 2}" text-anchor="middle" transform="rotate(-90 16 {h / 2})">measured Elo (Stockfish 15.1 UCI_Elo scale)</text>')
+    out.append(f'<clipPath id="area"><rect x="{px(x_lo):.1f}" y="{py(y_hi):.1f}" width="{px(x_hi) - px(x_lo):.1f}" height="{py(y_lo) - py(y_hi):.1f}"/></clipPath>')
     out.append('<g clip-path="url(#area)">')
-    colours = {"Debian engines": "#c0392b", "Stockfish directly": "#2e86c1", "both": "#333"}
-    for name, (a, b) in fits.items():
-        ys = [a + b * (level(x) - 2000) for x in (lo, hi)]
-        out.append(f'<line x1="{px(lo):.1f}" y1="{py(ys[0]):.1f}" x2="{px(hi):.1f}" y2="{py(ys[1]):.1f}" stroke="{colours[name]}" stroke-width="1.5"/>')
-    for pts, colour in ((debian, colours["Debian engines"]), (direct, colours["Stockfish directly"])):
-        for x, _, y, e in pts:
+    ys = [a + b * (x - REFERENCE_LOG2) for x in (x_lo, x_hi)]
+    out.append(f'<line x1="{px(x_lo):.1f}" y1="{py(ys[0]):.1f}" x2="{px(x_hi):.1f}" y2="{py(ys[1]):.1f}" stroke="#333" stroke-width="1.5"/>')
+    for pts, colour in ((points, "#c0392b"), (checked, "#2e86c1")):
+        for x, y, e in pts:
+            x += REFERENCE_LOG2
             out.append(f'<line x1="{px(x):.1f}" y1="{py(y - 1.96 * e):.1f}" x2="{px(x):.1f}" y2="{py(y + 1.96 * e):.1f}" stroke="{colour}"/>')
             out.append(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="4" fill="{colour}"/>')
     out.append("</g>")
-    legend = [("against the Debian engines, and its fit", colours["Debian engines"]),
-              ("against Stockfish directly, and its fit", colours["Stockfish directly"]),
-              ("fit on both", colours["both"]), ("measured = setting", "#999")]
+    legend = [("fitted games, with the 95% interval", "#c0392b"),
+              ("check: games the fit did not see", "#2e86c1"),
+              (f"fit: {a:.0f} + {b:.0f}·log2(nodes / 8192)", "#333")]
     for i, (text, colour) in enumerate(legend):
         y = m + 10 + 18 * i
         out.append(f'<rect x="{m + 10}" y="{y - 9}" width="10" height="10" fill="{colour}"/>')
         out.append(f'<text x="{m + 26}" y="{y}">{text}</text>')
     out.append("</svg>\n")
     return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    t = sub.add_parser("tally", help="CSV rows from match logs")
+    t.add_argument("logs", nargs="+")
+    f = sub.add_parser("fit", help="rate the engines and fit the map")
+    f.add_argument("results")
+    f.add_argument("--check", help="rows (same format) the fit leaves out, rated as a check")
+    f.add_argument("--svg", help="draw the points and the fit into this SVG file")
+    args = ap.parse_args()
+    if args.cmd == "tally":
+        tally(args.logs)
+    else:
+        fit(args.results, args.check, args.svg)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 
 use crate::commands::CommandError;
 use fianchetto_eval::nnue::{embedded_network, Network};
-use fianchetto_eval::Preset;
+use fianchetto_eval::{Params, ParamsError, Preset, PresetEvaluator};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -59,6 +59,9 @@ impl std::fmt::Display for EvalName {
 pub enum EvalChoice {
     /// A hand-crafted preset.
     Preset(Preset),
+    /// A hand-crafted preset's terms with other weights (classical or
+    /// BuhoChess; see [`EvalChoice::with_weights`]).
+    Weighted(Preset, Arc<Params>),
     /// NNUE with this network.
     Nnue(Arc<Network>),
 }
@@ -77,10 +80,33 @@ impl EvalChoice {
     /// Its name.
     pub fn name(&self) -> &'static str {
         match self {
-            EvalChoice::Preset(Preset::Classical) => "classical",
-            EvalChoice::Preset(Preset::BuhoChess) => "buhochess",
-            EvalChoice::Preset(Preset::Material) => "material",
+            EvalChoice::Preset(p) | EvalChoice::Weighted(p, _) => p.name(),
             EvalChoice::Nnue(_) => "nnue",
+        }
+    }
+
+    /// The same evaluation with the weights of `text` (`name value` lines,
+    /// what `tune texel` writes) over its preset's own, when it has weights
+    /// to change: classical and BuhoChess do, NNUE and material are
+    /// returned unchanged. An error names the line that is wrong.
+    pub fn with_weights(self, text: &str) -> Result<EvalChoice, ParamsError> {
+        match self {
+            EvalChoice::Preset(p @ (Preset::Classical | Preset::BuhoChess))
+            | EvalChoice::Weighted(p, _) => Ok(EvalChoice::Weighted(
+                p,
+                Arc::new(Params::from_text(p.params(), text)?),
+            )),
+            other => Ok(other),
+        }
+    }
+
+    /// A fresh evaluator of a hand-crafted choice (the classical one for
+    /// NNUE, whose terms it reports beside the network's output).
+    pub fn hand_crafted(&self) -> PresetEvaluator {
+        match self {
+            EvalChoice::Preset(p) => p.evaluator(),
+            EvalChoice::Weighted(p, w) => p.evaluator_with((**w).clone()),
+            EvalChoice::Nnue(_) => Preset::Classical.evaluator(),
         }
     }
 }
@@ -141,18 +167,46 @@ pub struct EvalSelect {
     /// Network file for `--eval nnue` (default: the embedded network).
     #[arg(long)]
     pub evalfile: Option<PathBuf>,
+    /// Weights for `--eval classical` or `buhochess` over the preset's own:
+    /// `name value` lines, what `tune texel` writes.
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
 }
 
 impl EvalSelect {
     /// The chosen evaluation, loading the network if NNUE was asked for.
     pub fn choice(&self) -> Result<EvalChoice, CommandError> {
-        Ok(match self.eval {
+        match self.eval {
             EvalName::Nnue => EvalChoice::Nnue(
                 load_network(self.evalfile.as_deref())
                     .map_err(|e| CommandError::Usage(e.to_string()))?,
             ),
             name => EvalChoice::new(name, &Arc::new(Network::zero())),
-        })
+        }
+        .with_weights_file(self.weights.as_deref())
+    }
+}
+
+impl EvalChoice {
+    /// [`EvalChoice::with_weights`] with the text of `file` (none: this
+    /// choice unchanged). Refused for NNUE and material, which have no
+    /// weights to change.
+    pub fn with_weights_file(self, file: Option<&Path>) -> Result<EvalChoice, CommandError> {
+        let Some(file) = file else { return Ok(self) };
+        if matches!(
+            self,
+            EvalChoice::Nnue(_) | EvalChoice::Preset(Preset::Material)
+        ) {
+            return Err(CommandError::Usage(format!(
+                "weights {} apply to classical and buhochess, not {}",
+                file.display(),
+                self.name()
+            )));
+        }
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| CommandError::Usage(format!("weights {}: {e}", file.display())))?;
+        self.with_weights(&text)
+            .map_err(|e| CommandError::Usage(format!("weights {}: {e}", file.display())))
     }
 }
 
@@ -172,6 +226,20 @@ macro_rules! with_evaluator {
             }
             $crate::evals::EvalChoice::Preset(fianchetto_eval::Preset::Classical) => {
                 let $e = fianchetto_eval::Classical::default();
+                $body
+            }
+            $crate::evals::EvalChoice::Weighted(fianchetto_eval::Preset::BuhoChess, w) => {
+                let $e = fianchetto_eval::BuhoChess::with_params((**w).clone());
+                $body
+            }
+            $crate::evals::EvalChoice::Weighted(fianchetto_eval::Preset::Classical, w) => {
+                let $e = fianchetto_eval::Classical::with_params((**w).clone());
+                $body
+            }
+            // `with_weights` never weights material; should one be built by
+            // hand, material has no weights to apply.
+            $crate::evals::EvalChoice::Weighted(fianchetto_eval::Preset::Material, _) => {
+                let $e = fianchetto_eval::Material::default();
                 $body
             }
             $crate::evals::EvalChoice::Nnue(net) => {

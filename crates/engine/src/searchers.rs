@@ -2,11 +2,10 @@
 //! hiding the backend type behind [`Driver`] so that the UCI session and the
 //! command line can switch all three at run time.
 
-use crate::evals::{EvalChoice, EvalName};
+use crate::evals::EvalChoice;
 use crate::uci::EngineOptions;
 use crate::{with_backend, with_evaluator};
 use fianchetto_board::{Move, Setup};
-use fianchetto_eval::nnue::Network;
 use fianchetto_eval::Evaluator;
 use fianchetto_movegen::{Game, MoveGen};
 use fianchetto_search::alphabeta::{AlphaBeta, Horizon, MoveOrdering};
@@ -15,7 +14,6 @@ use fianchetto_search::minimax::Minimax;
 use fianchetto_search::pvs::{Pvs, PvsConfig};
 use fianchetto_search::scout::Scout;
 use fianchetto_search::{Info, Limits, Search, SearchResult};
-use std::sync::Arc;
 
 /// A searcher with its backend hidden.
 pub trait Driver: Send {
@@ -144,8 +142,9 @@ pub fn engine_mcts(threads: usize) -> MctsConfig {
     MctsConfig::new(Variant::Puct).threads(threads, Parallelism::Tree)
 }
 
-/// The driver the options ask for; `net` is the network NNUE runs.
-pub fn build_driver(o: &EngineOptions, net: &Arc<Network>) -> Box<dyn Driver> {
+/// The driver the options ask for, evaluating with `choice` (the session
+/// builds it from `Evaluation`, the network and `EvalWeights`).
+pub fn build_driver(o: &EngineOptions, choice: &EvalChoice) -> Box<dyn Driver> {
     let config = SearchConfig {
         algo: Algo::parse(&o.algorithm).unwrap_or_default(),
         pvs: PvsConfig {
@@ -156,8 +155,7 @@ pub fn build_driver(o: &EngineOptions, net: &Arc<Network>) -> Box<dyn Driver> {
         },
         mcts: engine_mcts(o.threads),
     };
-    let choice = EvalChoice::new(EvalName::parse(&o.evaluation).unwrap_or_default(), net);
-    with_backend!(o.backend, B => with_evaluator!(&choice, eval => {
+    with_backend!(o.backend, B => with_evaluator!(choice, eval => {
         let d: Box<dyn Driver> = Box::new(Typed::<B> {
             search: build_search::<B, _>(&config, eval),
         });

@@ -14,6 +14,7 @@ fn eval_command_runs_and_rejects_bad_input() {
                 eval: EvalSelect {
                     eval,
                     evalfile: None,
+                    weights: None,
                 },
                 backend,
             };
@@ -31,6 +32,7 @@ fn eval_command_runs_and_rejects_bad_input() {
         eval: EvalSelect {
             eval: EvalName::Nnue,
             evalfile: Some("/no/such.nnue".into()),
+            weights: None,
         },
         backend: Backend::Bitboard,
     };
@@ -69,4 +71,47 @@ fn nnue_report_shows_the_network_beside_the_classical_breakdown() {
     };
     assert_eq!(cp(nnue_line), cp(last));
     assert!(cp(last) > 300, "a queen up: {text}");
+}
+
+/// `--weights` changes the hand-crafted evaluation by the weights it names,
+/// and a bad file, or weights for an evaluation without any, are refused
+/// with the reason.
+#[test]
+fn weights_file_changes_the_classical_evaluation() {
+    let dir = std::env::temp_dir().join(format!("fianchetto-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("tempo.txt");
+    // White to move in the start position: only the tempo is not zero.
+    std::fs::write(&good, "# tuned\ntempo[0] 40\ntempo[1] 40\n").unwrap();
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "tempo[0] 40\nno_such_weight 3\n").unwrap();
+    let eval = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_fianchetto"))
+            .args(["eval", "--fen", fianchetto_board::START_FEN])
+            .args(extra)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.success(), text)
+    };
+    let final_line = |text: &str| text.lines().last().unwrap_or_default().to_string();
+    let (ok, plain) = eval(&["--eval", "classical"]);
+    assert!(ok, "{plain}");
+    let (ok, tuned) = eval(&["--eval", "classical", "--weights", good.to_str().unwrap()]);
+    assert!(ok, "{tuned}");
+    assert_eq!(
+        final_line(&tuned),
+        "Final evaluation: 40 cp (side to move)",
+        "{tuned}"
+    );
+    assert_ne!(final_line(&plain), final_line(&tuned));
+    let (ok, text) = eval(&["--eval", "classical", "--weights", bad.to_str().unwrap()]);
+    assert!(!ok && text.contains("line 2"), "{text}");
+    let (ok, text) = eval(&["--eval", "nnue", "--weights", good.to_str().unwrap()]);
+    assert!(
+        !ok && text.contains("apply to classical and buhochess"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

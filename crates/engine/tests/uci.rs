@@ -425,28 +425,104 @@ fn a_hash_the_machine_cannot_give_is_refused() {
     e.quit();
 }
 
-/// `UCI_Elo`'s calibrated map: more Elo never means fewer nodes or plies,
-/// the whole range gives usable caps, and 2000 lands where the line fitted
-/// against the Debian engines puts it (level 1965: about 206 000 nodes,
-/// depth 8).
+/// `EvalWeights` puts a weights file over the classical evaluation (the
+/// UCI `eval` command shows it); a file naming an unknown weight is refused
+/// with its line, and the weights loaded before stay.
+#[test]
+fn eval_weights_change_the_classical_evaluation_and_bad_files_are_refused() {
+    let dir = std::env::temp_dir().join(format!("fianchetto-uci-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("tempo.txt");
+    std::fs::write(&good, "tempo[0] 40\ntempo[1] 40\n").unwrap();
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "tempo[0] 1\nno_such_weight 3\n").unwrap();
+    let mut e = Engine::start();
+    let final_eval = |e: &mut Engine| {
+        e.send("eval");
+        let lines = e.until(|l| l.starts_with("Final evaluation"), LONG);
+        lines.last().cloned().unwrap_or_default()
+    };
+    e.send("setoption name Evaluation value classical");
+    e.send(&format!(
+        "setoption name EvalWeights value {}",
+        good.display()
+    ));
+    e.until(|l| l.starts_with("info string loaded weights"), LONG);
+    // The start position is symmetric: only the tempo counts.
+    assert_eq!(final_eval(&mut e), "Final evaluation: 40 cp (side to move)");
+    e.send(&format!(
+        "setoption name EvalWeights value {}",
+        bad.display()
+    ));
+    let err = e.until(|l| l.starts_with("info string"), LONG);
+    let err = err.last().unwrap();
+    assert!(
+        err.contains("line 2") && err.contains("the previous weights stay"),
+        "{err}"
+    );
+    assert_eq!(final_eval(&mut e), "Final evaluation: 40 cp (side to move)");
+    e.send("setoption name EvalWeights value <empty>");
+    assert_ne!(final_eval(&mut e), "Final evaluation: 40 cp (side to move)");
+    e.send("go depth 4");
+    let (best, _) = e.bestmove(LONG);
+    assert_ne!(best, "0000");
+    e.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `UCI_Elo`'s calibrated map: more Elo always means more nodes, the whole
+/// range gives usable budgets, settings outside the range are clamped, and
+/// 2000 lands where the fitted line puts it.
 #[test]
 fn uci_elo_map_is_monotone_and_follows_the_fit() {
     use fianchetto_engine::uci::options::ELO_RANGE;
-    use fianchetto_engine::uci::session::strength_limits;
-    let mut last = (0, 0);
+    use fianchetto_engine::uci::session::strength_nodes;
+    let mut last = 0;
     for elo in (ELO_RANGE.0..=ELO_RANGE.1).step_by(10) {
-        let (depth, nodes) = strength_limits(elo);
-        assert!(depth >= 1 && nodes >= 64, "{elo}: {depth} {nodes}");
-        assert!(
-            depth >= last.0 && nodes >= last.1,
-            "{elo}: {depth} {nodes} after {last:?}"
-        );
-        last = (depth, nodes);
+        let nodes = strength_nodes(elo);
+        assert!(nodes > last, "{elo}: {nodes} after {last}");
+        last = nodes;
     }
-    let (depth, nodes) = strength_limits(2000);
-    assert_eq!(depth, 8);
-    assert!((195_000..215_000).contains(&nodes), "{nodes}");
-    assert_eq!(strength_limits(0), strength_limits(ELO_RANGE.0));
+    assert!(strength_nodes(ELO_RANGE.0) >= 16);
+    assert!(strength_nodes(ELO_RANGE.1) <= 10_000_000);
+    let at_2000 = strength_nodes(2000);
+    assert!((6_700..7_100).contains(&at_2000), "{at_2000}");
+    assert_eq!(strength_nodes(0), strength_nodes(ELO_RANGE.0));
+    assert_eq!(strength_nodes(i64::MAX), strength_nodes(ELO_RANGE.1));
+}
+
+/// With `UCI_LimitStrength` the search stops at the node budget of
+/// `UCI_Elo`, whatever the clock allows, and still finds a mate in one at
+/// the lowest setting (the first iteration always completes).
+#[test]
+fn limit_strength_stops_at_the_node_budget() {
+    use fianchetto_engine::uci::session::strength_nodes;
+    let mut e = Engine::start();
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 800");
+    e.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3");
+    e.send("go wtime 60000 btime 60000");
+    let (best, _) = e.bestmove(LONG);
+    assert_eq!(best, "f3f7");
+    e.send("setoption name UCI_Elo value 2000");
+    let budget = strength_nodes(2000);
+    let said = format!("info string UCI_Elo 2000: {budget} nodes a move");
+    e.until(|l| l == said, LONG);
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
+    e.send("go wtime 60000 btime 60000");
+    let (best, lines) = e.bestmove(LONG);
+    assert_ne!(best, "0000");
+    let nodes: Vec<u64> = lines
+        .iter()
+        .filter_map(|l| l.split_whitespace().skip_while(|w| *w != "nodes").nth(1))
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    let last = *nodes.last().expect("info lines with nodes");
+    assert!(
+        last <= budget + 2048,
+        "{last} nodes against a budget of {budget}"
+    );
+    e.quit();
 }
 
 /// The time from sending `go …` to reading `bestmove`, and the move.

@@ -251,6 +251,30 @@ impl Preset {
         }
     }
 
+    /// A fresh evaluator of this preset's terms with other weights (for
+    /// example what `tune texel` wrote). [`Preset::Material`] has no
+    /// weights to change and ignores them.
+    ///
+    /// ```
+    /// use fianchetto_eval::{Params, ParamsError, Preset};
+    ///
+    /// let weights = Params::from_text(Preset::Classical.params(), "tempo[0] 0\ntempo[1] 0")?;
+    /// let tuned = Preset::Classical.evaluator_with(weights);
+    /// assert_eq!(tuned.preset(), Preset::Classical);
+    /// # Ok::<(), ParamsError>(())
+    /// ```
+    pub fn evaluator_with(self, params: Params) -> PresetEvaluator {
+        match self {
+            Preset::Material => PresetEvaluator::Material(Material::default()),
+            Preset::BuhoChess => {
+                PresetEvaluator::BuhoChess(Box::new(BuhoChess::with_params(params)))
+            }
+            Preset::Classical => {
+                PresetEvaluator::Classical(Box::new(Classical::with_params(params)))
+            }
+        }
+    }
+
     /// The preset's weights.
     pub fn params(self) -> Params {
         match self {

@@ -71,6 +71,28 @@ fn node_limit() {
     }
 }
 
+/// PVS finishes its first iteration whatever the node limit: a search cut
+/// inside depth 1 would answer with the first legal move, not a searched one.
+#[test]
+fn pvs_node_limit_keeps_the_first_iteration() {
+    // Mate in one (Qxf7#), far from the first legal move.
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3";
+    let game = Game::new(Bitboards::from_fen(fen).unwrap());
+    let mate = parse_uci(game.board(), "f3f7").unwrap();
+    for threads in [1, 2] {
+        let mut pvs = Pvs::with_config(
+            TestEval,
+            PvsConfig {
+                threads,
+                ..PvsConfig::default()
+            },
+        );
+        let r = pvs.search(&game, &Limits::nodes(1), &mut |_| {});
+        assert_eq!(r.best_move, Some(mate), "{threads} threads");
+        assert_eq!(r.depth, 1, "{threads} threads");
+    }
+}
+
 #[test]
 fn movetime_and_stop_flag() {
     for mut algo in algorithms() {

@@ -7,7 +7,7 @@ use crate::evals::{EvalChoice, EvalSelect};
 use crate::{say, with_backend};
 use fianchetto_board::{Board, START_FEN};
 use fianchetto_eval::nnue::Nnue;
-use fianchetto_eval::{Evaluator, Preset};
+use fianchetto_eval::Evaluator;
 
 /// Arguments of `fianchetto eval`.
 #[derive(Debug, clap::Args)]
@@ -42,11 +42,12 @@ fn run_on<B: Board>(args: &EvalArgs, choice: &EvalChoice) -> Result<(), CommandE
 /// network's output beside it), and `Final evaluation: <N> cp (side to
 /// move)` last. Shared by `fianchetto eval` and the UCI `eval` command.
 pub fn report<B: Board>(board: &B, choice: &EvalChoice) -> String {
-    let (preset, nnue) = match choice {
-        EvalChoice::Preset(p) => (*p, None),
-        EvalChoice::Nnue(net) => (Preset::Classical, Some(Nnue::new(net.clone()))),
+    let nnue = match choice {
+        EvalChoice::Nnue(net) => Some(Nnue::new(net.clone())),
+        _ => None,
     };
-    let mut evaluator = preset.evaluator();
+    let mut evaluator = choice.hand_crafted();
+    let preset = evaluator.preset();
     let breakdown = evaluator.breakdown(board);
     let hce = evaluator.evaluate(board);
     let header = format!(

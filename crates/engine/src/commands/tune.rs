@@ -434,6 +434,8 @@ fn run_spsa(args: &SpsaArgs) -> Result<(), CommandError> {
     let choice = EvalSelect {
         eval,
         evalfile: args.evalfile.clone(),
+        // The starting weights of a tune are `--init`'s.
+        weights: None,
     }
     .choice()?;
     let tunables = EngineTunables {
@@ -451,7 +453,7 @@ fn run_spsa(args: &SpsaArgs) -> Result<(), CommandError> {
                 Classical::with_params(t.eval.clone()),
                 config,
             )),
-            EvalChoice::Preset(preset) => Box::new(Pvs::with_config(preset.evaluator(), config)),
+            other => Box::new(Pvs::with_config(other.hand_crafted(), config)),
         }
     });
     let match_config = MatchConfig {

@@ -34,6 +34,10 @@ pub struct EngineOptions {
     pub evaluation: String,
     /// The network NNUE runs: a file, or [`crate::evals::EMBEDDED`].
     pub eval_file: String,
+    /// `EvalWeights`: a file of weights (`name value` lines, what `tune
+    /// texel` writes) over the hand-crafted evaluations' own; empty for
+    /// none. NNUE and material have no weights and ignore it.
+    pub eval_weights: String,
     /// Board backend.
     pub backend: Backend,
     /// Whether to play below full strength.
@@ -67,6 +71,7 @@ impl Default for EngineOptions {
             algorithm: "pvs".into(),
             evaluation: "nnue".into(),
             eval_file: crate::evals::EMBEDDED.into(),
+            eval_weights: String::new(),
             backend: Backend::Bitboard,
             limit_strength: false,
             elo: ELO_RANGE.1,
@@ -91,6 +96,10 @@ pub enum Applied {
     /// `EvalFile` changed: the caller loads the network, and puts the old
     /// value back if the file is refused.
     EvalFile,
+    /// `EvalWeights` changed: the caller reads the weights (or drops them
+    /// for an empty name), and puts the old value back if the file is
+    /// refused.
+    EvalWeights,
     /// `BookFile` changed: the caller loads the book (or drops it for an
     /// empty name), and puts the old value back if the file is refused.
     BookFile,
@@ -206,6 +215,7 @@ impl EngineOptions {
             combo_line("Algorithm", &d.algorithm, ALGORITHMS),
             combo_line("Evaluation", &d.evaluation, EVALUATIONS),
             format!("option name EvalFile type string default {}", d.eval_file),
+            "option name EvalWeights type string default <empty>".to_string(),
             combo_line("Backend", d.backend.name(), &backends),
             format!(
                 "option name UCI_LimitStrength type check default {}",
@@ -267,11 +277,12 @@ impl EngineOptions {
             "uci_elo" => self.elo = spin("UCI_Elo", value, ELO_RANGE.0, ELO_RANGE.1)?,
             "uci_chess960" => self.chess960 = check("UCI_Chess960", value)?,
             "ownbook" => self.own_book = check("OwnBook", value)?,
+            "evalweights" => {
+                self.eval_weights = file_name(value);
+                return Ok(Applied::EvalWeights);
+            }
             "bookfile" => {
-                self.book_file = match value.map(str::trim) {
-                    Some(v) if !v.is_empty() && v != "<empty>" => v.to_string(),
-                    _ => String::new(),
-                };
+                self.book_file = file_name(value);
                 return Ok(Applied::BookFile);
             }
             "bookbestmove" => self.book_best_move = check("BookBestMove", value)?,
@@ -292,6 +303,15 @@ impl EngineOptions {
             }
         }
         Ok(Applied::Set)
+    }
+}
+
+/// A file option's value: the name given, or empty for none (no value,
+/// blanks or `<empty>`, the default GUIs show).
+fn file_name(value: Option<&str>) -> String {
+    match value.map(str::trim) {
+        Some(v) if !v.is_empty() && v != "<empty>" => v.to_string(),
+        _ => String::new(),
     }
 }
 

@@ -11,6 +11,7 @@ use crate::searchers::{build_driver, Driver};
 use crate::with_backend;
 use fianchetto_board::{diagram, Bitboards, Board, CastlingMode, CastlingRights, Move, Setup};
 use fianchetto_eval::nnue::Network;
+use fianchetto_eval::Params;
 use fianchetto_movegen::perft::perft_until;
 use fianchetto_movegen::polyglot::{Book, BookMove};
 use fianchetto_movegen::{parse_uci, uci_string, Game, MoveGen};
@@ -68,6 +69,8 @@ pub struct Session {
     driver: Arc<Mutex<Box<dyn Driver>>>,
     /// The network NNUE runs (`EvalFile`).
     net: Arc<Network>,
+    /// The text of `EvalWeights`' file, checked, if one is set.
+    weights: Option<String>,
     running: Option<Running>,
     debug: bool,
     /// The Polyglot book of `BookFile`, if one is loaded.
@@ -94,7 +97,8 @@ impl Session {
         // The embedded network passes its checks (a test loads it); should a
         // bad build-time EVALFILE slip through, NNUE scores 0 and says why.
         let net = load_network(None).unwrap_or_else(|_| Arc::new(Network::zero()));
-        let driver = Arc::new(Mutex::new(build_driver(&options, &net)));
+        let choice = EvalChoice::new(EvalName::default(), &net);
+        let driver = Arc::new(Mutex::new(build_driver(&options, &choice)));
         Session {
             out,
             options,
@@ -102,6 +106,7 @@ impl Session {
             moves: Vec::new(),
             driver,
             net,
+            weights: None,
             running: None,
             debug: false,
             book: None,
@@ -172,8 +177,7 @@ impl Session {
                 return Flow::Continue;
             }
             UciCommand::Eval => {
-                let name = EvalName::parse(&self.options.evaluation).unwrap_or_default();
-                let choice = EvalChoice::new(name, &self.net);
+                let choice = self.eval_choice();
                 let game = self.current();
                 let text = with_backend!(self.options.backend, B => {
                     match Game::<B>::from_setup(&game.board().to_setup()) {
@@ -222,6 +226,8 @@ impl Session {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let before = self.options.clone();
+        let strength = |o: &EngineOptions| o.limit_strength.then_some(o.elo);
+        let strength_before = strength(&before);
         match self.options.set(name, value) {
             Ok(Applied::ClearHash) => self.with_driver(|d| d.clear()),
             // A size the machine cannot give is refused before the old table
@@ -244,14 +250,14 @@ impl Session {
                         self.options.eval_file, net
                     ));
                     self.net = net;
-                    let driver = build_driver(&self.options, &self.net);
-                    self.with_driver(|d| *d = driver);
+                    self.rebuild_driver();
                 }
                 Err(e) => {
                     self.options = before;
                     self.error(format!("{e}; the current network stays"));
                 }
             },
+            Ok(Applied::EvalWeights) => self.load_weights(before),
             Ok(Applied::BookFile) => self.load_book(before),
             Ok(_) => {
                 // The book options leave the searcher (and its table) alone.
@@ -261,12 +267,70 @@ impl Session {
                     ..o.clone()
                 };
                 if unbooked(&self.options) != unbooked(&before) {
-                    let driver = build_driver(&self.options, &self.net);
-                    self.with_driver(|d| *d = driver);
+                    self.rebuild_driver();
                 }
             }
             Err(e) => self.error(e),
         }
+        // Say what a strength setting means, so that a GUI's log shows it.
+        if let Some(elo) =
+            strength(&self.options).filter(|_| strength_before != strength(&self.options))
+        {
+            self.out.line(&format!(
+                "info string UCI_Elo {elo}: {} nodes a move",
+                strength_nodes(elo)
+            ));
+        }
+    }
+
+    /// The evaluation the options ask for: `Evaluation`, with the network
+    /// of `EvalFile` and the weights of `EvalWeights`.
+    fn eval_choice(&self) -> EvalChoice {
+        let name = EvalName::parse(&self.options.evaluation).unwrap_or_default();
+        let plain = EvalChoice::new(name, &self.net);
+        match &self.weights {
+            // The text was checked when it was loaded.
+            Some(text) => plain.clone().with_weights(text).unwrap_or(plain),
+            None => plain,
+        }
+    }
+
+    /// A new searcher for the current options (its table starts empty).
+    fn rebuild_driver(&mut self) {
+        let driver = build_driver(&self.options, &self.eval_choice());
+        self.with_driver(|d| *d = driver);
+    }
+
+    /// `EvalWeights`: reads the weights the option names (none for an
+    /// empty name). A file that cannot be read or holds a line that is not
+    /// a known weight and an integer is refused, and the previous weights
+    /// and option value stay.
+    fn load_weights(&mut self, before: EngineOptions) {
+        let file = self.options.eval_weights.clone();
+        let text = if file.is_empty() {
+            None
+        } else {
+            let read = std::fs::read_to_string(&file).map_err(|e| e.to_string());
+            match read.and_then(|t| {
+                Params::from_text(Params::classical(), &t)
+                    .map(|_| t)
+                    .map_err(|e| e.to_string())
+            }) {
+                Ok(text) => Some(text),
+                Err(e) => {
+                    self.options = before;
+                    self.error(format!(
+                        "EvalWeights `{file}`: {e}; the previous weights stay"
+                    ));
+                    return;
+                }
+            }
+        };
+        if text.is_some() {
+            self.out.line(&format!("info string loaded weights {file}"));
+        }
+        self.weights = text;
+        self.rebuild_driver();
     }
 
     /// `BookFile`: loads the book the option names (none for an empty
@@ -434,8 +498,7 @@ impl Session {
             }
         }
         if self.options.limit_strength {
-            let (depth, nodes) = strength_limits(self.options.elo);
-            limits.depth = Some(limits.depth.map_or(depth, |d| d.min(depth)));
+            let nodes = strength_nodes(self.options.elo);
             limits.nodes = Some(limits.nodes.map_or(nodes, |n| n.min(nodes)));
         }
         limits
@@ -712,31 +775,29 @@ fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The fitted calibration of `UCI_Elo`: the Elo measured at a strength
-/// *level* (the old, uncalibrated setting) is `MEASURED_AT_2000 +
-/// MEASURED_SLOPE · (level − 2000)`, fitted to matches against the rated
-/// Debian engines (Phalanx XXV, GNU Chess 6, Glaurung 2.2, Toga II 3.0),
-/// each placed on Stockfish 15.1's `UCI_Elo` scale by its own matches (see
-/// the README's calibration tables and `scripts/uci-elo/`);
-/// [`strength_limits`] inverts it.
-const MEASURED_AT_2000: f64 = 2037.0;
-/// Measured Elo gained per point of level (weighted least squares over the
-/// five settings 2000–2600, 80 games each).
-const MEASURED_SLOPE: f64 = 1.057;
+/// `UCI_Elo` is played with a node budget and nothing else: the budget
+/// doubles every [`ELO_PER_DOUBLING`] Elo, and [`REFERENCE_NODES`] nodes a
+/// move measured [`ELO_AT_REFERENCE`] on Stockfish 15.1's `UCI_Elo` scale, in
+/// matches against the rated Debian engines (Phalanx XXV, GNU Chess 6),
+/// each placed on that scale by its own matches (see the README's
+/// calibration tables and `scripts/uci-elo/`). A node budget changes
+/// strength smoothly; a depth cap does not (one ply is worth about 200 Elo
+/// here, and a cap binds long before a budget of the same strength does).
+const REFERENCE_NODES: f64 = 8192.0;
+/// Measured Elo at [`REFERENCE_NODES`] nodes a move.
+const ELO_AT_REFERENCE: f64 = 2062.0;
+/// Measured Elo gained by each doubling of the node budget.
+const ELO_PER_DOUBLING: f64 = 254.0;
 
-/// Depth and node caps for `UCI_Elo`. A *level* is chosen so that the
-/// measured strength at that level is `elo` (the fitted line above); at
-/// level `l` the caps are `64 · 2^((l − 800) / 100)` nodes (each 100 levels
-/// double them) and `1 + (l − 800) / 150` plies, both at least their
-/// minimum (64 nodes, depth 1). Outside 2000–2600, the settings measured
-/// against the Debian engines, the line is extrapolated.
-pub fn strength_limits(elo: i64) -> (u32, u64) {
-    let elo = elo.clamp(super::options::ELO_RANGE.0, super::options::ELO_RANGE.1);
-    let level = 2000.0 + (elo as f64 - MEASURED_AT_2000) / MEASURED_SLOPE;
-    let above_floor = (level - 800.0).max(0.0);
-    let nodes = (64.0 * 2f64.powf(above_floor / 100.0)).min(1e12) as u64;
-    let depth = (1.0 + above_floor / 150.0).min(255.0) as u32;
-    (depth, nodes)
+/// The node budget per move that plays at `elo` (clamped to `UCI_Elo`'s
+/// range): `REFERENCE_NODES · 2^((elo − ELO_AT_REFERENCE) / ELO_PER_DOUBLING)`.
+/// The search always completes its first iteration, so even the smallest
+/// budget plays a searched move. Outside the settings that were measured
+/// the line is extrapolated.
+pub fn strength_nodes(elo: i64) -> u64 {
+    let elo = elo.clamp(super::options::ELO_RANGE.0, super::options::ELO_RANGE.1) as f64;
+    let doublings = (elo - ELO_AT_REFERENCE) / ELO_PER_DOUBLING;
+    (REFERENCE_NODES * doublings.exp2()).round().max(1.0) as u64
 }
 
 /// Runs a UCI session on standard input and output.

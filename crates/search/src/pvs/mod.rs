@@ -159,6 +159,7 @@ impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Pvs<E> {
             tt: &self.tt,
             nodes: AtomicU64::new(0),
             abort: AtomicBool::new(false),
+            first_iteration_done: AtomicBool::new(false),
             limits,
         };
         let time = TimeManager::new(limits, game.board().turn());
@@ -228,6 +229,11 @@ struct Shared<'a> {
     nodes: AtomicU64,
     /// Raised by the main thread when it is done.
     abort: AtomicBool,
+    /// Raised by the main thread when its first iteration is complete. A
+    /// node limit counts only from then on: a search cut inside depth 1 has
+    /// no move worth playing (`go nodes 1` would answer with the first
+    /// legal move, and `UCI_Elo`'s smallest budgets with a blunder).
+    first_iteration_done: AtomicBool,
     limits: &'a Limits,
 }
 
@@ -352,31 +358,32 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         if self.aborted {
             return true;
         }
-        if self.is_main() {
-            if let Some(limit) = self.shared.limits.nodes {
-                let total = self.shared.nodes.load(Relaxed) + (self.nodes - self.flushed);
-                if total >= limit {
-                    self.abort();
-                }
-            }
+        if self.is_main() && self.node_limit_reached() {
+            self.abort();
         }
         if self.nodes & 1023 == 0 {
             self.shared
                 .nodes
                 .fetch_add(self.nodes - self.flushed, Relaxed);
             self.flushed = self.nodes;
-            let flushed_total = self.shared.nodes.load(Relaxed);
             if self.shared.abort.load(Relaxed) || self.shared.limits.stopped() {
                 self.aborted = true;
-            } else if self.shared.limits.nodes.is_some_and(|n| flushed_total >= n)
-                || (self.is_main() && self.time.hard_expired())
-            {
+            } else if self.node_limit_reached() || (self.is_main() && self.time.hard_expired()) {
                 // Helpers watch the node limit too: the main thread may not
                 // be running when the limit is crossed.
                 self.abort();
             }
         }
         self.aborted
+    }
+
+    /// Whether all threads' nodes reach the node limit, once the first
+    /// iteration is complete (see [`Shared::first_iteration_done`]).
+    #[inline]
+    fn node_limit_reached(&self) -> bool {
+        self.shared.limits.nodes.is_some_and(|n| {
+            self.shared.first_iteration_done.load(Relaxed) && self.total_nodes() >= n
+        })
     }
 
     fn abort(&mut self) {
@@ -474,6 +481,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             result.pv = pv.to_vec();
             result.score = score;
             result.depth = target as u32;
+            if self.is_main() {
+                self.shared.first_iteration_done.store(true, Relaxed);
+            }
             // The best move first next time.
             if let Some(b) = best {
                 if let Some(i) = self.root_moves.iter().position(|&m| m == b) {
