@@ -100,6 +100,27 @@ impl EvalChoice {
         }
     }
 
+    /// [`EvalChoice::with_weights`] with the text of `file` (none: this
+    /// choice unchanged). Refused for NNUE and material, which have no
+    /// weights to change.
+    pub fn with_weights_file(self, file: Option<&Path>) -> Result<EvalChoice, CommandError> {
+        let Some(file) = file else { return Ok(self) };
+        if matches!(
+            self,
+            EvalChoice::Nnue(_) | EvalChoice::Preset(Preset::Material)
+        ) {
+            return Err(CommandError::Usage(format!(
+                "weights {} apply to classical and buhochess, not {}",
+                file.display(),
+                self.name()
+            )));
+        }
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| CommandError::Usage(format!("weights {}: {e}", file.display())))?;
+        self.with_weights(&text)
+            .map_err(|e| CommandError::Usage(format!("weights {}: {e}", file.display())))
+    }
+
     /// A fresh evaluator of a hand-crafted choice (the classical one for
     /// NNUE, whose terms it reports beside the network's output).
     pub fn hand_crafted(&self) -> PresetEvaluator {
@@ -184,29 +205,6 @@ impl EvalSelect {
             name => EvalChoice::new(name, &Arc::new(Network::zero())),
         }
         .with_weights_file(self.weights.as_deref())
-    }
-}
-
-impl EvalChoice {
-    /// [`EvalChoice::with_weights`] with the text of `file` (none: this
-    /// choice unchanged). Refused for NNUE and material, which have no
-    /// weights to change.
-    pub fn with_weights_file(self, file: Option<&Path>) -> Result<EvalChoice, CommandError> {
-        let Some(file) = file else { return Ok(self) };
-        if matches!(
-            self,
-            EvalChoice::Nnue(_) | EvalChoice::Preset(Preset::Material)
-        ) {
-            return Err(CommandError::Usage(format!(
-                "weights {} apply to classical and buhochess, not {}",
-                file.display(),
-                self.name()
-            )));
-        }
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| CommandError::Usage(format!("weights {}: {e}", file.display())))?;
-        self.with_weights(&text)
-            .map_err(|e| CommandError::Usage(format!("weights {}: {e}", file.display())))
     }
 }
 

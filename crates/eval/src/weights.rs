@@ -287,12 +287,31 @@ fn mobility<const N: usize>(start: Tapered, step: Tapered, knee: usize) -> [Tape
     t
 }
 
+/// The Texel-tuned weights of [`Params::classical`] (`name value` lines).
+const CLASSICAL_TUNED: &str = include_str!("classical-texel.txt");
+
 impl Params {
     /// Classical: the project's own tapered evaluation (material, tables,
     /// pawn structure with passed-pawn scaling, mobility, pieces, threats,
-    /// king shield, storm and attack, endgame scaling and mating knowledge).
-    /// Hand-set; a tuner is expected to improve it.
+    /// king shield, storm and attack, endgame scaling and mating knowledge),
+    /// with the Texel-tuned weights of `classical-texel.txt` over the
+    /// hand-set ones ([`Params::classical_hand_set`]); that file says how
+    /// they were made and what they gained.
     pub fn classical() -> Params {
+        static TUNED: std::sync::OnceLock<Params> = std::sync::OnceLock::new();
+        TUNED
+            .get_or_init(|| {
+                // A test reads the file; should it ever fail to, the
+                // hand-set weights still make a sound evaluation.
+                Params::from_text(Params::classical_hand_set(), CLASSICAL_TUNED)
+                    .unwrap_or_else(|_| Params::classical_hand_set())
+            })
+            .clone()
+    }
+
+    /// The Classical evaluation's hand-set weights: where the Texel tune of
+    /// [`Params::classical`] started.
+    pub fn classical_hand_set() -> Params {
         let mut p = Params::zero();
         p.piece_value = [
             [85, 110],
@@ -393,5 +412,21 @@ impl Params {
         p.mopup_edge = 10;
         p.mopup_closeness = 4;
         p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tuned file reads without error over the hand-set weights and
+    /// changes them: `classical()` never falls back to the hand-set ones.
+    #[test]
+    fn tuned_classical_weights_read_and_differ_from_the_hand_set() {
+        let tuned = Params::from_text(Params::classical_hand_set(), CLASSICAL_TUNED);
+        let tuned = tuned.expect("classical-texel.txt reads");
+        assert_eq!(Params::classical(), tuned);
+        assert_ne!(tuned, Params::classical_hand_set());
+        assert_eq!(tuned.piece_value[4], [1219, 922]);
     }
 }
