@@ -98,22 +98,35 @@ def cells(w, d, l, s, value, se):
     return f"+{w} ={d} −{l} | {s:.1%} | {value:.0f} ± {1.96 * se:.0f} |"
 
 
-def fit(path, check_path, svg_path):
+def read_rows(path):
+    """The rows of a results file, as dicts with their W/D/L as integers."""
     with open(path, newline="") as f:
-        rows = [r for r in csv.DictReader(f)]
+        rows = list(csv.DictReader(f))
+    for r in rows:
+        r["wdl"] = int(r["wins"]), int(r["draws"]), int(r["losses"])
+    return rows
+
+
+def fit(path, check_path, svg_path):
+    rows = read_rows(path)
 
     print("| engine | against | W/D/L | score | rating on Stockfish's scale (95%) |")
     print("|---|---|---|---:|---:|")
-    rating = {}
+    # An engine rated against several Stockfish levels gets their mean,
+    # weighted by 1/error^2, as its rating.
+    placements = {}
     for r in rows:
         m = re.fullmatch(r"sf(\d+)", r["opponent"])
         if not m or r["player"].startswith("n"):
             continue
-        w, d, l = int(r["wins"]), int(r["draws"]), int(r["losses"])
-        s, elo, se = elo_of(w, d, l)
+        s, elo, se = elo_of(*r["wdl"])
         value = int(m.group(1)) + elo
-        rating[r["player"]] = (value, se)
-        print(f"| {r['player']} | Stockfish UCI_Elo {m.group(1)} | {cells(w, d, l, s, value, se)}")
+        placements.setdefault(r["player"], []).append((value, se))
+        print(f"| {r['player']} | Stockfish UCI_Elo {m.group(1)} | {cells(*r['wdl'], s, value, se)}")
+    rating = {}
+    for eng, ps in placements.items():
+        ws = [1 / se**2 for _, se in ps]
+        rating[eng] = (sum(w * v for w, (v, _) in zip(ws, ps)) / sum(ws), sum(ws) ** -0.5)
 
     points = ours_table(rows, rating, path)
 
@@ -126,10 +139,8 @@ def fit(path, check_path, svg_path):
           f"UCI_Elo 2000 plays with {at_2000:.0f} nodes a move")
     checked = []
     if check_path:
-        with open(check_path, newline="") as f:
-            check = [r for r in csv.DictReader(f)]
         print("\nCheck (games the fit did not see):")
-        checked = ours_table(check, rating, check_path)
+        checked = ours_table(read_rows(check_path), rating, check_path)
     if svg_path:
         with open(svg_path, "w") as f:
             f.write(svg(points, checked, a, b))
@@ -152,11 +163,10 @@ def ours_table(rows, rating, path):
             (r_opp, rse), name = rating[opp], f"{opp} ({rating[opp][0]:.0f})"
         else:
             sys.exit(f"{path}: {opp} has no rating (no row against sf<Y>)")
-        w, d, l = int(r["wins"]), int(r["draws"]), int(r["losses"])
-        s, elo, se = elo_of(w, d, l)
+        s, elo, se = elo_of(*r["wdl"])
         err = math.hypot(se, rse)
         points.append((math.log2(nodes) - REFERENCE_LOG2, r_opp + elo, err))
-        print(f"| {nodes} | {name} | {cells(w, d, l, s, r_opp + elo, err)}")
+        print(f"| {nodes} | {name} | {cells(*r['wdl'], s, r_opp + elo, err)}")
     return points
 
 

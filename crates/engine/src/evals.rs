@@ -115,10 +115,9 @@ impl EvalChoice {
                 self.name()
             )));
         }
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| CommandError::Usage(format!("weights {}: {e}", file.display())))?;
-        self.with_weights(&text)
-            .map_err(|e| CommandError::Usage(format!("weights {}: {e}", file.display())))
+        let usage = |e: String| CommandError::Usage(format!("weights {}: {e}", file.display()));
+        let text = read_weights(file).map_err(usage)?;
+        self.with_weights(&text).map_err(|e| usage(e.to_string()))
     }
 
     /// A fresh evaluator of a hand-crafted choice (the classical one for
@@ -130,6 +129,17 @@ impl EvalChoice {
             EvalChoice::Nnue(_) => Preset::Classical.evaluator(),
         }
     }
+}
+
+/// The text of a weights file (`name value` lines, what `tune texel`
+/// writes), once every line is known to name a weight and an integer; or
+/// why not (the file cannot be read, or the line that is wrong). Weight
+/// names are the same for every hand-crafted preset, so one check serves
+/// them all.
+pub fn read_weights(file: &Path) -> Result<String, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
+    Params::from_text(Params::classical_hand_set(), &text).map_err(|e| e.to_string())?;
+    Ok(text)
 }
 
 /// Why a network could not be loaded.

@@ -6,12 +6,11 @@
 use super::options::{Applied, EngineOptions};
 use super::parse::{parse_command, GoParams, UciCommand};
 use crate::commands::eval::report;
-use crate::evals::{load_network, EvalChoice, EvalName};
+use crate::evals::{load_network, read_weights, EvalChoice, EvalName};
 use crate::searchers::{build_driver, Driver};
 use crate::with_backend;
 use fianchetto_board::{diagram, Bitboards, Board, CastlingMode, CastlingRights, Move, Setup};
 use fianchetto_eval::nnue::Network;
-use fianchetto_eval::Params;
 use fianchetto_movegen::perft::perft_until;
 use fianchetto_movegen::polyglot::{Book, BookMove};
 use fianchetto_movegen::{parse_uci, uci_string, Game, MoveGen};
@@ -307,16 +306,14 @@ impl Session {
     /// and option value stay.
     fn load_weights(&mut self, before: EngineOptions) {
         let file = self.options.eval_weights.clone();
-        let text = if file.is_empty() {
-            None
+        if file.is_empty() {
+            self.weights = None;
         } else {
-            let read = std::fs::read_to_string(&file).map_err(|e| e.to_string());
-            match read.and_then(|t| {
-                Params::from_text(Params::classical(), &t)
-                    .map(|_| t)
-                    .map_err(|e| e.to_string())
-            }) {
-                Ok(text) => Some(text),
+            match read_weights(Path::new(&file)) {
+                Ok(text) => {
+                    self.out.line(&format!("info string loaded weights {file}"));
+                    self.weights = Some(text);
+                }
                 Err(e) => {
                     self.options = before;
                     self.error(format!(
@@ -325,11 +322,7 @@ impl Session {
                     return;
                 }
             }
-        };
-        if text.is_some() {
-            self.out.line(&format!("info string loaded weights {file}"));
         }
-        self.weights = text;
         self.rebuild_driver();
     }
 
