@@ -14,10 +14,11 @@ use fianchetto_board::{Bitboard, Board, Color, Role, Square};
 
 pub(crate) const FILE_A: u64 = 0x0101_0101_0101_0101;
 pub(crate) const FILE_H: u64 = 0x8080_8080_8080_8080;
-// a1 is dark: the dark squares are a1, c1, …, b2, d2, … (0x55 on odd ranks).
-// (fianchetto_board's `Bitboard::LIGHT` holds this same set under the other
-// name; its uses there are colour-blind, but the KBN corner here is not.)
-const DARK: u64 = 0x55aa_55aa_55aa_55aa;
+// a1 is dark: the dark squares are a1, c1, …, b2, d2, … (0x55 on ranks 1,
+// 3, 5, 7 and 0xaa on the others, a1 being bit 0). The KBN corner depends on
+// it; the bishop-pair and opposite-bishop tests only ask whether two bishops
+// differ.
+const DARK: u64 = 0xaa55_aa55_aa55_aa55;
 const LIGHT: u64 = !DARK;
 const CENTER: u64 = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36);
 

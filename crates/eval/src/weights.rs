@@ -408,9 +408,13 @@ impl Params {
         p.scale_no_pawns_minor = 20;
         p.scale_no_pawns_lone_minor = 0;
         p.kbnk_base = 600;
-        p.kbnk_corner = -20;
+        // Steep enough for a search of 20 000 nodes a move to drive the
+        // lone king along the edge into a corner of the bishop's colour
+        // and mate within the fifty-move rule (-20 and 4 could not: a test
+        // in fianchetto-search plays it out).
+        p.kbnk_corner = -80;
         p.mopup_edge = 10;
-        p.mopup_closeness = 4;
+        p.mopup_closeness = 8;
         p
     }
 }

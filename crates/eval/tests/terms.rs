@@ -301,11 +301,17 @@ fn endgames<B: Board>() {
     // KBN v K is a win…
     let win = c.evaluate(&board::<B>("8/8/8/4k3/8/8/8/KBN5 w - - 0 1"));
     assert!(win > Score::cp(900), "KBN v K: {win}");
-    // …and the lone king is worse off in a corner of the bishop's colour
-    // (b1 is light: a8 and h1), than in a wrong one (a1, h8).
-    let right = c.evaluate(&board::<B>("7k/8/8/8/8/8/3K4/1BN5 w - - 0 1"));
-    let wrong = c.evaluate(&board::<B>("k7/8/8/8/8/8/3K4/1BN5 w - - 0 1"));
-    assert!(right > wrong, "right corner {right}, wrong {wrong}");
+    // …and the lone king is worse off next to a corner of the bishop's
+    // colour than near a wrong one, the kings equally far apart: a light
+    // bishop (f1) mates in a8 or h1, a dark one (f2) in a1 or h8.
+    for (right, wrong) in [
+        ("8/1k6/8/8/3K4/8/8/5BN1", "8/8/8/8/3K4/8/8/1k3BN1"),
+        ("8/8/8/3K4/8/8/1k3B2/6N1", "1k6/8/8/3K4/8/8/5B2/6N1"),
+    ] {
+        let right = c.evaluate(&board::<B>(&format!("{right} w - - 0 1")));
+        let wrong = c.evaluate(&board::<B>(&format!("{wrong} w - - 0 1")));
+        assert!(right > wrong, "right corner {right}, wrong {wrong}");
+    }
     // KB v K and KN v K: no mating material, 0 for every preset.
     for fen in [
         "8/8/8/4k3/8/8/8/KB6 w - - 0 1",

@@ -397,12 +397,38 @@ pub fn score_to_tt(score: Score, ply: usize) -> Score {
     }
 }
 
-/// The inverse of [`score_to_tt`] when probing at `ply`.
+/// The inverse of [`score_to_tt`] when probing at `ply` a position whose
+/// half-move clock is `halfmove_clock`.
+///
+/// A mate stored for a position is only as good as the fifty-move rule
+/// lets it be: the same position reached with a later clock may be drawn
+/// before the mate lands. A mate that needs more plies than the clock has
+/// left comes back as the largest score short of a mate (a win the search
+/// has not proved here), so that it can neither cut a node off as a mate
+/// nor be reported as one.
+///
+/// ```
+/// use fianchetto_eval::Score;
+/// use fianchetto_search::tt::{score_from_tt, score_to_tt};
+///
+/// let stored = score_to_tt(Score::mate_in(7), 2); // a mate 5 plies from the node
+/// assert_eq!(score_from_tt(stored, 4, 0), Score::mate_in(9));
+/// // With 96 reversible plies played, only 4 are left: no proven mate.
+/// assert!(!score_from_tt(stored, 4, 96).is_mate());
+/// assert!(score_from_tt(stored, 4, 96) > Score::cp(10_000));
+/// ```
 #[inline]
-pub fn score_from_tt(score: Score, ply: usize) -> Score {
+pub fn score_from_tt(score: Score, ply: usize, halfmove_clock: u32) -> Score {
+    let left = 100 - halfmove_clock.min(100) as i32;
     if score.0 >= Score::MATE_BOUND.0 {
+        if Score::MATE.0 - score.0 > left {
+            return Score(Score::MATE_BOUND.0 - 1);
+        }
         Score(score.0 - ply as i32)
     } else if score.0 <= -Score::MATE_BOUND.0 {
+        if Score::MATE.0 + score.0 > left {
+            return Score(-Score::MATE_BOUND.0 + 1);
+        }
         Score(score.0 + ply as i32)
     } else {
         score

@@ -173,3 +173,33 @@ fn clear_and_search_again_is_deterministic() {
     assert!(c.nodes < b.nodes);
     assert_eq!(kiwipete().board().fen(), KIWIPETE);
 }
+
+/// An iteration cut by a limit still counts where it has proved something:
+/// a root move that beat the previous best in a completed search of its
+/// own is played instead of the last full iteration's choice.
+#[test]
+fn a_stopped_iteration_keeps_a_better_root_move() {
+    // Depth 1 grabs b7 (1.Qxb7); depth 2 sees 1...Re1# after it. The quiet
+    // checks of the quiescence search are off, or depth 1 would see the
+    // mate already.
+    let g = Game::new(Bitboards::from_fen("4r1k1/1p3ppp/8/3Q4/8/8/5PPP/6K1 w - - 0 1").unwrap());
+    let grab = parse_uci(g.board(), "d5b7").unwrap();
+    let config = PvsConfig {
+        qs_checks: false,
+        ..PvsConfig::default()
+    };
+    let search = |limits: &Limits| {
+        Pvs::with_config(TestEval, config.clone()).search(&g, limits, &mut |_| {})
+    };
+    let first = search(&Limits::depth(1));
+    assert_eq!(first.best_move, Some(grab));
+    let mut kept = 0;
+    for nodes in first.nodes + 1..first.nodes + 200 {
+        let r = search(&Limits::nodes(nodes));
+        if r.depth == 1 && r.best_move != Some(grab) {
+            // A stopped second iteration replaced the blunder.
+            kept += 1;
+        }
+    }
+    assert!(kept > 0, "no stopped iteration kept its better move");
+}

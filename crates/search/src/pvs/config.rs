@@ -77,6 +77,9 @@ pub struct PvsConfig {
     pub qs_see_pruning: bool,
     /// Delta pruning: skip captures that cannot raise alpha in quiescence.
     pub delta_pruning: bool,
+    /// Quiet checks at the first quiescence ply (mate threats behind a
+    /// quiet sacrifice are seen by shallow searches).
+    pub qs_checks: bool,
 
     /// Search checking moves one ply deeper.
     pub check_extension: bool,
@@ -131,6 +134,9 @@ pub struct PvsConfig {
     pub cuckoo: bool,
     /// Quiescence also tries quiet promotions to a queen.
     pub qs_promotions: bool,
+    /// Draws inside the tree score one unit above or below zero (by the
+    /// node count) instead of exactly zero.
+    pub draw_jitter: bool,
     /// Time management scales the optimum by the best move's node share
     /// and a falling score as well as by best-move stability (off: by
     /// stability alone; see [`crate::time::IterationTracker`]).
@@ -169,6 +175,7 @@ impl Default for PvsConfig {
             quiescence: true,
             qs_see_pruning: true,
             delta_pruning: true,
+            qs_checks: true,
             // Singular extensions with their family are on (an SPRT at
             // 20 000 nodes with the NNUE evaluation passed); the correction
             // history stays off (its SPRT rejected it). See the README.
@@ -195,6 +202,7 @@ impl Default for PvsConfig {
             probcut_params: ProbCut::default(),
             cuckoo: true,
             qs_promotions: true,
+            draw_jitter: false,
             // Undecided at 2+0.02 on a loaded machine, -18 Elo ± 32: off
             // until a longer test says otherwise (see the README).
             time_signals: false,
@@ -229,6 +237,7 @@ impl PvsConfig {
         ("qsearch", "quiescence search"),
         ("qs-see", "SEE pruning in quiescence"),
         ("delta", "delta pruning in quiescence"),
+        ("qs-checks", "quiet checks at the first quiescence ply"),
         ("check-ext", "check extension"),
         ("singular", "singular extensions"),
         ("double-ext", "double extensions (with singular)"),
@@ -251,6 +260,7 @@ impl PvsConfig {
         ("iir", "internal iterative reduction"),
         ("cuckoo", "upcoming-repetition detection (cuckoo tables)"),
         ("qs-promo", "quiet queen promotions in quiescence"),
+        ("draw-jitter", "draw scores jittered by a unit"),
         (
             "tm-signals",
             "time management by node share and falling score too",
@@ -277,6 +287,7 @@ impl PvsConfig {
             "qsearch" => |c| &mut c.quiescence,
             "qs-see" => |c| &mut c.qs_see_pruning,
             "delta" => |c| &mut c.delta_pruning,
+            "qs-checks" => |c| &mut c.qs_checks,
             "check-ext" => |c| &mut c.check_extension,
             "singular" => |c| &mut c.singular,
             "double-ext" => |c| &mut c.double_extensions,
@@ -296,6 +307,7 @@ impl PvsConfig {
             "iir" => |c| &mut c.iir,
             "cuckoo" => |c| &mut c.cuckoo,
             "qs-promo" => |c| &mut c.qs_promotions,
+            "draw-jitter" => |c| &mut c.draw_jitter,
             "tm-signals" => |c| &mut c.time_signals,
             _ => return None,
         })

@@ -17,6 +17,7 @@
 //!   the search's result and the static evaluation in positions of that pawn
 //!   structure; added to later static evaluations.
 
+use super::params::SearchParams;
 use fianchetto_board::{Board, Color, Move, Role};
 
 /// History entries stay within ±this.
@@ -79,6 +80,20 @@ pub fn gravity(entry: &mut i16, bonus: i32) {
     let h = *entry as i32;
     let next = h + bonus - h * bonus.abs() / HISTORY_MAX;
     *entry = next.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
+}
+
+/// Moves a correction-history entry towards `diff` centipawns (the
+/// search's result minus the static evaluation) by a weight that grows with
+/// `depth`: at most 16/256 of the way per update at the default
+/// `corr_weight_mult` (the published scale, `min(depth + 1, 16)` out of
+/// 256), so that one deep search does not overwrite what many searches of
+/// the same pawn structure learnt.
+#[inline]
+pub(crate) fn correction_update(entry: &mut i16, diff: i32, depth: i32, p: &SearchParams) {
+    let target = diff.clamp(-1000, 1000) * p.corr_grain;
+    let w = ((depth + 1).min(16) * p.corr_weight_mult / 16).clamp(1, 256);
+    let next = (*entry as i32 * (256 - w) + target * w) / 256;
+    *entry = next.clamp(-p.corr_max, p.corr_max).clamp(-32_000, 32_000) as i16;
 }
 
 /// The piece-to index of `mv` on `board` (before it is played), `None` for
@@ -153,6 +168,29 @@ mod tests {
             gravity(&mut e, -HISTORY_MAX);
         }
         assert_eq!(e as i32, -HISTORY_MAX);
+    }
+
+    #[test]
+    fn correction_learns_at_the_published_rate() {
+        let p = SearchParams::default();
+        // One deep update moves an empty entry 16/256 of the way to a
+        // difference of 100 cp (it was 256/256: the whole way).
+        let mut e = 0i16;
+        correction_update(&mut e, 100, 30, &p);
+        assert_eq!(e as i32, 100 * p.corr_grain * 16 / 256);
+        // A shallow one moves it less.
+        let mut shallow = 0i16;
+        correction_update(&mut shallow, 100, 2, &p);
+        assert_eq!(shallow as i32, 100 * p.corr_grain * 3 / 256);
+        // Repeated updates converge to the difference, within the cap.
+        for _ in 0..500 {
+            correction_update(&mut e, 20, 10, &p);
+        }
+        assert!(((e as i32) / p.corr_grain - 20).abs() <= 1, "{e}");
+        for _ in 0..500 {
+            correction_update(&mut e, 1000, 10, &p);
+        }
+        assert_eq!(e as i32, p.corr_max);
     }
 
     #[test]

@@ -65,9 +65,20 @@ use arrayvec::ArrayVec;
 use fianchetto_board::Move;
 use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{Game, MoveGen, MoveList};
-use history::{captured_role, gravity, pawn_key, piece_to, Tables, CORR_SIZE};
+use history::{captured_role, correction_update, gravity, pawn_key, piece_to, Tables, CORR_SIZE};
 use movepick::{gives_check, MovePicker, Ordering};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+/// The table depth of a quiescence result that tried the quiet checks.
+const QS_DEPTH_CHECKS: i32 = 0;
+/// The table depth of a quiescence result of captures alone: below
+/// [`QS_DEPTH_CHECKS`], so that it never cuts off a search with checks.
+const QS_DEPTH_NO_CHECKS: i32 = -1;
+
+/// No table cut-offs from this half-move clock on: a stored score knows
+/// nothing of how close the fifty-move rule is, and near it the same
+/// position may be a draw whatever the table says.
+const TT_CUTOFF_MAX_CLOCK: u32 = 90;
 
 /// Principal variation search; see the [module documentation](self).
 pub struct Pvs<E> {
@@ -306,6 +317,11 @@ struct Worker<'a, B: MoveGen, E> {
     aborted: bool,
     /// Root nodes per move (time management, main thread).
     effort: effort::RootEffort,
+    /// The best root move of the iteration in progress, found by a
+    /// completed search that raised alpha, with its score and line: kept
+    /// when the clock stops the iteration (see [`Worker::iterate`]).
+    root_best: Option<(Move, Score)>,
+    root_best_pv: Vec<Move>,
 }
 
 impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
@@ -343,6 +359,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             probcut: probcut::Prepared::new(&cfg.probcut_params, cfg.probcut_fitted),
             aborted: false,
             effort: effort::RootEffort::new(),
+            root_best: None,
+            root_best_pv: Vec::with_capacity(MAX_PLY),
         }
     }
 
@@ -442,6 +460,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             self.root_depth = target;
             self.seldepth = 0;
             self.effort.clear();
+            self.root_best = None;
             let mut delta = self.params.aspiration_delta;
             let (mut alpha, mut beta) = if self.cfg.aspiration && target >= 4 && !score.is_mate() {
                 (score - delta, score + delta)
@@ -472,7 +491,20 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     }
                 }
             };
-            let Some(s) = iteration_score else { break };
+            let Some(s) = iteration_score else {
+                // Stopped: a root move that beat the previous best in a
+                // completed search of its own is better than the last
+                // iteration's choice (it refuted that move's score).
+                if let Some((mv, s)) = self.root_best {
+                    if result.best_move != Some(mv) {
+                        result.best_move = Some(mv);
+                        result.score = s;
+                        result.pv.clone_from(&self.root_best_pv);
+                        result.ponder = self.root_best_pv.get(1).copied();
+                    }
+                }
+                break;
+            };
             score = s;
             let pv = self.pv.line(0);
             let best = pv.first().copied();
@@ -635,6 +667,37 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         self.eval.pop();
     }
 
+    /// The score of a draw found inside the tree: with `draw-jitter`, one
+    /// unit above or below zero, picked by the node count, so that the
+    /// search does not settle for a repetition it cannot see through.
+    #[inline]
+    fn draw_score(&self) -> Score {
+        if self.cfg.draw_jitter {
+            Score(Score::DRAW.0 - 1 + (self.nodes & 2) as i32)
+        } else {
+            Score::DRAW
+        }
+    }
+
+    /// The rules' draws at a node below the root, shared by the main and
+    /// quiescence searches: `Some(score)` ends the node (a draw by the
+    /// fifty-move rule, repetition or material, or a window closed by a
+    /// repetition the side to move can force: cuckoo tables raise alpha
+    /// to a draw).
+    #[inline]
+    fn drawn(&self, board: &B, alpha: &mut Score, beta: Score) -> Option<Score> {
+        if is_draw(board, &self.path) {
+            return Some(self.draw_score());
+        }
+        if self.cfg.cuckoo && *alpha < Score::DRAW && crate::cuckoo::on_path(board, &self.path) {
+            *alpha = self.draw_score();
+            if *alpha >= beta {
+                return Some(*alpha);
+            }
+        }
+        None
+    }
+
     /// The correction-history slot of `board`.
     #[inline]
     fn corr_slot(board: &B) -> (usize, usize) {
@@ -661,12 +724,12 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     fn update_correction(&mut self, board: &B, best: Score, static_eval: Score, depth: i32) {
         let p = self.params;
         let (side, slot) = Self::corr_slot(board);
-        let diff = (best.0 - static_eval.0).clamp(-1000, 1000) * p.corr_grain;
-        let w = (depth + 1).min(16) * p.corr_weight_mult;
-        let w = w.clamp(0, 256);
-        let e = &mut self.tables.corr[side][slot];
-        let next = (*e as i32 * (256 - w) + diff * w) / 256;
-        *e = next.clamp(-p.corr_max, p.corr_max).clamp(-32_000, 32_000) as i16;
+        correction_update(
+            &mut self.tables.corr[side][slot],
+            best.0 - static_eval.0,
+            depth,
+            p,
+        );
     }
 
     /// The negamax principal variation search. `PV` nodes have an open
@@ -687,7 +750,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
 
         // Step 1. At the horizon, the quiescence search takes over.
         if depth <= 0 {
-            return self.qsearch::<PV>(board, alpha, beta, ply);
+            return self.qsearch::<PV>(board, alpha, beta, ply, true);
         }
 
         // Step 2. Start of the node: count it, look at the clock, and stop
@@ -702,15 +765,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             return Score::ZERO;
         }
         if !root {
-            if is_draw(board, &self.path) {
-                return Score::DRAW;
-            }
-            // A move back to a position of the line holds the draw.
-            if cfg.cuckoo && alpha < Score::DRAW && crate::cuckoo::on_path(board, &self.path) {
-                alpha = Score::DRAW;
-                if alpha >= beta {
-                    return alpha;
-                }
+            if let Some(s) = self.drawn(board, &mut alpha, beta) {
+                return s;
             }
             if ply >= MAX_PLY - 4 {
                 return if board.in_check() {
@@ -742,18 +798,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             None
         };
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
-        let tt_score = entry.map(|e| score_from_tt(e.score, ply));
+        let tt_score = entry.map(|e| score_from_tt(e.score, ply, board.halfmove_clock()));
         if let (Some(e), Some(s)) = (entry, tt_score) {
-            if cfg.tt_cutoffs
-                && !PV
-                && e.depth >= depth
-                && board.halfmove_clock() < 90
-                && match e.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => s >= beta,
-                    TtBound::Upper => s <= alpha,
-                }
-            {
+            if cfg.tt_cutoffs && !PV && tt_cuts(&e, s, depth, board.halfmove_clock(), alpha, beta) {
                 return s;
             }
         }
@@ -794,7 +841,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 && depth <= p.razor_depth
                 && eval.0 + p.razor_base + p.razor_mult * depth <= alpha.0
             {
-                let v = self.qsearch::<false>(board, alpha, alpha + 1, ply);
+                let v = self.qsearch::<false>(board, alpha, alpha + 1, ply, true);
                 if v <= alpha {
                     return v;
                 }
@@ -1122,6 +1169,11 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     if PV {
                         self.pv.update(ply, mv);
                     }
+                    if root && self.is_main() {
+                        self.root_best = Some((mv, score));
+                        self.root_best_pv.clear();
+                        self.root_best_pv.extend_from_slice(self.pv.line(0));
+                    }
                     if score >= beta {
                         break;
                     }
@@ -1221,7 +1273,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         {
             return None;
         }
-        let mut picker = MovePicker::qsearch(board, tt_move);
+        let mut picker = MovePicker::qsearch(board, tt_move, false);
         let cont = self.cont_keys(ply);
         loop {
             let mv = {
@@ -1232,7 +1284,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 continue;
             }
             let next = self.make(board, mv, ply);
-            let mut v = -self.qsearch::<false>(&next, -probcut_beta, -probcut_beta + 1, ply + 1);
+            let mut v =
+                -self.qsearch::<false>(&next, -probcut_beta, -probcut_beta + 1, ply + 1, true);
             if v >= probcut_beta {
                 v = -self.search::<false>(
                     &next,
@@ -1336,13 +1389,20 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         }
     }
 
-    /// Quiescence search: stand pat or a capture (every move when in check).
+    /// Quiescence search: stand pat or a capture (every move when in
+    /// check). With `checks` (the first ply below the main search, when the
+    /// `qs-checks` switch is on) the quiet checks are tried too, so that a
+    /// mate in one threatened by the last move is not mistaken for a quiet
+    /// position: without them a quiet sacrifice that threatens mate looks
+    /// like a blunder to every shallow search (null-move and reduced searches
+    /// end here) and is found only many plies later (WAC.001: depth 20).
     fn qsearch<const PV: bool>(
         &mut self,
         board: &B,
         mut alpha: Score,
         beta: Score,
         ply: usize,
+        checks: bool,
     ) -> Score {
         let cfg = self.cfg;
         if PV {
@@ -1352,14 +1412,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         if self.tick() {
             return Score::ZERO;
         }
-        if ply > 0 && is_draw(board, &self.path) {
-            return Score::DRAW;
-        }
-        if ply > 0 && cfg.cuckoo && alpha < Score::DRAW && crate::cuckoo::on_path(board, &self.path)
-        {
-            alpha = Score::DRAW;
-            if alpha >= beta {
-                return alpha;
+        if ply > 0 {
+            if let Some(s) = self.drawn(board, &mut alpha, beta) {
+                return s;
             }
         }
         let in_check = board.in_check();
@@ -1376,16 +1431,19 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         } else {
             None
         };
+        let checks = checks && cfg.qs_checks;
+        // A search with quiet checks is one "ply" deeper than one without.
+        let qs_depth = if checks {
+            QS_DEPTH_CHECKS
+        } else {
+            QS_DEPTH_NO_CHECKS
+        };
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
         if let Some(e) = entry {
-            let s = score_from_tt(e.score, ply);
+            let s = score_from_tt(e.score, ply, board.halfmove_clock());
             if cfg.tt_cutoffs
                 && !PV
-                && match e.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => s >= beta,
-                    TtBound::Upper => s <= alpha,
-                }
+                && tt_cuts(&e, s, qs_depth, board.halfmove_clock(), alpha, beta)
             {
                 return s;
             }
@@ -1409,7 +1467,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         Move::NULL,
                         score_to_tt(best, ply),
                         raw,
-                        0,
+                        qs_depth,
                         TtBound::Lower,
                     );
                 }
@@ -1421,7 +1479,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         // Captures always come most valuable victim first here, whatever
         // the switches: an unordered quiescence search explodes (every
         // capture sequence is tried), which measures nothing.
-        let mut picker = MovePicker::qsearch(board, tt_move);
+        let mut picker = MovePicker::qsearch(board, tt_move, checks);
         let mut best_move = Move::NULL;
         let mut move_count = 0;
         loop {
@@ -1442,8 +1500,12 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 // margin stays below alpha.
                 if cfg.delta_pruning
                     && !mv.is_promotion()
+                    && !mv.is_quiet()
                     && static_eval.0 + captured_value(board, mv) + self.params.delta_margin
                         <= alpha.0
+                    // A capture that gives check may mate: the material
+                    // says nothing (WAC.001's 2.Nxg6# takes a pawn).
+                    && !gives_check(board, mv)
                 {
                     continue;
                 }
@@ -1452,7 +1514,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 }
             }
             let next = self.make(board, mv, ply);
-            let score = -self.qsearch::<PV>(&next, -beta, -alpha, ply + 1);
+            let score = -self.qsearch::<PV>(&next, -beta, -alpha, ply + 1, false);
             self.unmake();
             if self.aborted {
                 return Score::ZERO;
@@ -1480,16 +1542,77 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             } else {
                 TtBound::Upper
             };
-            self.shared
-                .tt
-                .store(key, best_move, score_to_tt(best, ply), raw_eval, 0, bound);
+            self.shared.tt.store(
+                key,
+                best_move,
+                score_to_tt(best, ply),
+                raw_eval,
+                qs_depth,
+                bound,
+            );
         }
         best
     }
+}
+
+/// Whether a table entry whose score (at this node) is `score` ends a
+/// non-PV node of the main or quiescence search: searched at least `depth`
+/// deep, with a bound that decides the window `alpha`..`beta`, and far
+/// enough from the fifty-move rule (`clock` below [`TT_CUTOFF_MAX_CLOCK`]).
+#[inline]
+fn tt_cuts(
+    e: &crate::tt::Entry,
+    score: Score,
+    depth: i32,
+    clock: u32,
+    alpha: Score,
+    beta: Score,
+) -> bool {
+    e.depth >= depth
+        && clock < TT_CUTOFF_MAX_CLOCK
+        && match e.bound {
+            TtBound::Exact => true,
+            TtBound::Lower => score >= beta,
+            TtBound::Upper => score <= alpha,
+        }
 }
 
 /// ProbCut's phase bucket of `board` (see [`probcut::phase_bucket`]).
 #[inline]
 fn probcut_phase<B: MoveGen>(board: &B) -> usize {
     probcut::phase_bucket(board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tt::Entry;
+
+    #[test]
+    fn table_cutoffs_respect_depth_window_and_the_fifty_move_rule() {
+        let e = |bound, depth| Entry {
+            mv: Move::NULL,
+            score: Score::cp(50),
+            eval: Score::ZERO,
+            depth,
+            bound,
+            generation: 0,
+        };
+        let (alpha, beta) = (Score::cp(0), Score::cp(40));
+        let s = Score::cp(50);
+        assert!(tt_cuts(&e(TtBound::Lower, 5), s, 5, 0, alpha, beta));
+        assert!(!tt_cuts(&e(TtBound::Lower, 4), s, 5, 0, alpha, beta));
+        assert!(!tt_cuts(&e(TtBound::Upper, 5), s, 5, 0, alpha, beta));
+        assert!(tt_cuts(&e(TtBound::Exact, 5), s, 5, 89, alpha, beta));
+        // Near the fifty-move rule no entry cuts, in either search: the
+        // quiescence search took them whatever the clock.
+        for depth in [QS_DEPTH_NO_CHECKS, QS_DEPTH_CHECKS, 5] {
+            assert!(!tt_cuts(&e(TtBound::Exact, 9), s, depth, 90, alpha, beta));
+        }
+        // A quiescence result without checks does not stand in for one
+        // with them.
+        let qs = e(TtBound::Exact, QS_DEPTH_NO_CHECKS);
+        assert!(tt_cuts(&qs, s, QS_DEPTH_NO_CHECKS, 0, alpha, beta));
+        assert!(!tt_cuts(&qs, s, QS_DEPTH_CHECKS, 0, alpha, beta));
+    }
 }

@@ -17,7 +17,8 @@
 //!
 //! The quiescence search takes the hash move (when it captures, or in
 //! check) and the captures, in order, and the quiet moves (promotions
-//! included) only in check.
+//! included) only in check; at its first ply, the quiet checks after the
+//! captures.
 //! Every list is a fixed array on the stack: nothing is allocated.
 //!
 //! Our generators are strictly legal, so a picker yields each legal move
@@ -149,7 +150,9 @@ impl MovePicker {
 
     /// The picker of a quiescence node: captures (and promotions), and
     /// every move in check. The hash move comes first if it is one of them.
-    pub fn qsearch<B: Board>(board: &B, tt_move: Move) -> MovePicker {
+    /// With `checks` (the first quiescence ply), the quiet moves that give
+    /// check follow the captures, unscored.
+    pub fn qsearch<B: Board>(board: &B, tt_move: Move, checks: bool) -> MovePicker {
         let in_check = board.in_check();
         let mut p = MovePicker::empty(Stage::TtMove, true, in_check);
         p.tt_move = if in_check || tt_move.is_capture() {
@@ -157,6 +160,8 @@ impl MovePicker {
         } else {
             Move::NULL
         };
+        // The quiet stage then hands out only the checks.
+        p.skip_quiets = checks && !in_check;
         p
     }
 
@@ -230,7 +235,7 @@ impl MovePicker {
                         return Some(entry.mv);
                     }
                     self.stage = if self.qsearch {
-                        if self.in_check {
+                        if self.in_check || self.skip_quiets {
                             Stage::GenQuiets
                         } else {
                             Stage::Done
@@ -577,20 +582,24 @@ mod tests {
                 }
                 // Quiescence: the captures and, with `qs_promotions`, the
                 // quiet queen promotions (everything in check).
-                let got = drain(board, MovePicker::qsearch(board, tt), &tables, &cfg);
-                let mut want: Vec<u16> = legal
-                    .iter()
-                    .filter(|m| {
-                        board.in_check()
-                            || m.is_capture()
-                            || (cfg.qs_promotions && m.kind() == MoveKind::PromoteQueen)
-                    })
-                    .map(|m| m.bits())
-                    .collect();
-                want.sort_unstable();
-                let mut sorted: Vec<u16> = got.iter().map(|m| m.bits()).collect();
-                sorted.sort_unstable();
-                assert_eq!(sorted, want, "qsearch {} with tt {tt}", board.fen());
+                // With `checks`, the quiet checks too.
+                for checks in [false, true] {
+                    let got = drain(board, MovePicker::qsearch(board, tt, checks), &tables, &cfg);
+                    let mut want: Vec<u16> = legal
+                        .iter()
+                        .filter(|m| {
+                            board.in_check()
+                                || m.is_capture()
+                                || (cfg.qs_promotions && m.kind() == MoveKind::PromoteQueen)
+                                || (checks && gives_check(board, **m))
+                        })
+                        .map(|m| m.bits())
+                        .collect();
+                    want.sort_unstable();
+                    let mut sorted: Vec<u16> = got.iter().map(|m| m.bits()).collect();
+                    sorted.sort_unstable();
+                    assert_eq!(sorted, want, "qsearch {} with tt {tt}", board.fen());
+                }
             }
         }
     }

@@ -104,10 +104,10 @@ search_params! {
     razor_base = 143, 0..=500, step 15;
     /// Razoring: margin per ply of depth.
     razor_mult = 176, 50..=400, step 12;
-    /// Razoring: deepest depth it applies at.
-    razor_depth = 1, 1..=6, step 1;
+    /// Razoring: deepest depth it applies at (0: never).
+    razor_depth = 1, 0..=8, step 1;
     /// Null move: base reduction.
-    nmp_base = 5, 2..=5, step 1;
+    nmp_base = 5, 2..=9, step 1;
     /// Null move: one more ply of reduction every this many plies of depth.
     nmp_depth_div = 3, 2..=8, step 1;
     /// Null move: one more ply of reduction per this much evaluation above beta (at most 3).
@@ -117,7 +117,7 @@ search_params! {
     /// Null move: see `nmp_depth_margin`.
     nmp_offset = 83, 0..=300, step 12;
     /// Internal iterative reduction: smallest depth.
-    iir_depth = 2, 2..=10, step 1;
+    iir_depth = 2, 1..=10, step 1;
     /// Futility pruning: base margin over the static evaluation.
     futility_base = 31, 0..=200, step 8;
     /// Futility pruning: margin per ply of reduced depth.
@@ -164,8 +164,8 @@ search_params! {
     corr_grain = 256, 64..=1024, step 32;
     /// Correction history: largest |correction| stored, in entry units.
     corr_max = 8192, 1024..=32000, step 512;
-    /// Correction history: update weight per ply of depth (out of 256; at most 16 plies).
-    corr_weight_mult = 16, 4..=32, step 2;
+    /// Correction history: update weight per ply of depth, in sixteenths of 1/256 (16: the published min(depth + 1, 16) / 256).
+    corr_weight_mult = 16, 2..=64, step 3;
     /// Singular extensions: smallest depth.
     se_depth = 7, 4..=14, step 1;
     /// Singular extensions: how much shallower the table's entry may be.

@@ -1,0 +1,49 @@
+//! Endgames the search must win over the board, not only score: the
+//! classical evaluation with PVS mates with king, bishop and knight against
+//! a bare king from central positions, inside the fifty-move rule, at a
+//! modest budget a move.
+
+use fianchetto_board::{Bitboards, Board};
+use fianchetto_eval::Classical;
+use fianchetto_movegen::{Game, Outcome, Termination};
+use fianchetto_search::pvs::Pvs;
+use fianchetto_search::{Limits, Search};
+
+/// Plays `fen` out, both sides searching `nodes` nodes a move with their
+/// own table; returns the outcome and the half-move clock at the end.
+fn play_out(fen: &str, nodes: u64) -> (Option<Outcome>, u32) {
+    let mut game = Game::new(Bitboards::from_fen(fen).expect("test FEN"));
+    let mut sides = [
+        Pvs::new(Classical::default()),
+        Pvs::new(Classical::default()),
+    ];
+    while game.outcome_with_claims().is_none() {
+        let side = game.board().turn().index();
+        let r = sides[side].search(&game, &Limits::nodes(nodes), &mut |_| {});
+        let mv = r.best_move.expect("a legal move");
+        game.play(mv).expect("the search plays legal moves");
+    }
+    (game.outcome_with_claims(), game.board().halfmove_clock())
+}
+
+#[test]
+fn king_bishop_and_knight_mate_a_central_king() {
+    // A light bishop (mating corners a8 and h1) and a dark one (a1 and h8),
+    // the lone king in the centre.
+    for fen in [
+        "8/8/8/3k4/8/8/8/KBN5 w - - 0 1",
+        "8/8/8/4k3/8/8/8/2B1KN2 w - - 0 1",
+    ] {
+        let (outcome, clock) = play_out(fen, 20_000);
+        assert!(
+            matches!(
+                outcome,
+                Some(Outcome::Decisive {
+                    how: Termination::Checkmate,
+                    ..
+                })
+            ),
+            "{fen}: {outcome:?} after {clock} reversible plies"
+        );
+    }
+}
