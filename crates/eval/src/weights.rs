@@ -407,11 +407,12 @@ impl Params {
         p.scale_opposite_bishops = 64;
         p.scale_no_pawns_minor = 20;
         p.scale_no_pawns_lone_minor = 0;
-        p.kbnk_base = 600;
-        // Steep enough for a search of 20 000 nodes a move to drive the
-        // lone king along the edge into a corner of the bishop's colour
-        // and mate within the fifty-move rule (-20 and 4 could not: a test
-        // in fianchetto-search plays it out).
+        // The base keeps KBN v K a clear win (above 900 cp) wherever the
+        // lone king stands; the corner term is steep enough for a search of
+        // 20 000 nodes a move to drive the lone king along the edge into a
+        // corner of the bishop's colour and mate within the fifty-move rule
+        // (-20 and 4 could not: a test in fianchetto-search plays it out).
+        p.kbnk_base = 900;
         p.kbnk_corner = -80;
         p.mopup_edge = 10;
         p.mopup_closeness = 8;
