@@ -11,6 +11,7 @@
 //! | `movegen` | `movegen` | `fianchetto-movegen` |
 //! | `eval` | `eval` | `fianchetto-eval` |
 //! | `search` (default) | `search` | `fianchetto-search` |
+//! | `uci` | `uci` | `fianchetto-uci` |
 //! | `tune` | `tune` | `fianchetto-tune` |
 //! | `engine` | `engine` | `fianchetto-engine` (and clap) |
 //!
@@ -53,6 +54,10 @@ pub use fianchetto_search as search;
 /// Learning from games: self-play, training data, the NNUE trainer, tuners.
 #[cfg(feature = "tune")]
 pub use fianchetto_tune as tune;
+/// The UCI protocol as types, a client that drives any UCI engine, and
+/// engine-against-engine matches.
+#[cfg(feature = "uci")]
+pub use fianchetto_uci as uci;
 
 /// The README's code, compiled and run as a doctest.
 #[cfg(all(doctest, feature = "search"))]
