@@ -46,6 +46,10 @@ enum Command {
     SpsaParams(commands::spsa_params::SpsaParamsArgs),
     /// Fit ProbCut's regressions (Buro) on many positions and write the table.
     FitProbcut(commands::fit_probcut::FitProbcutArgs),
+    /// A local web app on 127.0.0.1: play, analyse, and watch what the
+    /// algorithms cost.
+    #[cfg(feature = "gui")]
+    Gui(fianchetto_engine::gui::GuiArgs),
 }
 
 /// OpenBench passes a request as one argument (`"genfens 10 seed 3 book
@@ -83,6 +87,8 @@ fn main() -> ExitCode {
         Some(Command::Tune(args)) => commands::tune::run(args),
         Some(Command::SpsaParams(args)) => commands::spsa_params::run(args),
         Some(Command::FitProbcut(args)) => commands::fit_probcut::run(args),
+        #[cfg(feature = "gui")]
+        Some(Command::Gui(args)) => fianchetto_engine::gui::run(args),
         Some(Command::Uci) | None => {
             fianchetto_engine::uci::run_stdio();
             Ok(())
