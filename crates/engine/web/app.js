@@ -432,9 +432,10 @@ function renderAnalysis() {
     return;
   }
   const who = a.by === "engine" ? "The engine's search" : "Analysis";
+  const lineCount = a.lines.length > 1 ? `, ${a.lines.length} lines` : "";
   $("analysis-summary").textContent =
-    `${who}${a.running ? " (running)" : ""}: depth ${first.depth}/${first.seldepth}, ` +
-    `${formatCount(first.nodes)} nodes, ${formatCount(first.nps)} nodes/s, ${formatMs(first.time_ms)}`;
+    `${who}${a.running ? " (running)" : ""}: depth ${first.depth}/${first.seldepth}${lineCount}, ` +
+    `${formatCount(a.nodes)} nodes, ${formatCount(a.nps)} nodes/s, ${formatMs(a.time_ms)}`;
   for (const line of a.lines) {
     const li = document.createElement("li");
     const score = document.createElement("span");

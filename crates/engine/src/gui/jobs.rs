@@ -167,11 +167,7 @@ pub fn refresh(s: &mut Session, shared: &Arc<Shared>, position_changed: bool) {
 pub fn engine_move(s: &mut Session, shared: &Arc<Shared>) -> Result<(), GuiError> {
     let game = s.game.clone();
     let settings = s.settings.clone();
-    s.analysis = Some(Analysis {
-        board: game.board().clone(),
-        lines: vec![None],
-        by: "engine",
-    });
+    s.analysis = Some(Analysis::new(game.board().clone(), 1, "engine"));
     start(s, JobKind::EngineMove, shared, move |ctx| {
         let mut search = searcher(&settings, &ctx.shared.net);
         let limits = settings.move_limits().with_stop(ctx.stop.clone());
@@ -209,9 +205,7 @@ pub fn engine_move(s: &mut Session, shared: &Arc<Shared>) -> Result<(), GuiError
 /// Records a report as line `k` of the session's analysis and sends it.
 fn show_line(s: &mut Session, k: usize, info: &Info) {
     if let Some(a) = &mut s.analysis {
-        if let Some(line) = a.lines.get_mut(k) {
-            *line = Some(info.clone());
-        }
+        a.report(k, info);
     }
     s.publish();
 }
@@ -225,11 +219,7 @@ pub fn analyse(s: &mut Session, shared: &Arc<Shared>) -> Result<(), GuiError> {
     let settings = s.settings.clone();
     let legal: Vec<Move> = game.board().legal_moves().to_vec();
     let lines = settings.multipv.min(legal.len()).max(1);
-    s.analysis = Some(Analysis {
-        board: game.board().clone(),
-        lines: vec![None; lines],
-        by: "analysis",
-    });
+    s.analysis = Some(Analysis::new(game.board().clone(), lines, "analysis"));
     start(s, JobKind::Analysis, shared, move |ctx| {
         let mut search = searcher(&settings, &ctx.shared.net);
         let base = Limits {
@@ -253,6 +243,11 @@ pub fn analyse(s: &mut Session, shared: &Arc<Shared>) -> Result<(), GuiError> {
                     let r = search.search(&game, &limits, &mut |info| {
                         if info.depth == depth {
                             ctx.update(|s| show_line(s, k, info));
+                        }
+                    });
+                    ctx.update(|s| {
+                        if let Some(a) = &mut s.analysis {
+                            a.finished(r.nodes);
                         }
                     });
                     if limits.stopped() || r.depth < depth {

@@ -45,6 +45,42 @@ pub struct Analysis {
     pub lines: Vec<Option<Info>>,
     /// Who searches: `"analysis"` or `"engine"`.
     pub by: &'static str,
+    /// When it started.
+    pub started: Instant,
+    /// Nodes of the searches finished (several lines are several
+    /// searches) and of the one running, at its last report.
+    pub nodes: (u64, u64),
+    /// Time from the start to the last report.
+    pub elapsed: Duration,
+}
+
+impl Analysis {
+    /// An analysis of `board` with `lines` lines, starting now.
+    pub fn new(board: Bitboards, lines: usize, by: &'static str) -> Analysis {
+        Analysis {
+            board,
+            lines: vec![None; lines],
+            by,
+            started: Instant::now(),
+            nodes: (0, 0),
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    /// Takes a report of line `k` (0: the best).
+    pub fn report(&mut self, k: usize, info: &Info) {
+        if let Some(line) = self.lines.get_mut(k) {
+            *line = Some(info.clone());
+        }
+        self.nodes.1 = info.nodes;
+        self.elapsed = self.started.elapsed();
+    }
+
+    /// Counts a finished search of `nodes`.
+    pub fn finished(&mut self, nodes: u64) {
+        self.nodes = (self.nodes.0 + nodes, 0);
+        self.elapsed = self.started.elapsed();
+    }
 }
 
 /// One bar of the Learn view.
@@ -364,10 +400,22 @@ fn analysis_json(a: &Analysis, running: bool) -> String {
                 .finish(),
         )
     }));
+    let nodes = a.nodes.0 + a.nodes.1;
+    let seconds = a.elapsed.as_secs_f64();
     Object::new()
         .str("fen", &a.board.fen())
         .str("by", a.by)
         .bool("running", running)
+        .int("nodes", nodes as i64)
+        .int("time_ms", a.elapsed.as_millis() as i64)
+        .int(
+            "nps",
+            if seconds > 0.0 {
+                (nodes as f64 / seconds) as i64
+            } else {
+                0
+            },
+        )
         .raw("lines", &lines)
         .finish()
 }
