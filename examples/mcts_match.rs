@@ -22,7 +22,7 @@
 //! least a rook (5) ahead wins; otherwise it is drawn. Checkmate,
 //! stalemate and the draws a player can claim end it as usual.
 //!
-//! `--suite` runs the table of the README: every hybrid against UCT, a round
+//! `--suite` runs the table in `docs/search.md` ("MCTS"): every hybrid against UCT, a round
 //! robin of the hybrids, then the best of them against PVS and `ab3`.
 
 use fianchetto_board::{Bitboards, Board, Color, Role};
