@@ -9,6 +9,9 @@ use fianchetto_eval::Score;
 use fianchetto_movegen::pgn::Tags;
 use fianchetto_movegen::{to_san, to_uci, Game, MoveGen, Outcome, Termination};
 use fianchetto_search::{Bound, Info};
+use std::cell::RefCell;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::SyncSender;
 use std::sync::{Arc, Mutex, Weak};
@@ -67,10 +70,18 @@ impl Analysis {
         }
     }
 
-    /// Takes a report of line `k` (0: the best).
+    /// Takes a report of line `k` (0: the best). The lines below it may
+    /// still come from the previous depth: one that starts with the same
+    /// move is dropped, so that no move is shown twice.
     pub fn report(&mut self, k: usize, info: &Info) {
         if let Some(line) = self.lines.get_mut(k) {
             *line = Some(info.clone());
+        }
+        let first = info.pv.first();
+        for line in self.lines.iter_mut().skip(k + 1) {
+            if line.as_ref().is_some_and(|l| l.pv.first() == first) {
+                *line = None;
+            }
         }
         self.nodes.1 = info.nodes;
         self.elapsed = self.started.elapsed();
@@ -148,6 +159,9 @@ pub struct Session {
     /// Counts the snapshots published, so that the page keeps the newest
     /// of those that reach it by two ways (replies and the live stream).
     pub revision: u64,
+    /// The move list as JSON with the game it was written for (a long game
+    /// read from PGN would otherwise be written in SAN on every update).
+    moves_json: RefCell<Option<(u64, String)>>,
 }
 
 impl Session {
@@ -168,6 +182,7 @@ impl Session {
             last_seen: now,
             listeners: Vec::new(),
             revision: 0,
+            moves_json: RefCell::new(None),
         }
     }
 
@@ -232,14 +247,7 @@ impl Session {
                 .finish()
         }));
         let start = self.game.start();
-        let moves = array(self.game.positions().iter().zip(self.game.moves()).map(
-            |(before, &mv)| {
-                Object::new()
-                    .str("san", &to_san(before, mv))
-                    .str("uci", &to_uci(before, mv, false))
-                    .finish()
-            },
-        ));
+        let moves = self.moves_json();
         let last = self.game.moves().last().map(|&mv| {
             let before = &self.game.positions()[self.game.positions().len() - 2];
             to_uci(before, mv, false)
@@ -292,6 +300,35 @@ impl Session {
             .raw("learn", &learn)
             .opt_str("notice", self.notice.as_deref())
             .finish()
+    }
+}
+
+impl Session {
+    /// The moves played, in SAN and UCI, as JSON (written again only when
+    /// the game changed).
+    fn moves_json(&self) -> String {
+        let mut key = DefaultHasher::new();
+        self.game.start().hash().hash(&mut key);
+        for mv in self.game.moves() {
+            mv.bits().hash(&mut key);
+        }
+        let key = key.finish();
+        let mut cache = self.moves_json.borrow_mut();
+        match &*cache {
+            Some((k, json)) if *k == key => json.clone(),
+            _ => {
+                let json = array(self.game.positions().iter().zip(self.game.moves()).map(
+                    |(before, &mv)| {
+                        Object::new()
+                            .str("san", &to_san(before, mv))
+                            .str("uci", &to_uci(before, mv, false))
+                            .finish()
+                    },
+                ));
+                *cache = Some((key, json.clone()));
+                json
+            }
+        }
     }
 }
 

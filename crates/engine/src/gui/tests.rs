@@ -533,3 +533,34 @@ fn learn_charts_every_algorithm_and_the_ablation() {
     );
     assert_eq!(r.status(), 400);
 }
+
+#[test]
+fn tabs_play_their_own_games() {
+    let app = app();
+    let (a, b) = (session(&app, "none"), session(&app, "none"));
+    post(&app, "/api/move", &[("session", &a), ("move", "e2e4")]);
+    post(&app, "/api/move", &[("session", &b), ("move", "d2d4")]);
+    post(&app, "/api/move", &[("session", &a), ("move", "c7c5")]);
+    assert!(state(&app, &a)
+        .contains(r#""moves":[{"san":"e4","uci":"e2e4"},{"san":"c5","uci":"c7c5"}]"#));
+    assert!(state(&app, &b).contains(r#""moves":[{"san":"d4","uci":"d2d4"}]"#));
+    // The same moves in another order reach the same position: the move
+    // list is still the game's own.
+    post(&app, "/api/undo", &[("session", &a)]);
+    post(&app, "/api/undo", &[("session", &a)]);
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+        post(&app, "/api/move", &[("session", &a), ("move", m)]);
+    }
+    post(&app, "/api/undo", &[("session", &a)]);
+    post(&app, "/api/undo", &[("session", &a)]);
+    for m in ["b1c3", "b8c6", "c3b1", "c6b8"] {
+        post(&app, "/api/move", &[("session", &a), ("move", m)]);
+    }
+    let s = state(&app, &a);
+    assert!(
+        s.contains(
+            r#"{"san":"Nf3","uci":"g1f3"},{"san":"Nf6","uci":"g8f6"},{"san":"Nc3","uci":"b1c3"}"#
+        ),
+        "{s}"
+    );
+}
