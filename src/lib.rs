@@ -10,6 +10,7 @@
 //! | (always) | [`board`] | `fianchetto-board` |
 //! | `movegen` | `movegen` | `fianchetto-movegen` |
 //! | `eval` | `eval` | `fianchetto-eval` |
+//! | `syzygy` | `syzygy` | `fianchetto-syzygy` |
 //! | `search` (default) | `search` | `fianchetto-search` |
 //! | `tune` | `tune` | `fianchetto-tune` |
 //! | `engine` | `engine` | `fianchetto-engine` (and clap) |
@@ -50,6 +51,9 @@ pub use fianchetto_movegen as movegen;
 /// Search algorithms.
 #[cfg(feature = "search")]
 pub use fianchetto_search as search;
+/// Syzygy endgame tablebases: WDL, DTZ and root moves ranked.
+#[cfg(feature = "syzygy")]
+pub use fianchetto_syzygy as syzygy;
 /// Learning from games: self-play, training data, the NNUE trainer, tuners.
 #[cfg(feature = "tune")]
 pub use fianchetto_tune as tune;

@@ -48,6 +48,13 @@ enum Command {
     SpsaParams(commands::spsa_params::SpsaParamsArgs),
     /// Fit ProbCut's regressions (Buro) on many positions and write the table.
     FitProbcut(commands::fit_probcut::FitProbcutArgs),
+    /// Probe the Syzygy endgame tables: WDL, DTZ and the best move of a
+    /// position (`--moves`: every move), or probes per second (`--bench`).
+    Syzygy(commands::syzygy::SyzygyArgs),
+    /// A local web app on 127.0.0.1: play, analyse, and watch what the
+    /// algorithms cost.
+    #[cfg(feature = "gui")]
+    Gui(fianchetto_engine::gui::GuiArgs),
 }
 
 /// OpenBench passes a request as one argument (`"genfens 10 seed 3 book
@@ -89,6 +96,9 @@ fn main() -> ExitCode {
         Some(Command::Tune(args)) => commands::tune::run(args),
         Some(Command::SpsaParams(args)) => commands::spsa_params::run(args),
         Some(Command::FitProbcut(args)) => commands::fit_probcut::run(args),
+        Some(Command::Syzygy(args)) => commands::syzygy::run(args),
+        #[cfg(feature = "gui")]
+        Some(Command::Gui(args)) => fianchetto_engine::gui::run(args),
         Some(Command::Uci) | None => {
             fianchetto_engine::uci::run_stdio();
             Ok(())

@@ -14,6 +14,7 @@ pub mod pgn;
 pub mod play;
 pub mod spsa_params;
 pub mod svg;
+pub mod syzygy;
 pub mod train;
 pub mod tune;
 
