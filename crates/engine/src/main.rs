@@ -39,6 +39,8 @@ enum Command {
     Pgn(commands::pgn::PgnArgs),
     /// List a Polyglot opening book's moves for a position, highest weight first.
     Book(commands::book::BookArgs),
+    /// Draw a position as an SVG picture (arrows, marked squares, last move, check).
+    Svg(commands::svg::SvgArgs),
     /// Tune parameters: `tune texel` (evaluation weights on game results),
     /// `tune spsa` (any tunables, by games between θ+ and θ−).
     Tune(commands::tune::TuneArgs),
@@ -74,6 +76,9 @@ fn split_openbench_args(args: impl Iterator<Item = String>) -> Vec<String> {
 }
 
 fn main() -> ExitCode {
+    // FIANCHETTO_CPU and FIANCHETTO_SLIDERS pick the code path (CI runs the
+    // binary on each); the library reads no environment variable by itself.
+    fianchetto_board::cpu::apply_env_overrides();
     let cli = Cli::parse_from(split_openbench_args(std::env::args()));
     let result = match &cli.command {
         Some(Command::Perft(args)) => commands::perft::run(args),
@@ -87,6 +92,7 @@ fn main() -> ExitCode {
         Some(Command::Train(args)) => commands::train::run(args),
         Some(Command::Pgn(args)) => commands::pgn::run(args),
         Some(Command::Book(args)) => commands::book::run(args),
+        Some(Command::Svg(args)) => commands::svg::run(args),
         Some(Command::Tune(args)) => commands::tune::run(args),
         Some(Command::SpsaParams(args)) => commands::spsa_params::run(args),
         Some(Command::FitProbcut(args)) => commands::fit_probcut::run(args),
