@@ -14,6 +14,8 @@ pub mod perft;
 pub mod pgn;
 pub mod play;
 pub mod spsa_params;
+pub mod svg;
+pub mod syzygy;
 pub mod train;
 pub mod tune;
 

@@ -792,8 +792,8 @@ fn splitmix(state: &mut u64) -> u64 {
 /// doubles every [`ELO_PER_DOUBLING`] Elo, and [`REFERENCE_NODES`] nodes a
 /// move measured [`ELO_AT_REFERENCE`] on Stockfish 15.1's `UCI_Elo` scale, in
 /// matches against the rated Debian engines (Phalanx XXV, GNU Chess 6),
-/// each placed on that scale by its own matches (see the README's
-/// calibration tables and `scripts/uci-elo/`). A node budget changes
+/// each placed on that scale by its own matches (see `docs/strength.md`,
+/// its calibration tables, and `scripts/uci-elo/`). A node budget changes
 /// strength smoothly; a depth cap does not (one ply is worth about 200 Elo
 /// here, and a cap binds long before a budget of the same strength does).
 const REFERENCE_NODES: f64 = 8192.0;
