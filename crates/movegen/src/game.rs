@@ -161,6 +161,34 @@ impl<B: MoveGen> Game<B> {
         self.moves.push(mv);
     }
 
+    /// Plays a null move (the side to move passes, as `--` in PGN); the
+    /// move list holds it as [`Move::NULL`]. Refused, changing nothing,
+    /// when the side to move is in check.
+    ///
+    /// ```
+    /// use fianchetto_board::{Bitboards, Board, Color, Move};
+    /// use fianchetto_movegen::Game;
+    ///
+    /// let mut game = Game::new(Bitboards::startpos());
+    /// game.play_null()?;
+    /// assert_eq!(game.board().turn(), Color::Black);
+    /// assert_eq!(game.moves(), [Move::NULL]);
+    /// # Ok::<(), fianchetto_movegen::IllegalMove>(())
+    /// ```
+    pub fn play_null(&mut self) -> Result<(), IllegalMove> {
+        if self.board().in_check() {
+            return Err(IllegalMove {
+                mv: Move::NULL,
+                fen: self.board().fen(),
+            });
+        }
+        let mut next = self.board().clone();
+        next.play_null();
+        self.positions.push(next);
+        self.moves.push(Move::NULL);
+        Ok(())
+    }
+
     /// Parses a move in UCI notation and plays it.
     pub fn play_uci(&mut self, text: &str) -> Result<Move, crate::uci::UciMoveError> {
         let mv = crate::uci::parse_uci(self.board(), text)?;

@@ -1,8 +1,12 @@
 //! [`Writer`]: games out as PGN export format. The Seven Tag Roster first
-//! and in order, then the other tags; movetext with move numbers (`12...`
-//! for a black move after a comment or variation), NAGs as `$n`, comments
-//! in braces, variations in parentheses, lines broken at 80 columns.
+//! and in order, then the other tags (`Variant "Chess960"` added for a
+//! start position with Chess960 castling); movetext with move numbers
+//! (`12...` for a black move after a comment or variation), null moves as
+//! `--`, NAGs as `$n`, comments in braces (commands first, as
+//! `{ [%eval 0.35] [%clk 0:05:00] text }`), variations in parentheses,
+//! lines broken at 80 columns.
 
+use super::commands::Commands;
 use super::game::{Annotations, PgnGame, Variation};
 use super::tags::{roster_default, SEVEN_TAG_ROSTER};
 use super::visitor::GameResult;
@@ -101,7 +105,12 @@ pub(crate) fn render<B: MoveGen>(game: &PgnGame<B>, out: &mut String) -> Result<
         .iter()
         .enumerate()
         .map(|(i, &mv)| (mv, game.notes.get(i).unwrap_or(&empty)));
-    write_line(&mut lines, game.game.start(), &game.comments, main)?;
+    write_line(
+        &mut lines,
+        game.game.start(),
+        (&game.commands, &game.comments),
+        main,
+    )?;
     lines.word(result.as_str());
     out.push('\n');
     Ok(())
@@ -123,6 +132,10 @@ fn write_tags<B: MoveGen>(game: &PgnGame<B>, out: &mut String) -> Result<(), Wri
             _ => game.tags.get(name),
         };
         write_tag(out, name, value.unwrap_or(roster_default(name)))?;
+    }
+    let needs_variant = !start.castling().is_standard() && game.tags.get("Variant").is_none();
+    if needs_variant {
+        write_tag(out, "Variant", "Chess960")?;
     }
     let mut wrote_fen = false;
     for (name, value) in game.tags.iter() {
@@ -248,23 +261,44 @@ impl Lines<'_> {
     }
 }
 
+/// Writes comments: the commands first, in the first comment's braces
+/// (unless its text is empty: the reader would drop it), then the free
+/// texts.
+fn write_comments(lines: &mut Lines<'_>, commands: &Commands, comments: &[String]) {
+    let mut texts = comments.iter().peekable();
+    if !commands.is_empty() {
+        let mut first = commands.to_string();
+        if let Some(text) = texts.next_if(|t| !t.trim().is_empty()) {
+            first.push(' ');
+            first.push_str(text);
+        }
+        lines.comment(&first);
+    }
+    for text in texts {
+        lines.comment(text);
+    }
+}
+
 /// Writes a line of moves played from `board`: comments before it, then
 /// each move with its move number, NAGs, comments and variations.
 fn write_line<'n, B: MoveGen>(
     lines: &mut Lines<'_>,
     board: &B,
-    comments: &[String],
+    (commands, comments): (&Commands, &[String]),
     moves: impl Iterator<Item = (Move, &'n Annotations)>,
 ) -> Result<(), WriteError> {
-    for comment in comments {
-        lines.comment(comment);
-    }
+    write_comments(lines, commands, comments);
     let mut board = board.clone();
     let mut number_black = true;
     let mut word = String::new();
     for (mv, notes) in moves {
         let legal = board.legal_moves();
-        if !legal.contains(&mv) {
+        let playable = if mv.is_null() {
+            !board.in_check()
+        } else {
+            legal.contains(&mv)
+        };
+        if !playable {
             return Err(WriteError::IllegalMove(IllegalMove {
                 mv,
                 fen: board.fen(),
@@ -285,22 +319,27 @@ fn write_line<'n, B: MoveGen>(
             lines.word(&word);
         }
         let mut after = board.clone();
-        after.play_unchecked(mv);
         word.clear();
-        write_san(&board, mv, &legal, &after, &mut word);
+        if mv.is_null() {
+            after.play_null();
+            word.push_str("--");
+        } else {
+            after.play_unchecked(mv);
+            write_san(&board, mv, &legal, &after, &mut word);
+        }
         lines.word(&word);
         for nag in &notes.nags {
             word.clear();
             let _ = write!(word, "${nag}");
             lines.word(&word);
         }
-        for comment in &notes.comments {
-            lines.comment(comment);
-        }
+        write_comments(lines, &notes.commands, &notes.comments);
         for variation in &notes.variations {
             write_variation(lines, &board, variation)?;
         }
-        number_black = !notes.comments.is_empty() || !notes.variations.is_empty();
+        number_black = !notes.comments.is_empty()
+            || !notes.commands.is_empty()
+            || !notes.variations.is_empty();
         board = after;
     }
     Ok(())
@@ -313,8 +352,10 @@ fn write_variation<B: MoveGen>(
 ) -> Result<(), WriteError> {
     lines.glue_next("(");
     let moves = variation.moves.iter().map(|m| (m.mv, &m.notes));
-    write_line(lines, board, &variation.comments, moves)?;
-    if variation.comments.is_empty() && variation.moves.is_empty() {
+    let comments = (&variation.commands, variation.comments.as_slice());
+    write_line(lines, board, comments, moves)?;
+    if variation.comments.is_empty() && variation.commands.is_empty() && variation.moves.is_empty()
+    {
         // An empty variation: the parenthesis waits in the glue.
         let glue = std::mem::take(&mut lines.glue);
         lines.word(&glue);
