@@ -629,7 +629,7 @@ impl Notation {
     }
 
     fn write(self, mv: Move) -> String {
-        uci_string(mv, self.rights, self.chess960)
+        uci_string(mv, self.rights, CastlingMode::from_chess960(self.chess960))
     }
 
     /// The `info` line of a report, its PV in this notation.

@@ -36,9 +36,6 @@ pub enum PgnErrorKind {
         /// The line of the `{`.
         opened: u64,
     },
-    /// A `(` still open at the end of the game.
-    #[error("a variation is not closed (missing `)`) at the end of the game")]
-    UnclosedVariation,
     /// A result token inside a variation.
     #[error("a game result inside a variation; close the variation with `)` first")]
     ResultInVariation,
@@ -112,6 +109,9 @@ pub enum PgnWarningKind {
     /// A `)` with no `(` to close; passed over.
     #[error("`)` without a matching `(` passed over")]
     UnmatchedClose,
+    /// A `(` still open at the end of the game; the variation ends there.
+    #[error("a variation is not closed (missing `)`); it ends with the game")]
+    UnclosedVariation,
     /// A main-line move after the game's result token; the game goes on to
     /// the blank line that ends it.
     #[error("a move after the result; the game goes on to the blank line that ends it")]

@@ -20,6 +20,8 @@ pub(crate) enum Token<'a> {
     Tag { name: &'a str, value: Cow<'a, str> },
     /// A symbol that is not a move number or a result: a move, as written.
     San(&'a str),
+    /// A line that reads as a tag pair missing its `[` (`Event "x"]`).
+    BrokenTag(Cow<'a, str>),
     /// A null move: `--`, `Z0` or `0000`.
     Null,
     /// `$n`, or a move annotation suffix as its NAG.
@@ -42,6 +44,7 @@ impl Token<'_> {
         let text = match self {
             Token::Tag { name, value } => format!("[{name} \"{value}\"]"),
             Token::San(s) => s.to_string(),
+            Token::BrokenTag(t) => t.to_string(),
             Token::Null => "--".into(),
             Token::Nag(n) => format!("${n}"),
             Token::Comment(c) => format!("{{{c}}}"),
@@ -185,6 +188,18 @@ fn is_blank(line: &[u8]) -> bool {
     line.iter().all(|&b| is_space(b))
 }
 
+/// Whether what follows a line's first word reads as the rest of a tag
+/// pair whose `[` is missing: a quoted value, then `]` ending the line.
+fn looks_like_tag_without_bracket(rest: &[u8]) -> bool {
+    let rest = &rest[rest.iter().take_while(|&&b| is_space(b)).count()..];
+    let end = rest
+        .iter()
+        .rposition(|&b| !is_space(b))
+        .map_or(0, |i| i + 1);
+    let rest = &rest[..end];
+    rest.len() >= 3 && rest[0] == b'"' && rest.ends_with(b"\"]")
+}
+
 /// The UTF-8 byte-order mark, passed over at the start of any line (files
 /// joined with `cat` carry one at the start of each).
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -204,6 +219,7 @@ enum Span {
     /// A comment over several lines, in the comment buffer.
     LongComment,
     LineComment(usize, usize),
+    BrokenTag(usize, usize),
     Null,
     Nag(u8),
     Open,
@@ -385,6 +401,7 @@ impl<R: BufRead> Scanner<R> {
             Span::Comment(a, b) => Token::Comment(trimmed_text(&text[a..b])),
             Span::LongComment => Token::Comment(trimmed_text(&self.comment)),
             Span::LineComment(a, b) => Token::LineComment(trimmed_text(&text[a..b])),
+            Span::BrokenTag(a, b) => Token::BrokenTag(trimmed_text(&text[a..b])),
             Span::Null => Token::Null,
             Span::Nag(n) => Token::Nag(n),
             Span::Open => Token::Open,
@@ -533,20 +550,29 @@ impl<R: BufRead> Scanner<R> {
                     let len = line[start..].iter().take_while(|&&b| is_symbol(b)).count();
                     let end = start + len;
                     let symbol = &line[start..end];
-                    if symbol.iter().all(u8::is_ascii_digit) && symbol != b"0000" {
-                        // A move number; its dots are passed over as spaces.
-                        self.col = end;
-                        self.token_on_line = true;
-                        continue;
+                    if !self.token_on_line && looks_like_tag_without_bracket(&line[end..]) {
+                        (Span::BrokenTag(start, line.len()), line.len())
+                    } else {
+                        if symbol.iter().all(u8::is_ascii_digit) && symbol != b"0000" {
+                            // A move number; its dots are passed over as spaces.
+                            self.col = end;
+                            self.token_on_line = true;
+                            continue;
+                        }
+                        if symbol == b"e" && line[end..].starts_with(b".p.") {
+                            // `exd6 e.p.`: the en-passant mark, passed over.
+                            self.col = end + 3;
+                            continue;
+                        }
+                        let span = match symbol {
+                            b"1-0" => Span::Result(GameResult::WhiteWins),
+                            b"0-1" => Span::Result(GameResult::BlackWins),
+                            b"1/2-1/2" => Span::Result(GameResult::Draw),
+                            b"Z0" | b"0000" => Span::Null,
+                            _ => Span::San(start, end),
+                        };
+                        (span, end)
                     }
-                    let span = match symbol {
-                        b"1-0" => Span::Result(GameResult::WhiteWins),
-                        b"0-1" => Span::Result(GameResult::BlackWins),
-                        b"1/2-1/2" => Span::Result(GameResult::Draw),
-                        b"Z0" | b"0000" => Span::Null,
-                        _ => Span::San(start, end),
-                    };
-                    (span, end)
                 }
                 _ => {
                     let c = String::from_utf8_lossy(&line[start..])

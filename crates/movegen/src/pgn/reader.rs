@@ -40,7 +40,8 @@ const BUFFER: usize = 64 * 1024;
 /// - the tag section is the lines of tag pairs, with at most one blank line
 ///   between two of them (a second blank line ends a game that has only
 ///   tags); a line starting with `[` that is not a tag pair is passed over
-///   with a [`PgnWarningKind::MalformedTag`] warning;
+///   with a [`PgnWarningKind::MalformedTag`] warning, and so is a tag pair
+///   without its `[`, which begins the movetext;
 /// - the movetext runs to the first blank line outside a comment, or to the
 ///   end of the input. The result token does not end it: a move after the
 ///   result still belongs to the game (with a
@@ -345,12 +346,15 @@ impl<R: BufRead> Reader<R> {
             }
         }
         if game.depth > 0 || game.skipped > 0 {
-            game.failure = Some(Failure {
-                kind: PgnErrorKind::UnclosedVariation,
-                line: game.open_line,
-                token: "(".into(),
-            });
-            return Ok(());
+            // As python-chess: the variations close with the game.
+            let kind = PgnWarningKind::UnclosedVariation;
+            counts.warn(v, kind, game.open_line, "(".into());
+            for _ in 0..game.depth {
+                if let Err(k) = v.end_variation() {
+                    game.failure = Some(at_end(k));
+                    return Ok(());
+                }
+            }
         }
         if let Err(k) = v.outcome(game.result) {
             game.failure = Some(at_end(k));
@@ -429,6 +433,11 @@ impl Counts {
             Token::Null => {
                 self.after_result(v, game, line, token);
                 v.null_move()?;
+            }
+            Token::BrokenTag(_) => {
+                // As python-chess, which reads it as movetext and finds no move in it.
+                let kind = PgnWarningKind::MalformedTag("the opening `[` is missing");
+                self.warn(v, kind, line, token.text());
             }
             Token::Nag(nag) => v.nag(nag)?,
             Token::Comment(ref text) | Token::LineComment(ref text) => v.comment(text)?,

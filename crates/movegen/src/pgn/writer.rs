@@ -196,13 +196,18 @@ struct Lines<'a> {
 
 impl Lines<'_> {
     /// Adds a word, after a space or, if it would pass the width, a line
-    /// break. A word starting with `%` or `[` is kept off the start of a line
-    /// (it would read as an escape line or the next game's tags).
+    /// break. A word starting with `%`, or with `[` and a letter, is kept
+    /// off the start of a line (it would read as an escape line or the next
+    /// game's tags).
     fn word(&mut self, word: &str) {
         let glue = std::mem::take(&mut self.glue);
         let len = glue.chars().count() + word.chars().count();
-        let first = glue.chars().chain(word.chars()).next();
-        let risky_start = matches!(first, Some('%' | '['));
+        let mut start = glue.chars().chain(word.chars());
+        let risky_start = match (start.next(), start.next()) {
+            (Some('%'), _) => true,
+            (Some('['), Some(c)) => c.is_ascii_alphabetic(),
+            _ => false,
+        };
         if self.started {
             let fits = self.width + 1 + len <= LINE_WIDTH;
             if self.must_break || (!fits && !risky_start) {
@@ -254,8 +259,23 @@ impl Lines<'_> {
             return;
         }
         self.word("{");
+        // A command (`[%clk 0:05:00]`) stays on one line.
+        let mut command = String::new();
         for piece in text.split(' ') {
-            self.word(piece);
+            if command.is_empty() && !(piece.starts_with("[%") && !piece.contains(']')) {
+                self.word(piece);
+                continue;
+            }
+            if !command.is_empty() {
+                command.push(' ');
+            }
+            command.push_str(piece);
+            if piece.contains(']') {
+                self.word(&std::mem::take(&mut command));
+            }
+        }
+        if !command.is_empty() {
+            self.word(&command);
         }
         self.word("}");
     }
@@ -316,7 +336,9 @@ fn write_line<'n, B: MoveGen>(
             Color::Black => {}
         }
         if !word.is_empty() {
-            lines.word(&word);
+            // The number stays on the line of its move.
+            word.push(' ');
+            lines.glue_next(&word);
         }
         let mut after = board.clone();
         word.clear();
