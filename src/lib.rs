@@ -12,6 +12,7 @@
 //! | `eval` | `eval` | `fianchetto-eval` |
 //! | `syzygy` | `syzygy` | `fianchetto-syzygy` |
 //! | `search` (default) | `search` | `fianchetto-search` |
+//! | `uci` | `uci` | `fianchetto-uci` |
 //! | `tune` | `tune` | `fianchetto-tune` |
 //! | `engine` | `engine` | `fianchetto-engine` (and clap) |
 //!
@@ -57,6 +58,10 @@ pub use fianchetto_syzygy as syzygy;
 /// Learning from games: self-play, training data, the NNUE trainer, tuners.
 #[cfg(feature = "tune")]
 pub use fianchetto_tune as tune;
+/// The UCI protocol as types, a client that drives any UCI engine, and
+/// engine-against-engine matches.
+#[cfg(feature = "uci")]
+pub use fianchetto_uci as uci;
 
 // The crates under their own names too. rustc names an item by the path it
 // was found under, and for a trait that is not in scope it suggests
