@@ -57,13 +57,20 @@ pub struct AnalyseArgs {
     #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
     pub backend: Backend,
     /// PVS features to switch off, comma-separated (`null,lmr`), or `all`
-    /// for plain alpha-beta: no table, pruning, reductions, extensions or
-    /// quiescence. Names: id, pvs, aspiration, tt, tt-cutoffs, mvv-lva,
-    /// see-ordering, killers, history, countermove, qsearch, qs-see, delta,
-    /// check-ext, mdp, null, rfp, futility, razoring, lmr, lmp, see-pruning,
-    /// probcut, iir.
-    #[arg(long, default_value = "")]
+    /// for plain alpha-beta (`--help` lists the names).
+    #[arg(long, default_value = "", long_help = disable_help())]
     pub disable: String,
+}
+
+/// The long help of `--disable` (here and in `bench`): every switch of
+/// [`PvsConfig`], from its one declaration.
+pub fn disable_help() -> String {
+    format!(
+        "PVS features to switch off, comma-separated (`null,lmr`), or `all` for plain \
+         alpha-beta: no table, pruning, reductions, extensions or quiescence. The names \
+         (those marked off are off by default):\n\n{}",
+        PvsConfig::features_help()
+    )
 }
 
 /// Parses an MCTS variant name (for clap).

@@ -47,8 +47,9 @@ pub struct BenchArgs {
     /// Board backend.
     #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
     pub backend: Backend,
-    /// PVS features to switch off (as in `analyse --disable`).
-    #[arg(long, default_value = "")]
+    /// PVS features to switch off, comma-separated (`--help` lists the
+    /// names).
+    #[arg(long, default_value = "", long_help = super::analyse::disable_help())]
     pub disable: String,
 }
 

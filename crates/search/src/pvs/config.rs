@@ -1,318 +1,208 @@
 //! [`PvsConfig`]: every feature of the PVS search as a named switch.
+//!
+//! The switches are declared once, in the `pvs_switches!` table below:
+//! each line gives the field, its command-line name, its default and a
+//! one-line description, under the field's documentation. The struct, its
+//! defaults, [`PvsConfig::FEATURES`], the name lookup behind
+//! [`PvsConfig::set`] and the help text of `--disable`
+//! ([`PvsConfig::features_help`]) are all generated from it, as
+//! [`SearchParams`] is for the numbers.
 
 use super::params::SearchParams;
 use super::probcut::ProbCut;
 use crate::tt::Replacement;
 use std::fmt;
 
-/// The configuration of [`super::Pvs`]: threads, hash size and policy, and
-/// one boolean per search feature, so that an ablation is one call.
-///
-/// [`PvsConfig::default`] turns everything on but the fitted ProbCut rule
-/// (`probcut-fitted`, which has not yet proved stronger than the fixed
-/// margin in games; see [`ProbCut`]) and the correction history
-/// (`corrhist`: its SPRT with the NNUE evaluation rejected it);
-/// [`PvsConfig::all_off`]
-/// leaves exact alpha-beta (no table, no ordering, no pruning, reductions
-/// or extensions, static evaluation at the horizon). Features are also
-/// reachable by name ([`PvsConfig::set`]), for command lines:
-///
-/// ```
-/// use fianchetto_search::pvs::PvsConfig;
-///
-/// let mut cfg = PvsConfig::default();
-/// cfg.disable("null,lmr")?;
-/// assert!(!cfg.null_move && !cfg.lmr && cfg.futility);
-/// cfg.disable("all")?;
-/// assert_eq!(cfg, PvsConfig { threads: cfg.threads, hash_mb: cfg.hash_mb, ..PvsConfig::all_off() });
-/// assert!(cfg.disable("nonsense").is_err());
-/// # Ok::<(), fianchetto_search::pvs::UnknownFeature>(())
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct PvsConfig {
-    /// Search threads (Lazy SMP); 1 = single-threaded.
-    pub threads: usize,
-    /// Transposition table size in MB.
-    pub hash_mb: usize,
-    /// Transposition table replacement policy.
-    pub replacement: Replacement,
-
-    /// Iterative deepening: search depth 1, 2, … (off: only the limit depth).
-    pub iterative_deepening: bool,
-    /// Principal variation search: null windows for all but the first move.
-    pub pvs: bool,
-    /// Aspiration windows around the previous iteration's score.
-    pub aspiration: bool,
-    /// Transposition table: store results, search the hash move first.
-    pub tt: bool,
-    /// Cut off on transposition table scores (needs `tt`).
-    pub tt_cutoffs: bool,
-
-    /// Captures first, MVV-LVA.
-    pub mvv_lva: bool,
-    /// Captures losing material (SEE) after the quiet moves.
-    pub see_ordering: bool,
-    /// Two killer moves per ply.
-    pub killers: bool,
-    /// History heuristic for quiet moves.
-    pub history: bool,
-    /// Counter-move heuristic (the refutation of the previous move).
-    pub counter_moves: bool,
-    /// Continuation history (replies to the moves 1, 2 and 4 plies back)
-    /// in quiet-move ordering, reductions and pruning.
-    pub cont_history: bool,
-    /// Capture history: captures ordered by victim plus what they achieved.
-    pub capture_history: bool,
-    /// History-adjusted late-move reductions (good history, less reduction).
-    pub history_lmr: bool,
-    /// History pruning: quiet moves with a bad history are skipped near
-    /// the horizon.
-    pub history_pruning: bool,
-    /// Pawn-structure correction history added to the static evaluation.
-    pub correction_history: bool,
-
-    /// Quiescence search at the horizon (off: static evaluation).
-    pub quiescence: bool,
-    /// Skip losing captures (SEE < 0) in quiescence.
-    pub qs_see_pruning: bool,
-    /// Delta pruning: skip captures that cannot raise alpha in quiescence.
-    pub delta_pruning: bool,
-    /// Quiet checks at the first quiescence ply (mate threats behind a
-    /// quiet sacrifice are seen by shallow searches).
-    pub qs_checks: bool,
-
-    /// Search checking moves one ply deeper.
-    pub check_extension: bool,
-    /// Singular extensions: a hash move much better than every other move
-    /// is searched one ply deeper.
-    pub singular: bool,
-    /// Double extensions: two plies for a very singular move off the PV
-    /// (needs `singular`).
-    pub double_extensions: bool,
-    /// Multi-cut: when the singular test finds another move beating beta,
-    /// the node is cut (needs `singular`).
-    pub multicut: bool,
-    /// Negative extensions: a hash move that is not singular but already
-    /// beats beta, or is expected to, is searched one ply shallower (needs
-    /// `singular`).
-    pub negative_extensions: bool,
-
-    /// Mate-distance pruning.
-    pub mate_distance: bool,
-    /// Null-move pruning (adaptive R, verified in late endgames).
-    pub null_move: bool,
-    /// Reverse futility pruning (static null move).
-    pub reverse_futility: bool,
-    /// Futility pruning of quiet moves near the horizon.
-    pub futility: bool,
-    /// Razoring: drop into quiescence far below alpha near the horizon.
-    pub razoring: bool,
-    /// Late-move reductions.
-    pub lmr: bool,
-    /// Late-move pruning (move-count pruning of quiet moves).
-    pub lmp: bool,
-    /// SEE pruning of losing moves near the horizon.
-    pub see_pruning: bool,
-    /// The search's SEE (pruning, reductions, ProbCut, quiescence) leaves
-    /// pinned pieces out of the exchange (off: every attacker takes part,
-    /// as in most engines' SEE).
-    pub see_pins: bool,
-    /// ProbCut: a shallow search predicts a fail-high of the deep one.
-    pub probcut: bool,
-    /// ProbCut by Buro's fitted regressions ([`ProbCut::fits`], cut
-    /// probability [`ProbCut::confidence`]); off: the fixed margin
-    /// ([`ProbCut::margin`] above beta, three plies shallower).
-    pub probcut_fitted: bool,
-    /// Internal iterative reduction: search one ply shallower without a
-    /// hash move.
-    pub iir: bool,
-
-    /// ProbCut's numbers: the margin rule and the fitted regressions.
-    pub probcut_params: ProbCut,
-    /// Upcoming-repetition detection: raise alpha to a draw where the side
-    /// to move can repeat a position (cuckoo tables, [`crate::cuckoo`]).
-    pub cuckoo: bool,
-    /// Quiescence also tries quiet promotions to a queen.
-    pub qs_promotions: bool,
-    /// Draws inside the tree score one unit above or below zero (by the
-    /// node count) instead of exactly zero.
-    pub draw_jitter: bool,
-    /// Time management scales the optimum by the best move's node share
-    /// and a falling score as well as by best-move stability (off: by
-    /// stability alone; see [`crate::time::IterationTracker`]).
-    pub time_signals: bool,
-    /// Every other number of the search: margins, reductions, history
-    /// scales (tunable by name).
-    pub params: SearchParams,
-}
-
 /// A feature name that [`PvsConfig::set`] does not know.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown search feature `{0}`; expected `all` or some of: {names}", names = PvsConfig::FEATURES.iter().map(|f| f.0).collect::<Vec<_>>().join(", "))]
 pub struct UnknownFeature(pub String);
 
-impl Default for PvsConfig {
-    fn default() -> PvsConfig {
-        PvsConfig {
-            threads: 1,
-            hash_mb: 16,
-            replacement: Replacement::DepthAlways,
-            iterative_deepening: true,
-            pvs: true,
-            aspiration: true,
-            tt: true,
-            tt_cutoffs: true,
-            mvv_lva: true,
-            see_ordering: true,
-            killers: true,
-            history: true,
-            counter_moves: true,
-            cont_history: true,
-            capture_history: true,
-            history_lmr: true,
-            history_pruning: true,
-            correction_history: false,
-            quiescence: true,
-            qs_see_pruning: true,
-            delta_pruning: true,
-            qs_checks: true,
-            // Singular extensions with their family are on (an SPRT at
-            // 20 000 nodes with the NNUE evaluation passed); the correction
-            // history stays off (its SPRT rejected it). See docs/search.md.
-            check_extension: true,
-            singular: true,
-            double_extensions: true,
-            multicut: true,
-            negative_extensions: true,
-            mate_distance: true,
-            null_move: true,
-            reverse_futility: true,
-            futility: true,
-            razoring: true,
-            lmr: true,
-            lmp: true,
-            see_pruning: true,
-            // Pins in the SEE cost time on every call; off until an SPRT
-            // says they pay (see docs/search.md).
-            see_pins: false,
-            probcut: true,
-            // The fixed margin until the fitted rule wins an SPRT.
-            probcut_fitted: false,
-            iir: true,
-            probcut_params: ProbCut::default(),
-            cuckoo: true,
-            qs_promotions: true,
-            draw_jitter: false,
-            // Undecided at 2+0.02 on a loaded machine, -18 Elo ± 32: off
-            // until a longer test says otherwise (docs/search.md).
-            time_signals: false,
-            params: SearchParams::default(),
-        }
-    }
-}
-
 type Field = fn(&mut PvsConfig) -> &mut bool;
 
+macro_rules! pvs_switches {
+    ($( $(#[doc = $doc:literal])+ $field:ident, $name:literal = $on:literal, $help:literal; )*) => {
+        /// The configuration of [`super::Pvs`]: threads, hash size and
+        /// policy, and one boolean per search feature, so that an ablation
+        /// is one call.
+        ///
+        /// [`PvsConfig::default`] turns on every feature that won its
+        /// match (see the defaults in the declaration and `docs/search.md`);
+        /// [`PvsConfig::all_off`] leaves exact alpha-beta (no table, no
+        /// ordering, no pruning, reductions or extensions, static
+        /// evaluation at the horizon). Features are also reachable by name
+        /// ([`PvsConfig::set`]), for command lines:
+        ///
+        /// ```
+        /// use fianchetto_search::pvs::PvsConfig;
+        ///
+        /// let mut cfg = PvsConfig::default();
+        /// cfg.disable("null,lmr")?;
+        /// assert!(!cfg.null_move && !cfg.lmr && cfg.futility);
+        /// cfg.disable("all")?;
+        /// assert_eq!(cfg, PvsConfig { threads: cfg.threads, hash_mb: cfg.hash_mb, ..PvsConfig::all_off() });
+        /// assert!(cfg.disable("nonsense").is_err());
+        /// # Ok::<(), fianchetto_search::pvs::UnknownFeature>(())
+        /// ```
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub struct PvsConfig {
+            /// Search threads (Lazy SMP); 1 = single-threaded.
+            pub threads: usize,
+            /// Transposition table size in MB.
+            pub hash_mb: usize,
+            /// Transposition table replacement policy.
+            pub replacement: Replacement,
+            /// ProbCut's numbers: the margin rule and the fitted regressions.
+            pub probcut_params: ProbCut,
+            /// Every other number of the search: margins, reductions,
+            /// history scales (tunable by name).
+            pub params: SearchParams,
+            $( $(#[doc = $doc])+ pub $field: bool, )*
+        }
+
+        impl Default for PvsConfig {
+            fn default() -> PvsConfig {
+                PvsConfig {
+                    threads: 1,
+                    hash_mb: 16,
+                    replacement: Replacement::DepthAlways,
+                    probcut_params: ProbCut::default(),
+                    params: SearchParams::default(),
+                    $( $field: $on, )*
+                }
+            }
+        }
+
+        impl PvsConfig {
+            /// Every switch: its name on command lines, and a one-line
+            /// description.
+            pub const FEATURES: &'static [(&'static str, &'static str)] = &[
+                $( ($name, $help), )*
+            ];
+
+            fn field(name: &str) -> Option<Field> {
+                match name {
+                    $( $name => Some(|c| &mut c.$field), )*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+pvs_switches! {
+    /// Iterative deepening: search depth 1, 2, … (off: only the limit depth).
+    iterative_deepening, "id" = true, "iterative deepening";
+    /// Principal variation search: null windows for all but the first move.
+    pvs, "pvs" = true, "null-window search of later moves";
+    /// Aspiration windows around the previous iteration's score.
+    aspiration, "aspiration" = true, "aspiration windows";
+    /// Transposition table: store results, search the hash move first.
+    tt, "tt" = true, "transposition table";
+    /// Cut off on transposition table scores (needs `tt`).
+    tt_cutoffs, "tt-cutoffs" = true, "cutoffs on table scores";
+
+    /// Captures first, MVV-LVA.
+    mvv_lva, "mvv-lva" = true, "captures first, MVV-LVA";
+    /// Captures losing material (SEE) after the quiet moves.
+    see_ordering, "see-ordering" = true, "losing captures last";
+    /// Two killer moves per ply.
+    killers, "killers" = true, "killer moves";
+    /// History heuristic for quiet moves.
+    history, "history" = true, "history heuristic";
+    /// Counter-move heuristic (the refutation of the previous move).
+    counter_moves, "countermove" = true, "counter-move heuristic";
+    /// Continuation history (replies to the moves 1, 2 and 4 plies back)
+    /// in quiet-move ordering, reductions and pruning.
+    cont_history, "cont-history" = true, "continuation history (1, 2, 4 plies back)";
+    /// Capture history: captures ordered by victim plus what they achieved.
+    capture_history, "capture-history" = true, "capture history";
+    /// History-adjusted late-move reductions (good history, less reduction).
+    history_lmr, "history-lmr" = true, "history-adjusted reductions";
+    /// History pruning: quiet moves with a bad history are skipped near
+    /// the horizon.
+    history_pruning, "history-pruning" = true, "history pruning of quiet moves";
+    /// Pawn-structure correction history added to the static evaluation
+    /// (off until an SPRT with the NNUE evaluation accepts it).
+    correction_history, "corrhist" = false, "pawn correction history of the static evaluation";
+
+    /// Quiescence search at the horizon (off: static evaluation).
+    quiescence, "qsearch" = true, "quiescence search";
+    /// Skip losing captures (SEE < 0) in quiescence.
+    qs_see_pruning, "qs-see" = true, "SEE pruning in quiescence";
+    /// Delta pruning: skip captures that cannot raise alpha in quiescence
+    /// (never a capture that gives check).
+    delta_pruning, "delta" = true, "delta pruning in quiescence";
+    /// Quiet checks at the first quiescence ply: the mate a quiet sacrifice
+    /// threatens is seen by the shallow searches under null moves and
+    /// reductions (WAC.001: depth 2 instead of 20).
+    qs_checks, "qs-checks" = true, "quiet checks at the first quiescence ply";
+    /// Quiescence also tries quiet promotions to a queen.
+    qs_promotions, "qs-promo" = true, "quiet queen promotions in quiescence";
+
+    /// Search checking moves one ply deeper.
+    check_extension, "check-ext" = true, "check extension";
+    /// Singular extensions: a hash move much better than every other move
+    /// is searched one ply deeper.
+    singular, "singular" = true, "singular extensions";
+    /// Double extensions: two plies for a very singular move off the PV
+    /// (needs `singular`).
+    double_extensions, "double-ext" = true, "double extensions (with singular)";
+    /// Multi-cut: when the singular test finds another move beating beta,
+    /// the node is cut (needs `singular`).
+    multicut, "multicut" = true, "multi-cut (with singular)";
+    /// Negative extensions: a hash move that is not singular but already
+    /// beats beta, or is expected to, is searched one ply shallower (needs
+    /// `singular`).
+    negative_extensions, "negative-ext" = true, "negative extensions (with singular)";
+
+    /// Mate-distance pruning.
+    mate_distance, "mdp" = true, "mate-distance pruning";
+    /// Null-move pruning (adaptive R, verified in late endgames).
+    null_move, "null" = true, "null-move pruning";
+    /// Reverse futility pruning (static null move).
+    reverse_futility, "rfp" = true, "reverse futility pruning";
+    /// Futility pruning of quiet moves near the horizon.
+    futility, "futility" = true, "futility pruning";
+    /// Razoring: drop into quiescence far below alpha near the horizon.
+    razoring, "razoring" = true, "razoring";
+    /// Late-move reductions.
+    lmr, "lmr" = true, "late-move reductions";
+    /// Late-move pruning (move-count pruning of quiet moves).
+    lmp, "lmp" = true, "late-move pruning";
+    /// SEE pruning of losing moves near the horizon.
+    see_pruning, "see-pruning" = true, "SEE pruning in the main search";
+    /// The search's SEE (pruning, reductions, ProbCut, quiescence) leaves
+    /// pinned pieces out of the exchange (off: every attacker takes part,
+    /// as in most engines' SEE). Off: pins cost time on every call and an
+    /// SPRT has not shown that they pay.
+    see_pins, "see-pins" = false, "pinned pieces left out of the search's SEE";
+    /// ProbCut: a shallow search predicts a fail-high of the deep one.
+    probcut, "probcut" = true, "ProbCut";
+    /// ProbCut by Buro's fitted regressions ([`ProbCut::fits`], cut
+    /// probability [`ProbCut::confidence`]); off: the fixed margin
+    /// ([`ProbCut::margin`] above beta, three plies shallower), until the
+    /// fitted rule wins an SPRT.
+    probcut_fitted, "probcut-fitted" = false, "ProbCut by fitted regressions instead of the fixed margin";
+    /// Internal iterative reduction: search one ply shallower without a
+    /// hash move.
+    iir, "iir" = true, "internal iterative reduction";
+
+    /// Upcoming-repetition detection: raise alpha to a draw where the side
+    /// to move can repeat a position (cuckoo tables, [`crate::cuckoo`]).
+    cuckoo, "cuckoo" = true, "upcoming-repetition detection (cuckoo tables)";
+    /// Draws inside the tree score one unit above or below zero (by the
+    /// node count) instead of exactly zero, so that the search does not
+    /// walk into a repetition it cannot see through.
+    draw_jitter, "draw-jitter" = false, "draw scores jittered by a unit";
+    /// Time management scales the optimum by the best move's node share
+    /// and a falling score as well as by best-move stability (off: by
+    /// stability alone; see [`crate::time::IterationTracker`]). Off:
+    /// undecided at 2+0.02 on a loaded machine (-18 ± 32 Elo).
+    time_signals, "tm-signals" = false, "time management by node share and falling score too";
+}
+
 impl PvsConfig {
-    /// Every switch: its name on command lines, and a one-line description.
-    pub const FEATURES: &'static [(&'static str, &'static str)] = &[
-        ("id", "iterative deepening"),
-        ("pvs", "null-window search of later moves"),
-        ("aspiration", "aspiration windows"),
-        ("tt", "transposition table"),
-        ("tt-cutoffs", "cutoffs on table scores"),
-        ("mvv-lva", "captures first, MVV-LVA"),
-        ("see-ordering", "losing captures last"),
-        ("killers", "killer moves"),
-        ("history", "history heuristic"),
-        ("countermove", "counter-move heuristic"),
-        ("cont-history", "continuation history (1, 2, 4 plies back)"),
-        ("capture-history", "capture history"),
-        ("history-lmr", "history-adjusted reductions"),
-        ("history-pruning", "history pruning of quiet moves"),
-        (
-            "corrhist",
-            "pawn correction history of the static evaluation",
-        ),
-        ("qsearch", "quiescence search"),
-        ("qs-see", "SEE pruning in quiescence"),
-        ("delta", "delta pruning in quiescence"),
-        ("qs-checks", "quiet checks at the first quiescence ply"),
-        ("check-ext", "check extension"),
-        ("singular", "singular extensions"),
-        ("double-ext", "double extensions (with singular)"),
-        ("multicut", "multi-cut (with singular)"),
-        ("negative-ext", "negative extensions (with singular)"),
-        ("mdp", "mate-distance pruning"),
-        ("null", "null-move pruning"),
-        ("rfp", "reverse futility pruning"),
-        ("futility", "futility pruning"),
-        ("razoring", "razoring"),
-        ("lmr", "late-move reductions"),
-        ("lmp", "late-move pruning"),
-        ("see-pruning", "SEE pruning in the main search"),
-        ("see-pins", "pinned pieces left out of the search's SEE"),
-        ("probcut", "ProbCut"),
-        (
-            "probcut-fitted",
-            "ProbCut by fitted regressions (off: fixed margin)",
-        ),
-        ("iir", "internal iterative reduction"),
-        ("cuckoo", "upcoming-repetition detection (cuckoo tables)"),
-        ("qs-promo", "quiet queen promotions in quiescence"),
-        ("draw-jitter", "draw scores jittered by a unit"),
-        (
-            "tm-signals",
-            "time management by node share and falling score too",
-        ),
-    ];
-
-    fn field(name: &str) -> Option<Field> {
-        Some(match name {
-            "id" => |c| &mut c.iterative_deepening,
-            "pvs" => |c| &mut c.pvs,
-            "aspiration" => |c| &mut c.aspiration,
-            "tt" => |c| &mut c.tt,
-            "tt-cutoffs" => |c| &mut c.tt_cutoffs,
-            "mvv-lva" => |c| &mut c.mvv_lva,
-            "see-ordering" => |c| &mut c.see_ordering,
-            "killers" => |c| &mut c.killers,
-            "history" => |c| &mut c.history,
-            "countermove" => |c| &mut c.counter_moves,
-            "cont-history" => |c| &mut c.cont_history,
-            "capture-history" => |c| &mut c.capture_history,
-            "history-lmr" => |c| &mut c.history_lmr,
-            "history-pruning" => |c| &mut c.history_pruning,
-            "corrhist" => |c| &mut c.correction_history,
-            "qsearch" => |c| &mut c.quiescence,
-            "qs-see" => |c| &mut c.qs_see_pruning,
-            "delta" => |c| &mut c.delta_pruning,
-            "qs-checks" => |c| &mut c.qs_checks,
-            "check-ext" => |c| &mut c.check_extension,
-            "singular" => |c| &mut c.singular,
-            "double-ext" => |c| &mut c.double_extensions,
-            "multicut" => |c| &mut c.multicut,
-            "negative-ext" => |c| &mut c.negative_extensions,
-            "mdp" => |c| &mut c.mate_distance,
-            "null" => |c| &mut c.null_move,
-            "rfp" => |c| &mut c.reverse_futility,
-            "futility" => |c| &mut c.futility,
-            "razoring" => |c| &mut c.razoring,
-            "lmr" => |c| &mut c.lmr,
-            "lmp" => |c| &mut c.lmp,
-            "see-pruning" => |c| &mut c.see_pruning,
-            "see-pins" => |c| &mut c.see_pins,
-            "probcut" => |c| &mut c.probcut,
-            "probcut-fitted" => |c| &mut c.probcut_fitted,
-            "iir" => |c| &mut c.iir,
-            "cuckoo" => |c| &mut c.cuckoo,
-            "qs-promo" => |c| &mut c.qs_promotions,
-            "draw-jitter" => |c| &mut c.draw_jitter,
-            "tm-signals" => |c| &mut c.time_signals,
-            _ => return None,
-        })
-    }
-
     /// Exact alpha-beta: every feature off, static evaluation at the
     /// horizon. (Threads and hash size keep their defaults.)
     pub fn all_off() -> PvsConfig {
@@ -323,6 +213,25 @@ impl PvsConfig {
             }
         }
         c
+    }
+
+    /// The names and descriptions of every switch, one `name: description`
+    /// per line, each marked `(off)` when [`PvsConfig::default`] leaves it
+    /// off: the help text of the command lines' `--disable`.
+    pub fn features_help() -> String {
+        let mut defaults = PvsConfig::default();
+        let mut out = String::new();
+        for (name, help) in Self::FEATURES {
+            let on = Self::field(name).is_some_and(|f| *f(&mut defaults));
+            out.push_str(name);
+            out.push_str(": ");
+            out.push_str(help);
+            if !on {
+                out.push_str(" (off)");
+            }
+            out.push('\n');
+        }
+        out
     }
 
     /// Switches the feature `name` (see [`PvsConfig::FEATURES`]) on or off;
@@ -389,5 +298,27 @@ impl fmt::Display for PvsConfig {
         } else {
             write!(f, ", off: {}", off.join(", "))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_switch_has_a_unique_name_that_reaches_it() {
+        let mut names = std::collections::HashSet::new();
+        let off = PvsConfig::all_off();
+        for (name, help) in PvsConfig::FEATURES {
+            assert!(names.insert(*name), "{name} twice");
+            assert!(!help.is_empty());
+            let mut c = off.clone();
+            c.set(name, true).expect("a declared name");
+            assert_eq!(c.disabled().len(), PvsConfig::FEATURES.len() - 1, "{name}");
+            assert!(!c.disabled().contains(name));
+        }
+        let help = PvsConfig::features_help();
+        assert_eq!(help.lines().count(), PvsConfig::FEATURES.len());
+        assert!(help.contains("qs-checks: ") && help.contains("corrhist: "));
     }
 }
