@@ -42,6 +42,38 @@ use std::time::{Duration, Instant};
 
 /// Moves we plan for when the time control does not say (sudden death).
 const DEFAULT_MOVES_TO_GO: u32 = 30;
+/// The share of the increment the optimum spends on this move, in quarters
+/// (the rest pads the clock).
+const INCREMENT_QUARTERS: u32 = 3;
+/// The hard deadline is at most this many optimums (before the cap).
+const MAX_OPTIMUMS: u32 = 4;
+/// The cap on one move's time, in tenths of what is left on the clock: most
+/// of it just before the time control refills the clock, less otherwise.
+const CAP_TENTHS_LAST_MOVE: u32 = 9;
+const CAP_TENTHS: u32 = 4;
+/// The optimum's scale by the number of iterations the best move has not
+/// changed (the last entry for longer runs): an unstable search may take
+/// up to about twice the optimum, a long-stable one stops well before.
+const STABILITY_SCALE: [f64; 7] = [1.9, 1.4, 1.1, 0.95, 0.85, 0.8, 0.75];
+/// Node share: the scale is `NODES_SCALE_AT_ZERO − NODES_SCALE_SLOPE ×
+/// share`, within `NODES_SCALE_RANGE` (all nodes on the best move: 0.6; one
+/// half: 1.3).
+const NODES_SCALE_AT_ZERO: f64 = 2.0;
+const NODES_SCALE_SLOPE: f64 = 1.4;
+const NODES_SCALE_RANGE: (f64, f64) = (0.6, 1.6);
+/// Iterations before the node share counts (shallow ones say little: they
+/// count as an even split).
+const NODES_SCALE_MIN_ITERATIONS: u32 = 6;
+/// Falling score: the scale grows by this per centipawn the last score is
+/// below the average of the earlier ones (about 40% per 100 cp), within
+/// `FALLING_SCALE_RANGE` (a rising score gives a little back).
+const FALLING_SCALE_PER_CP: f64 = 0.004;
+const FALLING_SCALE_RANGE: (f64, f64) = (0.85, 1.6);
+/// The weight of the history in the exponential average of the scores.
+const SCORE_AVERAGE_DECAY: f64 = 0.6;
+/// Scores are clamped to ± this many centipawns before averaging: mates
+/// are decided, not falling.
+const SCORE_CLAMP_CP: i32 = 2_000;
 
 /// Deadlines of one search, measured from its start.
 #[derive(Clone, Debug)]
@@ -166,25 +198,23 @@ fn plan(time: Duration, inc: Duration, limits: &Limits) -> (Duration, Duration) 
         .unwrap_or(DEFAULT_MOVES_TO_GO)
         .clamp(1, DEFAULT_MOVES_TO_GO);
     // Optimum: an equal share of what is left plus most of the increment.
-    let optimum = left / mtg + inc * 3 / 4;
+    let optimum = left / mtg + inc * INCREMENT_QUARTERS / 4;
     // Maximum: several optimums when the search is unstable, but never
     // more than a fraction of the clock (more when the control is near,
     // where the clock is refilled).
     let cap = if mtg == 1 {
-        left * 9 / 10
+        left * CAP_TENTHS_LAST_MOVE / 10
     } else {
-        left * 4 / 10
+        left * CAP_TENTHS / 10
     };
     let soft = optimum.min(cap);
-    let hard = (optimum * 4).min(cap).max(soft);
+    let hard = (optimum * MAX_OPTIMUMS).min(cap).max(soft);
     (soft, hard)
 }
 
-/// How the optimum scales with best-move stability: an unstable search
-/// may take up to about twice of it, a long-stable one stops well before.
+/// How the optimum scales with best-move stability ([`STABILITY_SCALE`]).
 fn stability_factor(stable_iterations: u32) -> f64 {
-    const TABLE: [f64; 7] = [1.9, 1.4, 1.1, 0.95, 0.85, 0.8, 0.75];
-    TABLE[(stable_iterations as usize).min(TABLE.len() - 1)]
+    STABILITY_SCALE[(stable_iterations as usize).min(STABILITY_SCALE.len() - 1)]
 }
 
 /// What the iterations of one search said so far, for scaling the optimum
@@ -229,12 +259,12 @@ impl IterationTracker {
             self.stable = 0;
         }
         self.best = Some(best);
-        // Mates are clamped: they are decided, not falling.
-        let cp = f64::from(score.0.clamp(-2_000, 2_000));
+        let cp = f64::from(score.0.clamp(-SCORE_CLAMP_CP, SCORE_CLAMP_CP));
         if self.iterations == 0 {
             self.average = cp;
         } else {
-            self.average = 0.6 * self.average + 0.4 * self.last;
+            self.average =
+                SCORE_AVERAGE_DECAY * self.average + (1.0 - SCORE_AVERAGE_DECAY) * self.last;
         }
         self.last = cp;
         self.fraction = if best_fraction.is_finite() {
@@ -263,22 +293,20 @@ impl IterationTracker {
             return 1.0;
         }
         let stability = stability_factor(self.stable);
-        // Node share: 1.0 (all nodes on the best move) gives 0.6, one half
-        // gives 1.3; shallow iterations say little, so they count as 0.5.
-        let fraction = if self.iterations < 6 {
+        let fraction = if self.iterations < NODES_SCALE_MIN_ITERATIONS {
             0.5
         } else {
             self.fraction
         };
-        let nodes = (2.0 - 1.4 * fraction).clamp(0.6, 1.6);
-        // Falling score: each 100 cp below the recent average asks for
-        // about 40% more time; a rising score gives a little back.
+        let nodes = (NODES_SCALE_AT_ZERO - NODES_SCALE_SLOPE * fraction)
+            .clamp(NODES_SCALE_RANGE.0, NODES_SCALE_RANGE.1);
         let drop = if self.iterations < 2 {
             0.0
         } else {
             self.average - self.last
         };
-        let falling = (1.0 + drop * 0.004).clamp(0.85, 1.6);
+        let falling =
+            (1.0 + drop * FALLING_SCALE_PER_CP).clamp(FALLING_SCALE_RANGE.0, FALLING_SCALE_RANGE.1);
         stability * nodes * falling
     }
 }
