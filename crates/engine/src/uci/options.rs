@@ -58,6 +58,15 @@ pub struct EngineOptions {
     /// The search's tunables, one spin option each under its own name
     /// ([`SearchParams::ENTRIES`]), for SPSA tuning through UCI.
     pub search_params: SearchParams,
+    /// `SyzygyPath`: directories of Syzygy tables separated by `:` (`;` on
+    /// Windows); empty for none.
+    pub syzygy_path: String,
+    /// `SyzygyProbeDepth`: the least depth at which the search probes.
+    pub syzygy_probe_depth: i64,
+    /// `Syzygy50MoveRule`: cursed wins and blessed losses are draws.
+    pub syzygy_50_move_rule: bool,
+    /// `SyzygyProbeLimit`: probe positions of at most this many pieces.
+    pub syzygy_probe_limit: i64,
 }
 
 impl Default for EngineOptions {
@@ -80,6 +89,10 @@ impl Default for EngineOptions {
             book_file: String::new(),
             book_best_move: false,
             search_params: SearchParams::default(),
+            syzygy_path: String::new(),
+            syzygy_probe_depth: 1,
+            syzygy_50_move_rule: true,
+            syzygy_probe_limit: 7,
         }
     }
 }
@@ -103,6 +116,9 @@ pub enum Applied {
     /// `BookFile` changed: the caller loads the book (or drops it for an
     /// empty name), and puts the old value back if the file is refused.
     BookFile,
+    /// `SyzygyPath` changed: the caller loads the tables (or drops them for
+    /// an empty path), and puts the old value back if a directory is refused.
+    SyzygyPath,
 }
 
 /// Why a `setoption` was refused.
@@ -233,6 +249,19 @@ impl EngineOptions {
                 "option name BookBestMove type check default {}",
                 d.book_best_move
             ),
+            "option name SyzygyPath type string default <empty>".to_string(),
+            format!(
+                "option name SyzygyProbeDepth type spin default {} min 1 max 100",
+                d.syzygy_probe_depth
+            ),
+            format!(
+                "option name Syzygy50MoveRule type check default {}",
+                d.syzygy_50_move_rule
+            ),
+            format!(
+                "option name SyzygyProbeLimit type spin default {} min 0 max 7",
+                d.syzygy_probe_limit
+            ),
         ]
         .into_iter()
         .chain(SearchParams::ENTRIES.iter().map(|e| {
@@ -286,6 +315,15 @@ impl EngineOptions {
                 return Ok(Applied::BookFile);
             }
             "bookbestmove" => self.book_best_move = check("BookBestMove", value)?,
+            "syzygypath" => {
+                self.syzygy_path = file_name(value);
+                return Ok(Applied::SyzygyPath);
+            }
+            "syzygyprobedepth" => {
+                self.syzygy_probe_depth = spin("SyzygyProbeDepth", value, 1, 100)?
+            }
+            "syzygy50moverule" => self.syzygy_50_move_rule = check("Syzygy50MoveRule", value)?,
+            "syzygyprobelimit" => self.syzygy_probe_limit = spin("SyzygyProbeLimit", value, 0, 7)?,
             other => {
                 // A search tunable (names are lower case already).
                 let Some(e) = SearchParams::ENTRIES.iter().find(|e| e.name == other) else {
