@@ -6,11 +6,15 @@
 //! - At the root, when the position is in the tables, the root moves are
 //!   ranked by DTZ (by WDL when the DTZ tables are missing) with the
 //!   fifty-move counter, and only the moves of the best rank are searched:
-//!   a won position is only ever answered with moves that keep the win
-//!   within the fifty-move rule (and, once a position repeats, with the
-//!   shortest of them, so that the win makes progress), a drawn one with
-//!   moves that hold the draw. The search picks among them with its own
-//!   evaluation; ranked by DTZ, the tree is then not probed.
+//!   a won position is answered with the moves of the shortest DTZ (each
+//!   brings the next capture, pawn move or mate a ply nearer, so the win
+//!   can neither be lost to the fifty-move rule nor go round in
+//!   repetitions), a drawn one with moves that hold the draw, a lost one
+//!   with any losing move. The search picks among them with its own
+//!   evaluation; ranked by DTZ, the tree is then not probed. (Stockfish
+//!   keeps every move that wins within the fifty-move rule and lets its
+//!   search choose; at the small node budgets of our tests that search
+//!   shuffled into threefold repetitions of K+B+N v K.)
 //! - Inside the tree, after a capture or a pawn move (fifty-move counter
 //!   at 0) with at most `probe_limit` pieces left, the WDL tables give the
 //!   node's value: a win is [`Score::tb_win_in`] the node's ply, a loss its
@@ -139,9 +143,8 @@ impl Tb {
         let Some(best) = moves.iter().find(|m| allowed(m)) else {
             return (None, state);
         };
-        // Once the position repeats, a win must make progress: only the
-        // moves of the shortest DTZ (the tables' own line) stay.
-        let strict = by_dtz && best.rank == fianchetto_syzygy::RANK_WIN && game.repetitions() > 1;
+        // A sure win keeps only the moves of the shortest DTZ: progress.
+        let strict = by_dtz && best.rank == fianchetto_syzygy::RANK_WIN;
         let keep: Vec<_> = moves
             .iter()
             .filter(|m| allowed(m) && m.rank == best.rank && (!strict || m.dtz == best.dtz))
