@@ -160,7 +160,7 @@ pub fn build_driver(
     tables: Option<&Arc<Tablebase>>,
 ) -> Box<dyn Driver> {
     let config = SearchConfig {
-        algo: Algo::parse(&o.algorithm).unwrap_or_default(),
+        algo: o.algorithm,
         pvs: PvsConfig {
             threads: o.threads,
             hash_mb: o.hash_mb,
