@@ -262,7 +262,8 @@ impl Lines<'_> {
         // A command (`[%clk 0:05:00]`) stays on one line.
         let mut command = String::new();
         for piece in text.split(' ') {
-            if command.is_empty() && !(piece.starts_with("[%") && !piece.contains(']')) {
+            let opens_command = piece.starts_with("[%") && !piece.contains(']');
+            if command.is_empty() && !opens_command {
                 self.word(piece);
                 continue;
             }
