@@ -4,6 +4,7 @@
 
 use super::json::{array, Object};
 use super::settings::Settings;
+use fianchetto_board::svg::{parse_move_squares, BoardSvg};
 use fianchetto_board::{Bitboards, Board, CastlingMode, Color, Move, Square};
 use fianchetto_eval::Score;
 use fianchetto_movegen::pgn::Tags;
@@ -138,6 +139,8 @@ pub struct Session {
     pub tags: Tags,
     /// The engine settings.
     pub settings: Settings,
+    /// Whether the board is drawn from Black's side.
+    pub flipped: bool,
     /// Whether the user asked for analysis (it follows the moves until
     /// stopped).
     pub analysing: bool,
@@ -173,6 +176,7 @@ impl Session {
             game: Game::new(Bitboards::startpos()),
             tags: Tags::new(),
             settings: Settings::default(),
+            flipped: false,
             analysing: false,
             job: None,
             next_job: 1,
@@ -255,6 +259,16 @@ impl Session {
         let check = board
             .in_check()
             .then(|| board.king(board.turn()).to_string());
+        // The picture: the board library's own drawing.
+        let side = if self.flipped {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let mut picture = BoardSvg::from_board(board).orientation(side).size(None);
+        if let Some((from, to)) = last.as_deref().and_then(parse_move_squares) {
+            picture = picture.last_move_squares(from, to);
+        }
         let outcome = self.outcome().map_or("null".to_string(), outcome_json);
         let job = self.job_kind();
         let thinking = job == Some(JobKind::EngineMove);
@@ -278,6 +292,8 @@ impl Session {
                 },
             )
             .raw("pieces", &pieces.finish())
+            .str("svg", &picture.to_svg())
+            .bool("flipped", self.flipped)
             .raw("legal", &legal)
             .raw("moves", &moves)
             .int("first_move_number", i64::from(start.fullmove_number()))

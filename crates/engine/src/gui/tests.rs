@@ -118,6 +118,16 @@ fn a_new_session_lists_the_legal_moves_with_san() {
     assert!(s.contains(r#"{"uci":"g1f3","from":"g1","to":"f3","promotion":null,"san":"Nf3"}"#));
     assert_eq!(s.matches("\"uci\"").count(), 20, "{s}");
     assert!(s.contains(r#""outcome":null"#));
+    // The board library's picture, from White's side until flipped.
+    assert!(
+        s.contains(r#""svg":"\u003csvg "#) && s.contains(r#"data-square=\"e4\""#),
+        "{s}"
+    );
+    assert!(s.contains(r#""flipped":false"#));
+    let r = post(&app, "/api/flip", &[("session", &id)]);
+    assert!(r.body().contains(r#""flipped":true"#));
+    assert!(s.contains(r#"data-square=\"a1\" x=\"0\" y=\"700\""#), "{s}");
+    assert!(r.body().contains(r#"data-square=\"a1\" x=\"700\" y=\"0\""#));
 }
 
 #[test]
