@@ -39,9 +39,12 @@
 //! ```
 
 use crate::san::{parse_san, to_san, SanError};
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+use core::str::FromStr;
 use fianchetto_board::{Bitboards, Board, FenError, Move, Setup};
-use std::fmt;
-use std::str::FromStr;
 
 /// One EPD operation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

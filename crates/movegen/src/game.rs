@@ -2,8 +2,11 @@
 //! history (repetition) or the move list (mate, stalemate) to decide.
 
 use crate::MoveGen;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt;
 use fianchetto_board::{Board, Color, Move, Setup};
-use std::fmt;
 
 /// Why a game ended (or may be claimed drawn).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
