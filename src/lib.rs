@@ -12,6 +12,7 @@
 //! | `eval` | `eval` | `fianchetto-eval` |
 //! | `syzygy` | `syzygy` | `fianchetto-syzygy` |
 //! | `search` (default) | `search` | `fianchetto-search` |
+//! | `uci` | `uci` | `fianchetto-uci` |
 //! | `tune` | `tune` | `fianchetto-tune` |
 //! | `engine` | `engine` | `fianchetto-engine` (and clap) |
 //!
@@ -32,7 +33,7 @@
 //! let result = Pvs::new(Classical::default()).search(&game, &Limits::depth(8), &mut |_| {});
 //! let best = result.best_move.expect("a legal move");
 //! assert!(game.board().is_legal(best));
-//! println!("{}", to_san(game.board(), best));
+//! println!("{}", to_san(game.board(), best)?);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![warn(missing_docs)]
@@ -57,6 +58,10 @@ pub use fianchetto_syzygy as syzygy;
 /// Learning from games: self-play, training data, the NNUE trainer, tuners.
 #[cfg(feature = "tune")]
 pub use fianchetto_tune as tune;
+/// The UCI protocol as types, a client that drives any UCI engine, and
+/// engine-against-engine matches.
+#[cfg(feature = "uci")]
+pub use fianchetto_uci as uci;
 
 // The crates under their own names too. rustc names an item by the path it
 // was found under, and for a trait that is not in scope it suggests
@@ -76,9 +81,15 @@ pub use fianchetto_movegen;
 #[cfg(feature = "search")]
 #[doc(hidden)]
 pub use fianchetto_search;
+#[cfg(feature = "syzygy")]
+#[doc(hidden)]
+pub use fianchetto_syzygy;
 #[cfg(feature = "tune")]
 #[doc(hidden)]
 pub use fianchetto_tune;
+#[cfg(feature = "uci")]
+#[doc(hidden)]
+pub use fianchetto_uci;
 
 /// What most programs need, in one import: `use fianchetto::prelude::*;`.
 ///

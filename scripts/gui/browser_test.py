@@ -3,7 +3,9 @@
 
 Starts the app on a free port, then checks what a user sees:
 
-- the page loads without console errors;
+- the page loads without console errors (the board is the board
+  library's picture: 64 squares with data-square, 32 pieces with data-piece);
+- flip turns the board;
 - a game played by clicks (e2, then e4): the engine answers with a legal
   move, and the board shows the position python-chess reaches;
 - an illegal click (e2, then e5) changes nothing;
@@ -190,6 +192,17 @@ def test_no_console_errors(p):
     assert not errors, f"console errors: {errors}"
 
 
+def test_flip(p):
+    a1 = lambda: p.d.execute_script(
+        "return document.querySelector('#board rect[data-square=\"a1\"]').getAttribute('y');")
+    assert a1() == "700"
+    p.d.find_element(By.ID, "flip").click()
+    p.wait("a1 at the top", lambda: a1() == "0")
+    assert p.pieces()["e1"] == "wK", "the pieces keep their squares"
+    p.d.find_element(By.ID, "flip").click()
+    p.wait("a1 at the bottom", lambda: a1() == "700")
+
+
 def test_illegal_click_changes_nothing(p):
     before, revision = p.pieces(), p.revision()
     p.click("e2")
@@ -296,6 +309,7 @@ def main():
         p = Page(driver, url)
         tests = [
             ("the page loads without console errors", lambda: test_loads(p)),
+            ("flip turns the board", lambda: test_flip(p)),
             ("an illegal click changes nothing", lambda: test_illegal_click_changes_nothing(p)),
             ("a game by clicks: e2, e4, and a legal reply on the board", lambda: test_play_by_clicks(p)),
             ("a move by drag and drop", lambda: test_drag_and_drop(p)),

@@ -55,6 +55,9 @@ enum Command {
     /// algorithms cost.
     #[cfg(feature = "gui")]
     Gui(fianchetto_engine::gui::GuiArgs),
+    /// Play two UCI engines against each other: openings both ways, clock
+    /// or nodes, adjudication, PGN, Elo and SPRT (cutechess-cli's last line).
+    Match(commands::engine_match::MatchArgs),
 }
 
 /// OpenBench passes a request as one argument (`"genfens 10 seed 3 book
@@ -99,6 +102,7 @@ fn main() -> ExitCode {
         Some(Command::Syzygy(args)) => commands::syzygy::run(args),
         #[cfg(feature = "gui")]
         Some(Command::Gui(args)) => fianchetto_engine::gui::run(args),
+        Some(Command::Match(args)) => commands::engine_match::run_match(args),
         Some(Command::Uci) | None => {
             fianchetto_engine::uci::run_stdio();
             Ok(())

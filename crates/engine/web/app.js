@@ -8,15 +8,12 @@
 const FILES = "abcdefgh";
 const SQUARE = 100; // SVG units per square (the board is 800 x 800)
 const SVG_NS = "http://www.w3.org/2000/svg";
-// Filled glyphs for both colours (the colour comes from the style);
-// U+FE0E asks for the text form, never an emoji.
-const GLYPHS = { K: "\u265A", Q: "\u265B", R: "\u265C", B: "\u265D", N: "\u265E", P: "\u265F" };
 
 const app = {
   session: null,
   state: null,
   options: null,
-  flipped: false,
+  drawn: null, // the picture's text now on the page
   selected: null, // the square whose moves are shown
   press: null, // a pointer press on the board: {sq, x, y, dragging, node}
   promotion: null, // the moves waiting for a promotion choice
@@ -160,11 +157,18 @@ function renderStatus() {
 function coords(sq) {
   const f = FILES.indexOf(sq[0]);
   const r = Number(sq[1]) - 1;
-  return app.flipped ? [(7 - f) * SQUARE, r * SQUARE] : [f * SQUARE, (7 - r) * SQUARE];
+  return app.state.flipped ? [(7 - f) * SQUARE, r * SQUARE] : [f * SQUARE, (7 - r) * SQUARE];
 }
 
 function squareName(file, rank) {
   return FILES[file] + String(rank + 1);
+}
+
+// The square whose top-left corner is at (x, y) in the board's units.
+function squareAtCorner(x, y) {
+  const col = Math.round(x / SQUARE);
+  const row = Math.round(y / SQUARE);
+  return app.state.flipped ? squareName(7 - col, row) : squareName(col, 7 - row);
 }
 
 function svg(tag, attrs, parent) {
@@ -174,56 +178,48 @@ function svg(tag, attrs, parent) {
   return el;
 }
 
+// The board is the picture the server draws with the board library
+// (fianchetto_board::svg): its squares carry data-square, its pieces
+// data-piece. The page adds each piece's square (data-at) and, on top, the
+// selected piece and its legal targets.
 function drawBoard() {
-  const board = $("board");
-  board.replaceChildren();
   const s = app.state;
-  const squares = svg("g", { class: "squares" }, board);
-  for (let rank = 0; rank < 8; rank++) {
-    for (let file = 0; file < 8; file++) {
-      const sq = squareName(file, rank);
-      const [x, y] = coords(sq);
-      const light = (file + rank) % 2 === 1;
-      svg("rect", { x, y, width: SQUARE, height: SQUARE, class: light ? "light" : "dark", "data-square": sq }, squares);
+  if (app.drawn !== s.svg) {
+    const template = document.createElement("template");
+    template.innerHTML = s.svg;
+    const picture = template.content.firstElementChild;
+    picture.id = "board";
+    picture.setAttribute("role", "img");
+    picture.setAttribute("aria-label", "Chess board");
+    $("board").replaceWith(picture);
+    app.drawn = s.svg;
+    for (const piece of picture.querySelectorAll("[data-piece]")) {
+      piece.dataset.at = squareAtCorner(Number(piece.getAttribute("x")), Number(piece.getAttribute("y")));
     }
   }
-  // Coordinates along the bottom and left edges.
-  for (let i = 0; i < 8; i++) {
-    const file = app.flipped ? 7 - i : i;
-    const rank = app.flipped ? i : 7 - i;
-    const fileText = svg("text", { x: i * SQUARE + 84, y: 792, class: "coord " + ((file + (app.flipped ? 7 : 0)) % 2 === 0 ? "on-dark" : "on-light") }, board);
-    fileText.textContent = FILES[file];
-    const rankText = svg("text", { x: 4, y: i * SQUARE + 20, class: "coord " + ((rank + (app.flipped ? 7 : 0)) % 2 === 0 ? "on-dark" : "on-light") }, board);
-    rankText.textContent = String(rank + 1);
+  const board = $("board");
+  for (const old of board.querySelectorAll(".gui-overlay")) old.remove();
+  if (!app.selected) return;
+  const pieces = board.querySelector(".pieces");
+  const under = svg("g", { class: "gui-overlay" });
+  board.insertBefore(under, pieces);
+  const [x, y] = coords(app.selected);
+  svg("rect", { x, y, width: SQUARE, height: SQUARE, class: "mark-selected" }, under);
+  const targets = svg("g", { class: "gui-overlay targets" }, board);
+  for (const m of movesFrom(app.selected)) {
+    const [tx, ty] = coords(m.to);
+    const occupied = s.pieces[m.to] !== undefined;
+    svg("circle", occupied
+      ? { cx: tx + 50, cy: ty + 50, r: 46, class: "target capture", fill: "none", stroke: "#1a1a1a", "stroke-width": 7, "data-target": m.to }
+      : { cx: tx + 50, cy: ty + 50, r: 15, class: "target", "data-target": m.to }, targets);
   }
-  const marks = svg("g", { class: "marks" }, board);
-  const mark = (sq, cls) => {
-    const [x, y] = coords(sq);
-    svg("rect", { x, y, width: SQUARE, height: SQUARE, class: cls }, marks);
-  };
-  if (s.last) {
-    mark(s.last.slice(0, 2), "mark-last");
-    mark(s.last.slice(2, 4), "mark-last");
-  }
-  if (s.check) mark(s.check, "mark-check");
-  if (app.selected) mark(app.selected, "mark-selected");
-  const pieces = svg("g", { class: "pieces" }, board);
-  for (const [sq, code] of Object.entries(s.pieces)) {
-    const [x, y] = coords(sq);
-    const g = svg("g", { "data-piece": code, "data-at": sq, class: code[0] === "w" ? "white" : "black", transform: `translate(${x} ${y})` }, pieces);
-    const t = svg("text", { x: SQUARE / 2, y: SQUARE / 2 + 4, class: "glyph" }, g);
-    t.textContent = GLYPHS[code[1]] + "\uFE0E";
-  }
-  if (app.selected) {
-    const targets = svg("g", { class: "targets" }, board);
-    for (const m of movesFrom(app.selected)) {
-      const [x, y] = coords(m.to);
-      const occupied = s.pieces[m.to] !== undefined;
-      svg("circle", occupied
-        ? { cx: x + 50, cy: y + 50, r: 46, class: "target capture", fill: "none", stroke: "#1a1a1a", "stroke-width": 7, "data-target": m.to }
-        : { cx: x + 50, cy: y + 50, r: 15, class: "target", "data-target": m.to }, targets);
-    }
-  }
+}
+
+// Draws the picture again from the server's text (after a drag moved a
+// piece that did not go).
+function redrawBoard() {
+  app.drawn = null;
+  drawBoard();
 }
 
 // The square under a pointer event, or null off the board.
@@ -235,7 +231,7 @@ function eventSquare(e) {
   const col = Math.floor(p.x / SQUARE);
   const row = Math.floor(p.y / SQUARE);
   if (col < 0 || col > 7 || row < 0 || row > 7) return null;
-  return app.flipped ? squareName(7 - col, row) : squareName(col, 7 - row);
+  return app.state.flipped ? squareName(7 - col, row) : squareName(col, 7 - row);
 }
 
 function svgPoint(e) {
@@ -293,7 +289,7 @@ function onPointerDown(e) {
   if (!sq) return;
   app.press = { sq, x: e.clientX, y: e.clientY, dragging: false, node: null };
   if (movesFrom(sq).length > 0) {
-    $("board").setPointerCapture(e.pointerId);
+    $("board-wrap").setPointerCapture(e.pointerId);
     e.preventDefault();
   }
 }
@@ -309,12 +305,13 @@ function onPointerMove(e) {
     press.node = $("board").querySelector(`[data-piece][data-at="${press.sq}"]`);
     if (press.node) {
       press.node.classList.add("dragging");
-      press.node.parentNode.appendChild(press.node); // on top of the others
+      $("board").appendChild(press.node); // on top of everything
     }
   }
   const p = svgPoint(e);
   if (press.node && p) {
-    press.node.setAttribute("transform", `translate(${p.x - SQUARE / 2} ${p.y - SQUARE / 2})`);
+    press.node.setAttribute("x", p.x - SQUARE / 2);
+    press.node.setAttribute("y", p.y - SQUARE / 2);
   }
 }
 
@@ -325,7 +322,7 @@ function onPointerUp(e) {
   const sq = eventSquare(e);
   if (press.dragging) {
     const moved = sq && sq !== press.sq && tryMove(press.sq, sq);
-    if (!moved) drawBoard(); // back to its square
+    if (!moved) redrawBoard(); // back to its square
     if (app.deferred) {
       const state = app.deferred;
       app.deferred = null;
@@ -343,7 +340,7 @@ function onPointerUp(e) {
 }
 
 function onPointerCancel() {
-  if (app.press && app.press.dragging) drawBoard();
+  if (app.press && app.press.dragging) redrawBoard();
   app.press = null;
 }
 
@@ -461,8 +458,8 @@ function setEvalBar(score) {
   // White's share of the bar: a logistic of the centipawns.
   const share = 1 / (1 + Math.exp(-score.white_cp / 400));
   fill.style.height = (share * 100).toFixed(1) + "%";
-  fill.style.top = app.flipped ? "0" : "auto";
-  fill.style.bottom = app.flipped ? "auto" : "0";
+  fill.style.top = app.state.flipped ? "0" : "auto";
+  fill.style.bottom = app.state.flipped ? "auto" : "0";
   text.textContent = score.white;
 }
 
@@ -550,7 +547,9 @@ function sendSettings(params) {
 }
 
 function wire() {
-  const board = $("board");
+  // On the board's container: the picture itself is replaced when the
+  // position changes.
+  const board = $("board-wrap");
   board.addEventListener("pointerdown", onPointerDown);
   board.addEventListener("pointermove", onPointerMove);
   board.addEventListener("pointerup", onPointerUp);
@@ -559,10 +558,7 @@ function wire() {
   for (const b of document.querySelectorAll("#views button")) {
     b.addEventListener("click", () => showView(b.dataset.view));
   }
-  $("flip").addEventListener("click", () => {
-    app.flipped = !app.flipped;
-    if (app.state) render(app.state);
-  });
+  $("flip").addEventListener("click", () => act("/api/flip"));
   $("undo").addEventListener("click", () => act("/api/undo"));
   $("new-game").addEventListener("click", () => act("/api/new"));
   $("go").addEventListener("click", () => act("/api/go"));

@@ -6,6 +6,7 @@ pub mod analyse;
 pub mod bench;
 pub mod book;
 pub mod datagen;
+pub mod engine_match;
 pub mod eval;
 pub mod fit_probcut;
 pub mod genfens;

@@ -297,6 +297,7 @@ impl App {
             (Post, "/api/analyse") => self.change(params, analyse),
             (Post, "/api/stop") => self.change(params, stop),
             (Post, "/api/learn") => self.change(params, learn),
+            (Post, "/api/flip") => self.change(params, flip),
             (_, p) if p.starts_with("/api/") || p == "/" => Err(GuiError::Method),
             _ => Err(GuiError::NotFound(path.to_string())),
         }
@@ -501,6 +502,12 @@ fn stop(s: &mut Session, _: &Params, _: &Arc<Shared>) -> Result<(), GuiError> {
         }
         _ => s.stop_job(),
     }
+    Ok(())
+}
+
+/// `flip`: the board drawn from the other side.
+fn flip(s: &mut Session, _: &Params, _: &Arc<Shared>) -> Result<(), GuiError> {
+    s.flipped = !s.flipped;
     Ok(())
 }
 

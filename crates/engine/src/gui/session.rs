@@ -4,11 +4,15 @@
 
 use super::json::{array, Object};
 use super::settings::Settings;
-use fianchetto_board::{Bitboards, Board, Color, Move, Square};
+use fianchetto_board::svg::{parse_move_squares, BoardSvg};
+use fianchetto_board::{Bitboards, Board, CastlingMode, Color, Move, Square};
 use fianchetto_eval::Score;
 use fianchetto_movegen::pgn::Tags;
-use fianchetto_movegen::{to_san, to_uci, Game, MoveGen, Outcome, Termination};
+use fianchetto_movegen::{to_san, to_uci, Game, MoveGen, Outcome};
 use fianchetto_search::{Bound, Info};
+use std::cell::RefCell;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::SyncSender;
 use std::sync::{Arc, Mutex, Weak};
@@ -67,10 +71,18 @@ impl Analysis {
         }
     }
 
-    /// Takes a report of line `k` (0: the best).
+    /// Takes a report of line `k` (0: the best). The lines below it may
+    /// still come from the previous depth: one that starts with the same
+    /// move is dropped, so that no move is shown twice.
     pub fn report(&mut self, k: usize, info: &Info) {
         if let Some(line) = self.lines.get_mut(k) {
             *line = Some(info.clone());
+        }
+        let first = info.pv.first();
+        for line in self.lines.iter_mut().skip(k + 1) {
+            if line.as_ref().is_some_and(|l| l.pv.first() == first) {
+                *line = None;
+            }
         }
         self.nodes.1 = info.nodes;
         self.elapsed = self.started.elapsed();
@@ -127,6 +139,8 @@ pub struct Session {
     pub tags: Tags,
     /// The engine settings.
     pub settings: Settings,
+    /// Whether the board is drawn from Black's side.
+    pub flipped: bool,
     /// Whether the user asked for analysis (it follows the moves until
     /// stopped).
     pub analysing: bool,
@@ -148,6 +162,9 @@ pub struct Session {
     /// Counts the snapshots published, so that the page keeps the newest
     /// of those that reach it by two ways (replies and the live stream).
     pub revision: u64,
+    /// The move list as JSON with the game it was written for (a long game
+    /// read from PGN would otherwise be written in SAN on every update).
+    moves_json: RefCell<Option<(u64, String)>>,
 }
 
 impl Session {
@@ -159,6 +176,7 @@ impl Session {
             game: Game::new(Bitboards::startpos()),
             tags: Tags::new(),
             settings: Settings::default(),
+            flipped: false,
             analysing: false,
             job: None,
             next_job: 1,
@@ -168,6 +186,7 @@ impl Session {
             last_seen: now,
             listeners: Vec::new(),
             revision: 0,
+            moves_json: RefCell::new(None),
         }
     }
 
@@ -222,31 +241,34 @@ impl Session {
             None => o,
         });
         let legal = array(board.legal_moves().iter().map(|&mv| {
-            let uci = to_uci(board, mv, false);
+            let uci = to_uci(board, mv, CastlingMode::Standard);
             Object::new()
                 .str("uci", &uci)
                 .str("from", uci.get(0..2).unwrap_or(""))
                 .str("to", uci.get(2..4).unwrap_or(""))
                 .opt_str("promotion", uci.get(4..5))
-                .str("san", &to_san(board, mv))
+                .str("san", &to_san(board, mv).unwrap_or_else(|_| mv.to_string()))
                 .finish()
         }));
         let start = self.game.start();
-        let moves = array(self.game.positions().iter().zip(self.game.moves()).map(
-            |(before, &mv)| {
-                Object::new()
-                    .str("san", &to_san(before, mv))
-                    .str("uci", &to_uci(before, mv, false))
-                    .finish()
-            },
-        ));
+        let moves = self.moves_json();
         let last = self.game.moves().last().map(|&mv| {
             let before = &self.game.positions()[self.game.positions().len() - 2];
-            to_uci(before, mv, false)
+            to_uci(before, mv, CastlingMode::Standard)
         });
         let check = board
             .in_check()
             .then(|| board.king(board.turn()).to_string());
+        // The picture: the board library's own drawing.
+        let side = if self.flipped {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let mut picture = BoardSvg::from_board(board).orientation(side).size(None);
+        if let Some((from, to)) = last.as_deref().and_then(parse_move_squares) {
+            picture = picture.last_move_squares(from, to);
+        }
         let outcome = self.outcome().map_or("null".to_string(), outcome_json);
         let job = self.job_kind();
         let thinking = job == Some(JobKind::EngineMove);
@@ -270,6 +292,8 @@ impl Session {
                 },
             )
             .raw("pieces", &pieces.finish())
+            .str("svg", &picture.to_svg())
+            .bool("flipped", self.flipped)
             .raw("legal", &legal)
             .raw("moves", &moves)
             .int("first_move_number", i64::from(start.fullmove_number()))
@@ -295,47 +319,52 @@ impl Session {
     }
 }
 
+impl Session {
+    /// The moves played, in SAN and UCI, as JSON (written again only when
+    /// the game changed).
+    fn moves_json(&self) -> String {
+        let mut key = DefaultHasher::new();
+        self.game.start().hash().hash(&mut key);
+        for mv in self.game.moves() {
+            mv.bits().hash(&mut key);
+        }
+        let key = key.finish();
+        let mut cache = self.moves_json.borrow_mut();
+        match &*cache {
+            Some((k, json)) if *k == key => json.clone(),
+            _ => {
+                let json = array(self.game.positions().iter().zip(self.game.moves()).map(
+                    |(before, &mv)| {
+                        Object::new()
+                            .str(
+                                "san",
+                                &to_san(before, mv).unwrap_or_else(|_| mv.to_string()),
+                            )
+                            .str("uci", &to_uci(before, mv, CastlingMode::Standard))
+                            .finish()
+                    },
+                ));
+                *cache = Some((key, json.clone()));
+                json
+            }
+        }
+    }
+}
+
 /// `wP`, `bK`: the colour and the role, as the page's `data-piece`.
 fn piece_code(color: Color, role: char) -> String {
     let c = if color == Color::White { 'w' } else { 'b' };
     format!("{c}{role}")
 }
 
-/// Why a game ended, in words.
-pub fn termination_text(how: Termination) -> &'static str {
-    match how {
-        Termination::Checkmate => "checkmate",
-        Termination::Stalemate => "stalemate",
-        Termination::InsufficientMaterial => "insufficient material",
-        Termination::FiftyMoves => "the fifty-move rule",
-        Termination::SeventyFiveMoves => "the seventy-five-move rule",
-        Termination::ThreefoldRepetition => "threefold repetition",
-        Termination::FivefoldRepetition => "fivefold repetition",
-    }
-}
-
 fn outcome_json(outcome: Outcome) -> String {
-    let (text, reason) = match outcome {
-        Outcome::Decisive { winner, how } => {
-            let who = if winner == Color::White {
-                "White"
-            } else {
-                "Black"
-            };
-            (
-                format!("{who} wins by {}", termination_text(how)),
-                termination_text(how),
-            )
-        }
-        Outcome::Draw(how) => (
-            format!("Draw by {}", termination_text(how)),
-            termination_text(how),
-        ),
+    let how = match outcome {
+        Outcome::Decisive { how, .. } | Outcome::Draw(how) => how,
     };
     Object::new()
         .str("result", outcome.result())
-        .str("reason", reason)
-        .str("text", &text)
+        .str("reason", &how.to_string())
+        .str("text", &outcome.to_string())
         .finish()
 }
 

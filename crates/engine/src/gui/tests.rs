@@ -118,6 +118,16 @@ fn a_new_session_lists_the_legal_moves_with_san() {
     assert!(s.contains(r#"{"uci":"g1f3","from":"g1","to":"f3","promotion":null,"san":"Nf3"}"#));
     assert_eq!(s.matches("\"uci\"").count(), 20, "{s}");
     assert!(s.contains(r#""outcome":null"#));
+    // The board library's picture, from White's side until flipped.
+    assert!(
+        s.contains(r#""svg":"\u003csvg "#) && s.contains(r#"data-square=\"e4\""#),
+        "{s}"
+    );
+    assert!(s.contains(r#""flipped":false"#));
+    let r = post(&app, "/api/flip", &[("session", &id)]);
+    assert!(r.body().contains(r#""flipped":true"#));
+    assert!(s.contains(r#"data-square=\"a1\" x=\"0\" y=\"700\""#), "{s}");
+    assert!(r.body().contains(r#"data-square=\"a1\" x=\"700\" y=\"0\""#));
 }
 
 #[test]
@@ -532,4 +542,35 @@ fn learn_charts_every_algorithm_and_the_ablation() {
         &[("session", &id), ("learn_depth", "99")],
     );
     assert_eq!(r.status(), 400);
+}
+
+#[test]
+fn tabs_play_their_own_games() {
+    let app = app();
+    let (a, b) = (session(&app, "none"), session(&app, "none"));
+    post(&app, "/api/move", &[("session", &a), ("move", "e2e4")]);
+    post(&app, "/api/move", &[("session", &b), ("move", "d2d4")]);
+    post(&app, "/api/move", &[("session", &a), ("move", "c7c5")]);
+    assert!(state(&app, &a)
+        .contains(r#""moves":[{"san":"e4","uci":"e2e4"},{"san":"c5","uci":"c7c5"}]"#));
+    assert!(state(&app, &b).contains(r#""moves":[{"san":"d4","uci":"d2d4"}]"#));
+    // The same moves in another order reach the same position: the move
+    // list is still the game's own.
+    post(&app, "/api/undo", &[("session", &a)]);
+    post(&app, "/api/undo", &[("session", &a)]);
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+        post(&app, "/api/move", &[("session", &a), ("move", m)]);
+    }
+    post(&app, "/api/undo", &[("session", &a)]);
+    post(&app, "/api/undo", &[("session", &a)]);
+    for m in ["b1c3", "b8c6", "c3b1", "c6b8"] {
+        post(&app, "/api/move", &[("session", &a), ("move", m)]);
+    }
+    let s = state(&app, &a);
+    assert!(
+        s.contains(
+            r#"{"san":"Nf3","uci":"g1f3"},{"san":"Nf6","uci":"g8f6"},{"san":"Nc3","uci":"b1c3"}"#
+        ),
+        "{s}"
+    );
 }
