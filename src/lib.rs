@@ -33,7 +33,7 @@
 //! let result = Pvs::new(Classical::default()).search(&game, &Limits::depth(8), &mut |_| {});
 //! let best = result.best_move.expect("a legal move");
 //! assert!(game.board().is_legal(best));
-//! println!("{}", to_san(game.board(), best));
+//! println!("{}", to_san(game.board(), best)?);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![warn(missing_docs)]

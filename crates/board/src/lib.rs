@@ -52,6 +52,7 @@ mod board;
 mod castling;
 pub mod code;
 pub mod cpu;
+mod diagram;
 pub mod mailbox;
 mod mv;
 #[cfg(feature = "serde")]
@@ -67,11 +68,10 @@ pub use bitboard::{Bitboard, BitboardIter};
 pub use bitboards::Bitboards;
 pub use board::Board;
 pub use castling::{CastlingMode, CastlingPath, CastlingRights, CastlingSide};
+pub use diagram::{diagram, write_diagram};
 pub use mailbox::Mailbox;
 pub use mv::{Move, MoveKind};
-pub use setup::{
-    chess960_back_rank, chess960_number, diagram, FenError, FenOptions, Setup, START_FEN,
-};
+pub use setup::{chess960_back_rank, chess960_number, FenError, FenOptions, Setup, START_FEN};
 pub use types::{Color, File, ParseSquareError, Piece, Rank, Role, Square};
 pub use validate::{validate, PositionError, MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
 pub use x88::Board0x88;

@@ -43,7 +43,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let pv: Vec<String> = played.info.pv.iter().map(|m| m.to_string()).collect();
         println!(
             "{:>6}  depth {:?}  score {:?}  pv {}",
-            to_san(game.board(), best),
+            to_san(game.board(), best)?,
             played.info.depth.unwrap_or(0),
             played.info.score.map(|s| s.score),
             pv.join(" ")

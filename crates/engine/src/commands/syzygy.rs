@@ -5,6 +5,7 @@
 use super::CommandError;
 use crate::backend::Backend;
 use crate::{say, with_backend};
+use fianchetto_board::CastlingMode;
 use fianchetto_movegen::{to_san, to_uci, MoveGen};
 use fianchetto_syzygy::Tablebase;
 use std::path::PathBuf;
@@ -64,8 +65,8 @@ fn probe<B: MoveGen>(tables: &Tablebase, args: &SyzygyArgs) -> Result<(), Comman
     match moves.first() {
         Some(best) => say!(
             "best {} {} dtz {}",
-            to_uci(&board, best.mv, false),
-            to_san(&board, best.mv),
+            to_uci(&board, best.mv, CastlingMode::Standard),
+            to_san(&board, best.mv).unwrap_or_else(|_| best.mv.to_string()),
             best.dtz
         ),
         None => say!("best none"),
@@ -74,8 +75,8 @@ fn probe<B: MoveGen>(tables: &Tablebase, args: &SyzygyArgs) -> Result<(), Comman
         for m in &moves {
             say!(
                 "{} {} wdl {} dtz {}",
-                to_uci(&board, m.mv, false),
-                to_san(&board, m.mv),
+                to_uci(&board, m.mv, CastlingMode::Standard),
+                to_san(&board, m.mv).unwrap_or_else(|_| m.mv.to_string()),
                 m.wdl.value(),
                 m.dtz
             );

@@ -5,10 +5,10 @@
 use super::json::{array, Object};
 use super::settings::Settings;
 use fianchetto_board::svg::{parse_move_squares, BoardSvg};
-use fianchetto_board::{Bitboards, Board, Color, Move, Square};
+use fianchetto_board::{Bitboards, Board, CastlingMode, Color, Move, Square};
 use fianchetto_eval::Score;
 use fianchetto_movegen::pgn::Tags;
-use fianchetto_movegen::{to_san, to_uci, Game, MoveGen, Outcome, Termination};
+use fianchetto_movegen::{to_san, to_uci, Game, MoveGen, Outcome};
 use fianchetto_search::{Bound, Info};
 use std::cell::RefCell;
 use std::collections::hash_map::DefaultHasher;
@@ -241,20 +241,20 @@ impl Session {
             None => o,
         });
         let legal = array(board.legal_moves().iter().map(|&mv| {
-            let uci = to_uci(board, mv, false);
+            let uci = to_uci(board, mv, CastlingMode::Standard);
             Object::new()
                 .str("uci", &uci)
                 .str("from", uci.get(0..2).unwrap_or(""))
                 .str("to", uci.get(2..4).unwrap_or(""))
                 .opt_str("promotion", uci.get(4..5))
-                .str("san", &to_san(board, mv))
+                .str("san", &to_san(board, mv).unwrap_or_else(|_| mv.to_string()))
                 .finish()
         }));
         let start = self.game.start();
         let moves = self.moves_json();
         let last = self.game.moves().last().map(|&mv| {
             let before = &self.game.positions()[self.game.positions().len() - 2];
-            to_uci(before, mv, false)
+            to_uci(before, mv, CastlingMode::Standard)
         });
         let check = board
             .in_check()
@@ -336,8 +336,11 @@ impl Session {
                 let json = array(self.game.positions().iter().zip(self.game.moves()).map(
                     |(before, &mv)| {
                         Object::new()
-                            .str("san", &to_san(before, mv))
-                            .str("uci", &to_uci(before, mv, false))
+                            .str(
+                                "san",
+                                &to_san(before, mv).unwrap_or_else(|_| mv.to_string()),
+                            )
+                            .str("uci", &to_uci(before, mv, CastlingMode::Standard))
                             .finish()
                     },
                 ));
@@ -354,41 +357,14 @@ fn piece_code(color: Color, role: char) -> String {
     format!("{c}{role}")
 }
 
-/// Why a game ended, in words.
-pub fn termination_text(how: Termination) -> &'static str {
-    match how {
-        Termination::Checkmate => "checkmate",
-        Termination::Stalemate => "stalemate",
-        Termination::InsufficientMaterial => "insufficient material",
-        Termination::FiftyMoves => "the fifty-move rule",
-        Termination::SeventyFiveMoves => "the seventy-five-move rule",
-        Termination::ThreefoldRepetition => "threefold repetition",
-        Termination::FivefoldRepetition => "fivefold repetition",
-    }
-}
-
 fn outcome_json(outcome: Outcome) -> String {
-    let (text, reason) = match outcome {
-        Outcome::Decisive { winner, how } => {
-            let who = if winner == Color::White {
-                "White"
-            } else {
-                "Black"
-            };
-            (
-                format!("{who} wins by {}", termination_text(how)),
-                termination_text(how),
-            )
-        }
-        Outcome::Draw(how) => (
-            format!("Draw by {}", termination_text(how)),
-            termination_text(how),
-        ),
+    let how = match outcome {
+        Outcome::Decisive { how, .. } | Outcome::Draw(how) => how,
     };
     Object::new()
         .str("result", outcome.result())
-        .str("reason", reason)
-        .str("text", &text)
+        .str("reason", &how.to_string())
+        .str("text", &outcome.to_string())
         .finish()
 }
 

@@ -65,7 +65,7 @@ pub enum ClientError {
         /// The line.
         line: String,
         /// What is wrong.
-        source: ParseError,
+        source: Box<ParseError>,
     },
     /// An option the engine did not declare, or a value its declaration refuses.
     #[error("engine {engine}: {source}")]

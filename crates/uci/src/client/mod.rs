@@ -412,7 +412,7 @@ impl Engine {
                     return Err(ClientError::BadReply {
                         engine: self.name.clone(),
                         line,
-                        source,
+                        source: Box::new(source),
                     })
                 }
                 Err(e) => self.warn(format!("`{line}`: {e}")),

@@ -24,7 +24,7 @@ pub enum OpeningsError {
         /// The file.
         path: PathBuf,
         /// What is wrong, and on which line.
-        source: epd::EpdError,
+        source: Box<epd::EpdError>,
     },
     /// A game of a PGN file could not be read.
     #[error("openings {path}: game {game}: {message}")]
@@ -68,7 +68,7 @@ pub fn read_openings(path: &Path) -> Result<Vec<Game<Bitboards>>, OpeningsError>
             .map(|record| {
                 let record = record.map_err(|source| OpeningsError::Epd {
                     path: path.to_path_buf(),
-                    source,
+                    source: Box::new(source),
                 })?;
                 Ok(Game::new(record.board))
             })
