@@ -704,6 +704,8 @@ impl Notation {
             nodes: Some(info.nodes),
             nps: Some(info.nps),
             hashfull: Some(info.hashfull),
+            // Only when there were some: searches without tables print none.
+            tbhits: (info.tbhits > 0).then_some(info.tbhits),
             time: Some(info.time),
             pv: info.pv.iter().map(|&mv| self.write(mv)).collect(),
             ..fianchetto_uci::Info::default()
