@@ -281,7 +281,7 @@ pub fn play_game<E: Evaluator<Bitboards> + Clone>(
         } else {
             -result.score
         };
-        if !board.in_check() && best.is_quiet() && !result.score.is_mate() {
+        if !board.in_check() && best.is_quiet() && !result.score.is_decisive() {
             let cp = white_score
                 .value()
                 .clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16;
