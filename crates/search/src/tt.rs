@@ -400,12 +400,14 @@ pub fn score_to_tt(score: Score, ply: usize) -> Score {
 /// The inverse of [`score_to_tt`] when probing at `ply` a position whose
 /// half-move clock is `halfmove_clock`.
 ///
-/// A mate stored for a position is only as good as the fifty-move rule
-/// lets it be: the same position reached with a later clock may be drawn
-/// before the mate lands. A mate that needs more plies than the clock has
-/// left comes back as the largest score short of a mate (a win the search
-/// has not proved here), so that it can neither cut a node off as a mate
-/// nor be reported as one.
+/// A decisive score stored for a position is only as good as the
+/// fifty-move rule lets it be: the same position reached with a later clock
+/// may be drawn before the mate lands, or before the tablebase position
+/// (reached by a capture or pawn move, which resets the clock) is. A mate or
+/// tablebase result that needs more plies than the clock has left comes
+/// back as the largest score short of a decisive one (a win the search has
+/// not proved here), so that it can neither cut a node off as decisive nor
+/// be reported as a mate.
 ///
 /// ```
 /// use fianchetto_eval::Score;
@@ -414,25 +416,32 @@ pub fn score_to_tt(score: Score, ply: usize) -> Score {
 /// let stored = score_to_tt(Score::mate_in(7), 2); // a mate 5 plies from the node
 /// assert_eq!(score_from_tt(stored, 4, 0), Score::mate_in(9));
 /// // With 96 reversible plies played, only 4 are left: no proven mate.
-/// assert!(!score_from_tt(stored, 4, 96).is_mate());
+/// assert!(!score_from_tt(stored, 4, 96).is_decisive());
 /// assert!(score_from_tt(stored, 4, 96) > Score::cp(10_000));
+///
+/// // Tablebase wins are bounded by the clock the same way.
+/// let tb = score_to_tt(Score::tb_win_in(9), 3); // the table position 6 plies away
+/// assert_eq!(score_from_tt(tb, 1, 0), Score::tb_win_in(7));
+/// assert!(!score_from_tt(tb, 1, 97).is_decisive());
 /// ```
 #[inline]
 pub fn score_from_tt(score: Score, ply: usize, halfmove_clock: u32) -> Score {
     let left = 100 - halfmove_clock.min(100) as i32;
-    if score.0 >= Score::MATE_BOUND.0 {
-        if Score::MATE.0 - score.0 > left {
-            return Score(Score::MATE_BOUND.0 - 1);
-        }
-        Score(score.0 - ply as i32)
-    } else if score.0 <= -Score::MATE_BOUND.0 {
-        if Score::MATE.0 + score.0 > left {
-            return Score(-Score::MATE_BOUND.0 + 1);
-        }
-        Score(score.0 + ply as i32)
-    } else {
-        score
+    let magnitude = score.0.abs();
+    if magnitude < Score::MATE_BOUND.0 {
+        return score;
     }
+    // Plies from this node to the mate, or to the tablebase position.
+    let distance = if score.is_mate() {
+        Score::MATE.0 - magnitude
+    } else {
+        Score::TB_WIN.0 - magnitude
+    };
+    let sign = score.0.signum();
+    if distance > left {
+        return Score(sign * (Score::MATE_BOUND.0 - 1));
+    }
+    Score(score.0 - sign * ply as i32)
 }
 
 #[cfg(test)]
