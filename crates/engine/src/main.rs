@@ -28,7 +28,7 @@ enum Command {
     Bench(commands::bench::BenchArgs),
     /// The search ablation (BuhoChess) and move-ordering (Rookie) experiments.
     Ablate(commands::ablate::AblateArgs),
-    /// Generate NNUE training data by self-play (marlinformat).
+    /// Generate NNUE training data by self-play (whole games, or marlinformat).
     Datagen(commands::datagen::DatagenArgs),
     /// Balanced opening positions for OpenBench: `genfens N seed S [book FILE|None]`.
     Genfens(commands::genfens::GenfensArgs),

@@ -5,6 +5,7 @@
 use fianchetto_engine::commands::train::{run, TrainArgs};
 use fianchetto_eval::nnue::Network;
 use fianchetto_tune::datagen::{play_game, DatagenConfig};
+use fianchetto_tune::games::Filter;
 use std::path::PathBuf;
 
 fn args(data: PathBuf, out: PathBuf) -> TrainArgs {
@@ -38,7 +39,7 @@ fn train_command_trains_resumes_and_refuses_bad_input() {
     let mut bytes = Vec::new();
     for index in 0..4 {
         let game = play_game(&mut searcher, &config, &[], 11, index, None);
-        for record in &game.records {
+        for record in game.records(&Filter::default()).unwrap() {
             bytes.extend_from_slice(&record.to_bytes());
         }
     }

@@ -20,7 +20,9 @@
 //! search; their trajectories are drawn as SVG charts ([`plot`]).
 #![warn(missing_docs)]
 
+pub mod data;
 pub mod datagen;
+pub mod games;
 pub mod marlin;
 pub mod matches;
 pub mod plot;
