@@ -94,7 +94,10 @@ pub struct DatagenConfig {
     /// A game still running after this many plies is drawn (the 75-move
     /// rule would end it anyway; this bounds the work).
     pub max_plies: u32,
-    /// The searcher's hash table in MB.
+    /// The searcher's hash table in MB. Searches of a few thousand nodes
+    /// fill a small fraction of a megabyte, and a table that stays in the
+    /// CPU's caches is faster: at 1 000 nodes a 1 MB table gave 30 % more
+    /// positions per CPU-second than 16 MB, at 5 000 nodes about 10 %.
     pub hash_mb: usize,
 }
 
@@ -114,7 +117,7 @@ impl Default for DatagenConfig {
             draw_plies: 12,
             draw_after_move: 40,
             max_plies: 600,
-            hash_mb: 16,
+            hash_mb: 1,
         }
     }
 }
@@ -145,6 +148,8 @@ pub struct PlayedGame {
     pub game: GameRecord,
     /// Openings thrown away as unbalanced (or ended) before this one.
     pub rejected_openings: u32,
+    /// Nodes searched for the game (its openings' checks included).
+    pub nodes: u64,
 }
 
 impl PlayedGame {
@@ -238,6 +243,8 @@ struct Opening {
     chess960: bool,
     first: SearchResult,
     rejected: u32,
+    /// Nodes of the rejected openings' searches.
+    nodes: u64,
 }
 
 /// Draws openings until one is balanced: a start position (see
@@ -250,6 +257,7 @@ fn opening<E: Evaluator<Bitboards> + Clone>(
     rng: &mut Xoshiro256PlusPlus,
 ) -> Opening {
     let mut rejected = 0;
+    let mut nodes = 0;
     loop {
         let (start, chess960) = opening_start(config, book, rng);
         let mut board = start;
@@ -280,8 +288,10 @@ fn opening<E: Evaluator<Bitboards> + Clone>(
                     chess960,
                     first,
                     rejected,
+                    nodes,
                 };
             }
+            nodes += first.nodes;
         }
         rejected += 1;
     }
@@ -331,6 +341,7 @@ pub fn play_game<E: Evaluator<Bitboards> + Clone>(
         chess960,
         first,
         rejected,
+        mut nodes,
     } = opening(pvs, config, book, &mut rng);
     let mut record = GameRecord::new(game.board(), chess960);
     let mut next_search = Some(first);
@@ -342,6 +353,7 @@ pub fn play_game<E: Evaluator<Bitboards> + Clone>(
             return PlayedGame {
                 game: record,
                 rejected_openings: rejected,
+                nodes,
             };
         }
         if let Some(outcome) = game.outcome_with_claims() {
@@ -358,6 +370,7 @@ pub fn play_game<E: Evaluator<Bitboards> + Clone>(
             Some(first) => first,
             None => soft_search(pvs, &game, config),
         };
+        nodes += result.nodes;
         let Some(best) = result.best_move else {
             // No legal move: the rules above end such games first.
             break (None, Ending::Unknown);
@@ -396,6 +409,7 @@ pub fn play_game<E: Evaluator<Bitboards> + Clone>(
     PlayedGame {
         game: record,
         rejected_openings: rejected,
+        nodes,
     }
 }
 
@@ -625,6 +639,8 @@ pub struct Summary {
     pub games: u64,
     /// Positions searched (plies played after the openings) by this run.
     pub plies: u64,
+    /// Nodes searched by this run.
+    pub nodes: u64,
     /// Positions written by this run (games format: every searched
     /// position; marlinformat: those the default filter keeps).
     pub positions: u64,
@@ -851,6 +867,7 @@ pub fn run<E: Evaluator<Bitboards> + Clone + Send>(
                     progress.write(&sidecar)?;
                     summary.games += 1;
                     summary.plies += played.game.entries.len() as u64;
+                    summary.nodes += played.nodes;
                     summary.positions += positions;
                     summary.adjudicated += played.adjudicated() as u64;
                     summary.rejected_openings += played.rejected_openings as u64;
@@ -894,16 +911,18 @@ impl std::fmt::Display for Summary {
         let per_s = |n: u64| n as f64 / self.seconds.max(1e-9);
         write!(
             f,
-            "{} games, {} plies searched, {} positions written ({} in the file) in {:.1} s: \
-             {:.1} plies/s, {:.2} games/s; white +{} black +{} draws {}; {} adjudicated; \
-             {} from Chess960 starts; {} openings rejected",
+            "{} games, {} plies searched ({} nodes), {} positions written ({} in the file) in {:.1} s: \
+             {:.1} plies/s, {:.2} games/s, {:.0} nodes/s; white +{} black +{} draws {}; \
+             {} adjudicated; {} from Chess960 starts; {} openings rejected",
             self.games,
             self.plies,
+            self.nodes,
             self.positions,
             self.total_positions,
             self.seconds,
             per_s(self.plies),
             per_s(self.games),
+            per_s(self.nodes),
             self.results[Wdl::WhiteWin as usize],
             self.results[Wdl::BlackWin as usize],
             self.results[Wdl::Draw as usize],

@@ -6,7 +6,7 @@ use fianchetto_board::{Bitboards, Board, Move};
 use fianchetto_movegen::MoveGen;
 use fianchetto_tune::games::{
     self, repair_tail, Ending, Entry, Filter, FilterCounts, GameError, GameReader, GameRecord,
-    GamesError, Skip, TrainingPositions, NO_SCORE,
+    GamesError, GamesFile, Skip, TrainingPositions, NO_SCORE,
 };
 use fianchetto_tune::marlin::Wdl;
 use proptest::prelude::*;
@@ -108,6 +108,42 @@ fn every_record_expands_to_its_legal_positions() {
     }
     assert_eq!(by_hand, counts);
     assert_eq!(out.len() as u64, kept);
+}
+
+#[test]
+fn ranges_of_an_indexed_file_are_its_positions() {
+    let games: Vec<GameRecord> = (20..40).map(|s| random_game(s, 60)).collect();
+    let path = temp("indexed.games");
+    std::fs::write(&path, file_of(&games)).unwrap();
+    for filter in [Filter::NONE, Filter::default()] {
+        let all: Vec<_> = TrainingPositions::open(&path, filter)
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let file = GamesFile::open(&path, filter).unwrap();
+        assert_eq!(file.len(), all.len() as u64);
+        for (start, count) in [
+            (0, 1),
+            (0, all.len()),
+            (59, 2),
+            (100, 333),
+            (all.len() - 1, 5),
+        ] {
+            let mut out = Vec::new();
+            file.read(start as u64, count, &mut out).unwrap();
+            let end = (start + count).min(all.len());
+            assert_eq!(out, all[start..end], "{start} {count}");
+        }
+        let mut out = Vec::new();
+        file.read(all.len() as u64, 3, &mut out).unwrap();
+        assert!(out.is_empty());
+    }
+    // A file cut after it was indexed: an error, not a panic.
+    let file = GamesFile::open(&path, Filter::NONE).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    let mut out = Vec::new();
+    assert!(file.read(file.len() - 10, 10, &mut out).is_err());
 }
 
 #[test]

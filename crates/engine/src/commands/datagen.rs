@@ -56,8 +56,8 @@ pub struct DatagenArgs {
     /// network engine).
     #[command(flatten)]
     pub eval: EvalSelect,
-    /// Hash table per thread, in MB.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    /// Hash table per thread, in MB (small is fast: it stays in the caches).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub hash: u32,
     /// No progress bar.
     #[arg(long)]

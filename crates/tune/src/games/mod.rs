@@ -76,9 +76,11 @@
 //! ```
 
 mod filter;
+mod indexed;
 mod read;
 
 pub use filter::{Filter, FilterCounts, FilterError, Skip};
+pub use indexed::GamesFile;
 pub use read::{repair_tail, GameReader, Location, Repair, TrainingPositions};
 
 use crate::marlin::{DataError, PackedBoard, Wdl, RECORD_SIZE};

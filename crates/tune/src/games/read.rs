@@ -7,7 +7,7 @@ use super::{
 };
 use crate::marlin::PackedBoard;
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufReader, Read};
+use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 /// Streams the games of a file in constant memory, checking each game's
@@ -63,6 +63,27 @@ impl GameReader {
         reader.check_header(&head)?;
         reader.offset = HEADER_SIZE as u64;
         Ok(reader)
+    }
+
+    /// Opens `path` at the game `at` of an earlier reading of the same file
+    /// (the header was checked then).
+    pub fn open_at(path: &Path, at: Location) -> Result<GameReader, GamesError> {
+        let io = |source| GamesError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut file = File::open(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        file.seek(SeekFrom::Start(at.offset)).map_err(io)?;
+        Ok(GameReader {
+            path: path.to_path_buf(),
+            reader: BufReader::with_capacity(1 << 16, file),
+            len,
+            offset: at.offset,
+            game: at.game,
+            bytes: Vec::new(),
+            failed: false,
+        })
     }
 
     /// Whether `path` starts with the games header (the way the format is
