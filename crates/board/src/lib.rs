@@ -31,6 +31,9 @@
 //! # Ok::<(), fianchetto_board::FenError>(())
 //! ```
 //!
+//! [`svg::BoardSvg`] draws a position as an SVG picture (from either side,
+//! with coordinates, the last move, check, marked squares and arrows).
+//!
 //! FEN is read strictly by default; [`FenOptions::LENIENT`] (or
 //! [`Board::from_fen_lenient`]) repairs the slips other programs make
 //! (fullmove 0, stale castling rights, an impossible en-passant square,
@@ -49,11 +52,13 @@ mod board;
 mod castling;
 pub mod code;
 pub mod cpu;
+mod diagram;
 pub mod mailbox;
 mod mv;
 #[cfg(feature = "serde")]
 pub mod serde_support;
 mod setup;
+pub mod svg;
 mod types;
 mod validate;
 pub mod x88;
@@ -63,11 +68,10 @@ pub use bitboard::{Bitboard, BitboardIter};
 pub use bitboards::Bitboards;
 pub use board::Board;
 pub use castling::{CastlingMode, CastlingPath, CastlingRights, CastlingSide};
+pub use diagram::{diagram, write_diagram};
 pub use mailbox::Mailbox;
 pub use mv::{Move, MoveKind};
-pub use setup::{
-    chess960_back_rank, chess960_number, diagram, FenError, FenOptions, Setup, START_FEN,
-};
+pub use setup::{chess960_back_rank, chess960_number, FenError, FenOptions, Setup, START_FEN};
 pub use types::{Color, File, ParseSquareError, Piece, Rank, Role, Square};
 pub use validate::{validate, PositionError, MAX_FULLMOVE_NUMBER, MAX_HALFMOVE_CLOCK};
 pub use x88::Board0x88;

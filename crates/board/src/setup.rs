@@ -27,22 +27,31 @@ pub struct Setup {
     pub fullmove_number: u32,
 }
 
+/// "field" or "fields", as `n` needs.
+fn fields(n: usize) -> &'static str {
+    if n == 1 {
+        "field"
+    } else {
+        "fields"
+    }
+}
+
 /// What is wrong with a FEN string. Every variant names the field and what was
 /// expected there.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
     /// Not 4 to 6 space-separated fields.
-    #[error("FEN has {0} fields; expected 4 to 6 (placement, side, castling, en passant[, halfmove, fullmove])")]
+    #[error("FEN has {0} {field}; expected 4 to 6 (placement, side, castling, en passant[, halfmove, fullmove])", field = fields(*.0))]
     FieldCount(usize),
     /// Lenient reading ([`FenOptions::LENIENT`]): no fields at all, or more
     /// than 6.
-    #[error("FEN has {0} fields; expected 1 to 6 (placement[, side, castling, en passant, halfmove, fullmove])")]
+    #[error("FEN has {0} {field}; expected 1 to 6 (placement[, side, castling, en passant, halfmove, fullmove])", field = fields(*.0))]
     FieldCountLenient(usize),
     /// The placement field does not have 8 ranks.
-    #[error("FEN placement has {0} ranks separated by '/'; expected 8")]
+    #[error("FEN placement has {0} {ranks} separated by '/'; expected 8", ranks = if *.0 == 1 { "rank" } else { "ranks" })]
     RankCount(usize),
     /// A rank of the placement field does not describe exactly 8 squares.
-    #[error("FEN placement rank {rank} describes {squares} squares; expected 8")]
+    #[error("FEN placement rank {rank} describes {squares} {noun}; expected 8", noun = if *squares == 1 { "square" } else { "squares" })]
     RankLength {
         /// The rank, 1..8, as printed on a board.
         rank: u8,
@@ -667,23 +676,6 @@ impl fmt::Debug for Setup {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Setup({self})")
     }
-}
-
-/// Draws a setup as a text diagram, rank 8 on top, with FEN letters.
-pub fn diagram(setup: &Setup) -> String {
-    let mut s = String::new();
-    for rank in (0..8u8).rev() {
-        s.push((b'1' + rank) as char);
-        s.push(' ');
-        for file in 0..8u8 {
-            let sq = Square::from_index_wrapping(rank as usize * 8 + file as usize);
-            s.push(setup.piece_at(sq).map_or('.', Piece::char));
-            s.push(' ');
-        }
-        s.push('\n');
-    }
-    s.push_str("  a b c d e f g h\n");
-    s
 }
 
 #[cfg(test)]

@@ -106,7 +106,7 @@ const TABLE: &[(&str, Want, Want)] = &[
     ),
     (
         "4k3/8/8/8/8/8/8/4K3",
-        E("FEN has 1 fields; expected 4 to 6 (placement, side, castling, en passant[, halfmove, fullmove])"),
+        E("FEN has 1 field; expected 4 to 6 (placement, side, castling, en passant[, halfmove, fullmove])"),
         F("4k3/8/8/8/8/8/8/4K3 w - - 0 1"),
     ),
     // Everything at once.

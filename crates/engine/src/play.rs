@@ -5,6 +5,12 @@
 
 use fianchetto_board::{Board, Color, Move, Square};
 use fianchetto_movegen::{parse_san, parse_uci, san_line, to_san, Game, MoveGen};
+
+/// `mv` in SAN, or in UCI notation if it is not legal in `board` (it always
+/// is here: the moves come from the move generator or a legality check).
+fn san_or_uci<B: MoveGen>(board: &B, mv: Move) -> String {
+    to_san(board, mv).unwrap_or_else(|_| mv.to_string())
+}
 use std::io::{self, BufRead, Write};
 
 /// Whoever plays against the human.
@@ -96,14 +102,14 @@ pub fn play_session<B: MoveGen, O: Opponent<B>>(
         show = true;
         if let Some(outcome) = game.outcome_with_claims() {
             let moves = san_line(game.start(), game.moves()).unwrap_or_default();
-            writeln!(out, "Game over: {outcome}\n{moves}")?;
+            writeln!(out, "Game over: {} ({outcome})\n{moves}", outcome.result())?;
             writeln!(out, "Type `new` to play again or `quit`.")?;
         } else if game.board().turn() != human {
             writeln!(out, "Thinking...")?;
             out.flush()?;
             match opponent.choose(&game) {
                 Some(mv) if game.board().is_legal(mv) => {
-                    writeln!(out, "I play {}.", to_san(game.board(), mv))?;
+                    writeln!(out, "I play {}.", san_or_uci(game.board(), mv))?;
                     game.play_unchecked(mv);
                 }
                 _ => {
@@ -135,7 +141,7 @@ pub fn play_session<B: MoveGen, O: Opponent<B>>(
             }
             "moves" => {
                 let b = game.board();
-                let list: Vec<String> = b.legal_moves().iter().map(|&m| to_san(b, m)).collect();
+                let list: Vec<String> = b.legal_moves().iter().map(|&m| san_or_uci(b, m)).collect();
                 writeln!(out, "{}", list.join(" "))?;
                 show = false;
             }
@@ -164,7 +170,7 @@ pub fn play_session<B: MoveGen, O: Opponent<B>>(
             }
             "hint" => {
                 match opponent.choose(&game) {
-                    Some(mv) => writeln!(out, "Hint: {}", to_san(game.board(), mv))?,
+                    Some(mv) => writeln!(out, "Hint: {}", san_or_uci(game.board(), mv))?,
                     None => writeln!(out, "No move to suggest.")?,
                 }
                 show = false;
@@ -258,6 +264,9 @@ mod tests {
         )
         .unwrap();
         let text = String::from_utf8(out).unwrap();
-        assert!(text.contains("Game over: 1-0"), "{text}");
+        assert!(
+            text.contains("Game over: 1-0 (White wins by checkmate)"),
+            "{text}"
+        );
     }
 }

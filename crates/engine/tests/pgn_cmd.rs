@@ -1,6 +1,8 @@
-//! `fianchetto pgn FILE --stats` prints exactly `games`, `plies` and
-//! `errors` (then a speed line), reports each malformed game on standard
-//! error and goes on; without `--stats` it writes the games back as PGN.
+//! `fianchetto pgn FILE --stats` prints exactly `games`, `plies`, `errors`
+//! and `warnings` (then a speed line), reports each malformed game on
+//! standard error and goes on, and counts as python-chess does on every
+//! file of the movegen crate's PGN corpus; without `--stats` it writes the
+//! games back as PGN.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -55,12 +57,12 @@ fn stats_counts_games_plies_and_errors() {
     let stdout = lines(&out.stdout);
     // Games one (7 plies) and three (3 plies) read; two and four do not.
     assert_eq!(
-        stdout[..3],
-        ["games 4", "plies 10", "errors 2"],
+        stdout[..4],
+        ["games 4", "plies 10", "errors 2", "warnings 0"],
         "{stdout:?}"
     );
-    assert_eq!(stdout.len(), 4, "{stdout:?}");
-    assert!(stdout[3].starts_with("speed ") && stdout[3].contains("games/s"));
+    assert_eq!(stdout.len(), 5, "{stdout:?}");
+    assert!(stdout[4].starts_with("speed ") && stdout[4].contains("games/s"));
     let stderr = lines(&out.stderr);
     assert_eq!(stderr.len(), 2, "{stderr:?}");
     assert!(
@@ -109,6 +111,36 @@ fn without_stats_the_games_are_written_back() {
         lines(&again.stdout)[..3],
         ["games 2", "plies 10", "errors 0"]
     );
+}
+
+/// The counts `--stats` prints for the corpus files equal python-chess's,
+/// which `python-chess.py` wrote into `python-chess.txt` beside them.
+#[test]
+fn stats_agree_with_python_chess_on_the_corpus() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../movegen/tests/data/pgn");
+    let expected = std::fs::read_to_string(dir.join("python-chess.txt"))
+        .unwrap_or_else(|e| panic!("python-chess.txt: {e}"));
+    let mut files = 0;
+    for line in expected.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [name, games, errors, plies] = fields[..] else {
+            panic!("bad line {line:?}");
+        };
+        let path = dir.join(name).to_string_lossy().to_string();
+        let out = run(&["pgn", &path, "--stats", "--quiet"], None);
+        assert!(out.status.success(), "{name}: {out:?}");
+        assert_eq!(
+            lines(&out.stdout)[..3],
+            [
+                format!("games {games}"),
+                format!("plies {plies}"),
+                format!("errors {errors}")
+            ],
+            "{name}"
+        );
+        files += 1;
+    }
+    assert!(files >= 12);
 }
 
 #[test]

@@ -15,6 +15,11 @@
 //! A malformed record gets an [`EpdError`] naming the line and, for an
 //! operation, its opcode.
 //!
+//! Records are read on any board backend (`Epd<Bitboards>` by default), and
+//! written with `Display` after being built with [`Epd::new`] and the
+//! setters ([`Epd::set_id`], [`Epd::set_best_moves`], [`Epd::set_perft`],
+//! ...).
+//!
 //! ```
 //! use fianchetto_movegen::epd::{self, Epd, Operation};
 //! use fianchetto_movegen::to_san;
@@ -25,7 +30,7 @@
 //! let records: Vec<Epd> = epd::read(text).collect::<Result<_, _>>()?;
 //! assert_eq!(records[0].id(), Some("WAC.001"));
 //! let best = records[0].best_moves();
-//! assert_eq!(to_san(&records[0].board, best[0]), "Qg6");
+//! assert_eq!(to_san(&records[0].board, best[0])?, "Qg6");
 //! assert_eq!(records[1].perft_counts().collect::<Vec<_>>(), [(1, 20), (2, 400)]);
 //! assert_eq!(
 //!     records[0].to_string(),
@@ -35,13 +40,33 @@
 //! let err = Epd::parse("8/8/8/8/8/8/8/K6k w - - bm Kb3;").unwrap_err();
 //! assert_eq!(err.line, 1);
 //! assert!(err.to_string().contains("operation `bm`"), "{err}");
-//! # Ok::<(), epd::EpdError>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Writing a record:
+//!
+//! ```
+//! use fianchetto_board::{Board, Mailbox};
+//! use fianchetto_movegen::epd::Epd;
+//! use fianchetto_movegen::parse_san;
+//!
+//! let board = Mailbox::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")?;
+//! let mate = parse_san(&board, "Ra8#")?;
+//! let mut record = Epd::new(board);
+//! record.set_id("back rank").set_perft(1, 16).set_best_moves([mate])?;
+//! assert_eq!(record.to_string(), "6k1/5ppp/8/8/8/8/8/R5K1 w - - id \"back rank\"; D1 16; bm Ra8#;");
+//! // Setting an operation again replaces it.
+//! record.set_id("mate in one");
+//! assert_eq!(record.id(), Some("mate in one"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::san::{parse_san, to_san, SanError};
-use fianchetto_board::{Bitboards, Board, FenError, Move, Setup};
-use std::fmt;
-use std::str::FromStr;
+use crate::game::IllegalMove;
+use crate::san::{parse_san, San, SanError};
+use crate::MoveGen;
+use core::fmt;
+use core::str::FromStr;
+use fianchetto_board::{Bitboards, FenError, Move, Setup};
 
 /// One EPD operation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -149,15 +174,15 @@ pub struct EpdError {
     pub kind: EpdErrorKind,
 }
 
-/// An EPD record: a position and its operations.
+/// An EPD record: a position on the board backend `B` and its operations.
 ///
 /// The clocks are the board's; they come from FEN-style numbers after the
 /// four fields or from `hmvc`/`fmvn` operations (default 0 and 1), and are
 /// written as `hmvc`/`fmvn` when they differ from the default.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Epd {
+pub struct Epd<B = Bitboards> {
     /// The position.
-    pub board: Bitboards,
+    pub board: B,
     /// The operations other than `hmvc` and `fmvn`, in order.
     pub operations: Vec<Operation>,
 }
@@ -178,24 +203,139 @@ impl<'a> Operand<'a> {
 }
 
 impl Epd {
+    /// Reads one record on [`Bitboards`] (its errors say line 1).
+    pub fn parse(text: &str) -> Result<Epd, EpdError> {
+        Epd::from_line(text, 1)
+    }
+
+    /// Reads one record on [`Bitboards`] that stands on line `line` (for
+    /// error messages); [`Epd::from_line`] reads one on any backend.
+    pub fn parse_line(text: &str, line: usize) -> Result<Epd, EpdError> {
+        Epd::from_line(text, line)
+    }
+}
+
+impl<B: MoveGen> Epd<B> {
     /// A record of `board` with no operations.
-    pub fn new(board: Bitboards) -> Epd {
+    pub fn new(board: B) -> Epd<B> {
         Epd {
             board,
             operations: Vec::new(),
         }
     }
 
-    /// Reads one record (its errors say line 1).
-    pub fn parse(text: &str) -> Result<Epd, EpdError> {
-        Epd::parse_line(text, 1)
-    }
-
-    /// Reads one record that stands on line `line` (for error messages).
-    pub fn parse_line(text: &str, line: usize) -> Result<Epd, EpdError> {
+    /// Reads one record on the backend `B`, which stands on line `line`
+    /// (for error messages); on [`Bitboards`], [`Epd::parse_line`] says the
+    /// same without naming the backend, and `text.parse::<Epd<B>>()` reads
+    /// a record of line 1.
+    pub fn from_line(text: &str, line: usize) -> Result<Epd<B>, EpdError> {
         parse_record(text).map_err(|kind| EpdError { line, kind })
     }
 
+    /// Sets `op`: it replaces the first operation with the same opcode, or
+    /// is added at the end. The moves of `bm`, `am`, `pm` and `pv` are not
+    /// checked here (the typed setters check them).
+    pub fn set(&mut self, op: Operation) -> &mut Epd<B> {
+        let opcode = op.opcode();
+        match self.operations.iter_mut().find(|o| o.opcode() == opcode) {
+            Some(slot) => *slot = op,
+            None => self.operations.push(op),
+        }
+        self
+    }
+
+    /// Removes the operation with this opcode, returning it.
+    pub fn remove(&mut self, opcode: &str) -> Option<Operation> {
+        let i = self
+            .operations
+            .iter()
+            .position(|op| op.opcode() == opcode)?;
+        Some(self.operations.remove(i))
+    }
+
+    /// Sets the `id` string.
+    pub fn set_id(&mut self, id: impl Into<String>) -> &mut Epd<B> {
+        self.set(Operation::Id(id.into()))
+    }
+
+    /// Sets the comment `c0`..`c9` numbered `n` (from 0 to 9; a larger
+    /// number is taken modulo 10).
+    pub fn set_comment(&mut self, n: u8, text: impl Into<String>) -> &mut Epd<B> {
+        self.set(Operation::Comment(n % 10, text.into()))
+    }
+
+    /// Sets the perft count `D<depth>`.
+    pub fn set_perft(&mut self, depth: u32, nodes: u64) -> &mut Epd<B> {
+        self.set(Operation::Perft { depth, nodes })
+    }
+
+    /// Sets `acd`, the depth searched.
+    pub fn set_analysis_depth(&mut self, depth: u32) -> &mut Epd<B> {
+        self.set(Operation::AnalysisDepth(depth))
+    }
+
+    /// Sets `ce`, the evaluation in centipawns from the side to move's view.
+    pub fn set_evaluation(&mut self, centipawns: i32) -> &mut Epd<B> {
+        self.set(Operation::Evaluation(centipawns))
+    }
+
+    /// Sets `bm`, the best moves; each must be legal in the position.
+    pub fn set_best_moves(
+        &mut self,
+        moves: impl IntoIterator<Item = Move>,
+    ) -> Result<&mut Epd<B>, IllegalMove> {
+        let moves = self.legal(moves, false)?;
+        Ok(self.set(Operation::BestMoves(moves)))
+    }
+
+    /// Sets `am`, the moves to avoid; each must be legal in the position.
+    pub fn set_avoid_moves(
+        &mut self,
+        moves: impl IntoIterator<Item = Move>,
+    ) -> Result<&mut Epd<B>, IllegalMove> {
+        let moves = self.legal(moves, false)?;
+        Ok(self.set(Operation::AvoidMoves(moves)))
+    }
+
+    /// Sets `pm`, the predicted move, which must be legal in the position.
+    pub fn set_predicted_move(&mut self, mv: Move) -> Result<&mut Epd<B>, IllegalMove> {
+        self.legal([mv], false)?;
+        Ok(self.set(Operation::PredictedMove(mv)))
+    }
+
+    /// Sets `pv`, the predicted variation: each move legal after the ones
+    /// before it.
+    pub fn set_predicted_variation(
+        &mut self,
+        moves: impl IntoIterator<Item = Move>,
+    ) -> Result<&mut Epd<B>, IllegalMove> {
+        let moves = self.legal(moves, true)?;
+        Ok(self.set(Operation::PredictedVariation(moves)))
+    }
+
+    /// `moves`, checked legal in the position (or, for a `sequence`, each
+    /// after the ones before).
+    fn legal(
+        &self,
+        moves: impl IntoIterator<Item = Move>,
+        sequence: bool,
+    ) -> Result<Vec<Move>, IllegalMove> {
+        let mut position = self.board.clone();
+        let mut out = Vec::new();
+        for mv in moves {
+            if !position.is_legal(mv) {
+                return Err(IllegalMove {
+                    mv,
+                    fen: position.fen(),
+                });
+            }
+            if sequence {
+                position.play_unchecked(mv);
+            }
+            out.push(mv);
+        }
+        Ok(out)
+    }
     /// The first operation with this opcode.
     pub fn get(&self, opcode: &str) -> Option<&Operation> {
         self.operations.iter().find(|op| op.opcode() == opcode)
@@ -240,17 +380,17 @@ impl Epd {
     }
 }
 
-impl FromStr for Epd {
+impl<B: MoveGen> FromStr for Epd<B> {
     type Err = EpdError;
-    fn from_str(text: &str) -> Result<Epd, EpdError> {
-        Epd::parse(text)
+    fn from_str(text: &str) -> Result<Epd<B>, EpdError> {
+        Epd::from_line(text, 1)
     }
 }
 
-/// Every record of `text`, one a line; blank lines and lines starting with
-/// `#` are passed over. Each error names its line. (To read a file of any
-/// size, feed each line of a [`BufRead`](std::io::BufRead) to
-/// [`Epd::parse_line`].)
+/// Every record of `text`, one a line, on [`Bitboards`]; blank lines and
+/// lines starting with `#` are passed over. Each error names its line. (To
+/// read a file of any size, or on another backend, feed each line of a
+/// [`BufRead`](std::io::BufRead) to [`Epd::from_line`].)
 pub fn read(text: &str) -> impl Iterator<Item = Result<Epd, EpdError>> + '_ {
     read_numbered(text).map(|r| r.map(|(_, epd)| epd))
 }
@@ -261,7 +401,7 @@ pub fn read_numbered(text: &str) -> impl Iterator<Item = Result<(usize, Epd), Ep
     text.lines().enumerate().filter_map(|(i, line)| {
         let trimmed = line.trim();
         (!trimmed.is_empty() && !trimmed.starts_with('#'))
-            .then(|| Epd::parse_line(line, i + 1).map(|epd| (i + 1, epd)))
+            .then(|| Epd::from_line(line, i + 1).map(|epd| (i + 1, epd)))
     })
 }
 
@@ -273,7 +413,7 @@ fn split_word(text: &str) -> (&str, &str) {
     text.split_at(end)
 }
 
-fn parse_record(text: &str) -> Result<Epd, EpdErrorKind> {
+fn parse_record<B: MoveGen>(text: &str) -> Result<Epd<B>, EpdErrorKind> {
     let mut rest = text.trim();
     let mut fields = Vec::with_capacity(4);
     while fields.len() < 4 {
@@ -294,7 +434,7 @@ fn parse_record(text: &str) -> Result<Epd, EpdErrorKind> {
         setup.fullmove_number = fullmove.parse().map_err(|_| clocks())?;
         rest = after;
     }
-    let board = Bitboards::from_setup(&setup).map_err(|e| EpdErrorKind::Fen(e.into()))?;
+    let board = B::from_setup(&setup).map_err(|e| EpdErrorKind::Fen(e.into()))?;
     let mut operations = Vec::new();
     let mut clocks = (None, None);
     loop {
@@ -333,7 +473,7 @@ fn parse_record(text: &str) -> Result<Epd, EpdErrorKind> {
             setup.halfmove_clock = halfmove.unwrap_or(setup.halfmove_clock);
             setup.fullmove_number = fullmove.unwrap_or(setup.fullmove_number);
             let opcode = if halfmove.is_some() { "hmvc" } else { "fmvn" };
-            Bitboards::from_setup(&setup).map_err(|e| EpdErrorKind::Operand {
+            B::from_setup(&setup).map_err(|e| EpdErrorKind::Operand {
                 opcode: opcode.into(),
                 reason: e.to_string(),
             })?
@@ -411,8 +551,8 @@ fn number<T: FromStr>(opcode: &str, operands: &[Operand<'_>]) -> Result<T, EpdEr
 
 /// SAN moves each resolved in `board` (or, for a variation, each in the
 /// position after the one before).
-fn moves(
-    board: &Bitboards,
+fn moves<B: MoveGen>(
+    board: &B,
     opcode: &str,
     operands: &[Operand<'_>],
     sequence: bool,
@@ -435,8 +575,8 @@ fn moves(
     Ok(out)
 }
 
-fn operation(
-    board: &Bitboards,
+fn operation<B: MoveGen>(
+    board: &B,
     opcode: &str,
     operands: &[Operand<'_>],
     raw: &str,
@@ -491,23 +631,29 @@ fn write_string(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
     write!(f, " \"{}\"", s.replace('"', "'"))
 }
 
-fn write_moves(
+fn write_moves<B: MoveGen>(
     f: &mut fmt::Formatter<'_>,
-    board: &Bitboards,
+    board: &B,
     moves: &[Move],
     sequence: bool,
 ) -> fmt::Result {
     let mut position = board.clone();
     for &mv in moves {
-        write!(f, " {}", to_san(&position, mv))?;
-        if sequence && crate::MoveGen::is_legal(&position, mv) {
-            position.play_unchecked(mv);
+        match San::from_move(&position, mv) {
+            Ok(san) => {
+                write!(f, " {san}")?;
+                if sequence {
+                    position.play_unchecked(mv);
+                }
+            }
+            // Set by hand through `operations`, not legal here: UCI text.
+            Err(_) => write!(f, " {mv}")?,
         }
     }
     Ok(())
 }
 
-impl fmt::Display for Epd {
+impl<B: MoveGen> fmt::Display for Epd<B> {
     /// Writes the record: the four position fields, `hmvc`/`fmvn` if the
     /// clocks are not 0 and 1, then each operation ended by `;`. A move
     /// that is not legal in its position (set by hand) is written in UCI

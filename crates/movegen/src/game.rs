@@ -2,8 +2,8 @@
 //! history (repetition) or the move list (mate, stalemate) to decide.
 
 use crate::MoveGen;
-use fianchetto_board::{Board, Color, Move, Setup};
-use std::fmt;
+use core::fmt;
+use fianchetto_board::{write_diagram, Board, Color, FenError, Move, Setup};
 
 /// Why a game ended (or may be claimed drawn).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -55,13 +55,45 @@ impl Outcome {
     }
 }
 
+impl fmt::Display for Termination {
+    /// What ended the game, in words: `checkmate`, `stalemate`,
+    /// `insufficient material`, `the fifty-move rule`, `the seventy-five-move
+    /// rule`, `threefold repetition`, `fivefold repetition`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::InsufficientMaterial => "insufficient material",
+            Termination::FiftyMoves => "the fifty-move rule",
+            Termination::SeventyFiveMoves => "the seventy-five-move rule",
+            Termination::ThreefoldRepetition => "threefold repetition",
+            Termination::FivefoldRepetition => "fivefold repetition",
+        })
+    }
+}
+
 impl fmt::Display for Outcome {
+    /// The outcome as a sentence: `White wins by checkmate`, `Draw by
+    /// threefold repetition` (the PGN result is [`Outcome::result`]).
+    ///
+    /// ```
+    /// use fianchetto_board::Color;
+    /// use fianchetto_movegen::{Outcome, Termination};
+    ///
+    /// let mate = Outcome::Decisive { winner: Color::Black, how: Termination::Checkmate };
+    /// assert_eq!(mate.to_string(), "Black wins by checkmate");
+    /// assert_eq!(Outcome::Draw(Termination::FiftyMoves).to_string(), "Draw by the fifty-move rule");
+    /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Outcome::Decisive { winner, how } => {
-                write!(f, "{} ({winner} wins by {how:?})", self.result())
+                let winner = match winner {
+                    Color::White => "White",
+                    Color::Black => "Black",
+                };
+                write!(f, "{winner} wins by {how}")
             }
-            Outcome::Draw(how) => write!(f, "{} (draw by {how:?})", self.result()),
+            Outcome::Draw(how) => write!(f, "Draw by {how}"),
         }
     }
 }
@@ -112,6 +144,25 @@ impl<B: MoveGen> Game<B> {
         Ok(Game::new(B::from_setup(setup)?))
     }
 
+    /// A game starting at the position of `fen` (standard castling; for
+    /// Chess960, build the board with [`Board::from_fen_with`] and use
+    /// [`Game::new`]).
+    ///
+    /// ```
+    /// use fianchetto_board::Bitboards;
+    /// use fianchetto_movegen::{Game, Outcome, Termination};
+    ///
+    /// let mut game: Game<Bitboards> = Game::from_fen("7k/8/6K1/8/8/8/8/5Q2 w - - 0 1")?;
+    /// game.play_san("Qf8#")?;
+    /// let outcome = game.outcome().ok_or("not over")?;
+    /// assert_eq!(outcome.to_string(), "White wins by checkmate");
+    /// print!("{game}"); // the final position as a diagram, and the moves
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_fen(fen: &str) -> Result<Game<B>, FenError> {
+        Ok(Game::new(B::from_fen(fen)?))
+    }
+
     /// The current position.
     pub fn board(&self) -> &B {
         // `positions` always holds the start position.
@@ -159,6 +210,34 @@ impl<B: MoveGen> Game<B> {
         next.play_unchecked(mv);
         self.positions.push(next);
         self.moves.push(mv);
+    }
+
+    /// Plays a null move (the side to move passes, as `--` in PGN); the
+    /// move list holds it as [`Move::NULL`]. Refused, changing nothing,
+    /// when the side to move is in check.
+    ///
+    /// ```
+    /// use fianchetto_board::{Bitboards, Board, Color, Move};
+    /// use fianchetto_movegen::Game;
+    ///
+    /// let mut game = Game::new(Bitboards::startpos());
+    /// game.play_null()?;
+    /// assert_eq!(game.board().turn(), Color::Black);
+    /// assert_eq!(game.moves(), [Move::NULL]);
+    /// # Ok::<(), fianchetto_movegen::IllegalMove>(())
+    /// ```
+    pub fn play_null(&mut self) -> Result<(), IllegalMove> {
+        if self.board().in_check() {
+            return Err(IllegalMove {
+                mv: Move::NULL,
+                fen: self.board().fen(),
+            });
+        }
+        let mut next = self.board().clone();
+        next.play_null();
+        self.positions.push(next);
+        self.moves.push(Move::NULL);
+        Ok(())
     }
 
     /// Parses a move in UCI notation and plays it.
@@ -244,6 +323,50 @@ impl<B: MoveGen> Game<B> {
     pub fn outcome_with_claims(&self) -> Option<Outcome> {
         self.outcome()
             .or_else(|| self.claimable_draw().map(Outcome::Draw))
+    }
+}
+
+impl<B: MoveGen> fmt::Display for Game<B> {
+    /// The current position as a text diagram (as the boards draw it), then
+    /// its FEN and the moves so far in SAN.
+    ///
+    /// ```
+    /// use fianchetto_board::Bitboards;
+    /// use fianchetto_movegen::Game;
+    ///
+    /// let mut game: Game<Bitboards> = Game::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")?;
+    /// game.play_san("e4")?;
+    /// assert_eq!(game.to_string(), "\
+    /// 8 . . . . k . . . \n\
+    /// 7 . . . . . . . . \n\
+    /// 6 . . . . . . . . \n\
+    /// 5 . . . . . . . . \n\
+    /// 4 . . . . P . . . \n\
+    /// 3 . . . . . . . . \n\
+    /// 2 . . . . . . . . \n\
+    /// 1 . . . . K . . . \n  a b c d e f g h\n\
+    /// Fen: 4k3/8/8/8/4P3/8/8/4K3 b - - 0 1\n\
+    /// Moves: 1. e4\n");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let setup = self.board().to_setup();
+        write_diagram(&setup, f)?;
+        writeln!(f, "Fen: {setup}")?;
+        if !self.moves.is_empty() {
+            f.write_str("Moves:")?;
+            match crate::san::san_line(self.start(), &self.moves) {
+                Ok(line) => write!(f, " {line}")?,
+                // Moves played unchecked that are not legal have no SAN.
+                Err(_) => {
+                    for mv in &self.moves {
+                        write!(f, " {mv}")?;
+                    }
+                }
+            }
+            f.write_str("\n")?;
+        }
+        Ok(())
     }
 }
 

@@ -36,9 +36,7 @@ pub use game::{Game, IllegalMove, Outcome, Termination};
 pub use perft::{
     divide, perft, perft_hashed, perft_parallel, perft_plain, perft_stats, PerftStats,
 };
-pub use san::{
-    moves_to_san, parse_san, san_line, to_san, ParseSanError, San, SanError, SanSyntaxError, Suffix,
-};
+pub use san::{parse_san, san_line, to_san, ParseSanError, San, SanError, SanSyntaxError, Suffix};
 pub use uci::{
     parse_uci, to_uci, uci_string, ParseUciMoveError, UciMove, UciMoveError, UciSyntaxError,
 };

@@ -69,7 +69,7 @@
 //! let board = Bitboards::startpos();
 //! let mv = parse_san(&board, "Nf3")?;
 //! assert_eq!(mv.to_string(), "g1f3");
-//! assert_eq!(to_san(&board, mv), "Nf3");
+//! assert_eq!(to_san(&board, mv)?, "Nf3");
 //! assert_eq!(parse_san(&board, "Ng1-f3!?")?, mv);
 //!
 //! let mut after = board.clone();
@@ -439,14 +439,28 @@ impl fmt::Display for San {
 
 /// Writes `mv`, a legal move of `board`, in SAN (see [`San::from_move`]).
 ///
-/// A move that is not legal in `board` (a move from another position) has no
-/// SAN; it is written in UCI notation instead, so that a stale move in a log
-/// line shows up as such rather than crashing the program.
-pub fn to_san<B: MoveGen>(board: &B, mv: Move) -> String {
-    match San::from_move(board, mv) {
-        Ok(san) => san.to_string(),
-        Err(_) => mv.to_string(),
-    }
+/// A move that is not legal in `board` (a move from another position, a
+/// stale hash move) has no SAN: the error names the move and the position.
+/// To show such a move anyway, fall back on its UCI text:
+/// `to_san(&board, mv).unwrap_or_else(|_| mv.to_string())`.
+///
+/// ```
+/// use fianchetto_board::{Bitboards, Board};
+/// use fianchetto_movegen::{parse_uci, to_san};
+///
+/// let board = Bitboards::startpos();
+/// let mv = parse_uci(&board, "g1f3")?;
+/// assert_eq!(to_san(&board, mv)?, "Nf3");
+/// let mut after = board.clone();
+/// after.play_unchecked(mv);
+/// // The same move is not legal once played.
+/// let err = to_san(&after, mv).unwrap_err();
+/// assert_eq!(err.to_string(),
+///            "g1f3 is not a legal move in rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn to_san<B: MoveGen>(board: &B, mv: Move) -> Result<String, IllegalMove> {
+    San::from_move(board, mv).map(|san| san.to_string())
 }
 
 /// Appends the SAN of `mv`, a move of `legal` (the legal moves of `board`),
@@ -526,7 +540,8 @@ fn moving_role<B: Board>(board: &B, mv: Move) -> Role {
 }
 
 /// Writes a line of moves from `board` in SAN with move numbers:
-/// `1. e4 e5 2. Nf3`, or `7... Nf6 8. O-O` when black moves first.
+/// `1. e4 e5 2. Nf3`, or `7... Nf6 8. O-O` when black moves first; a null
+/// move ([`Move::NULL`]) is written `--`, as PGN does.
 ///
 /// Stops with an [`IllegalMove`] (naming the move and the position it was
 /// tried in) at the first move that is not legal where it is played, as can
@@ -535,7 +550,17 @@ pub fn san_line<B: MoveGen>(board: &B, moves: &[Move]) -> Result<String, Illegal
     let mut line = String::with_capacity(moves.len() * 7);
     let mut position = board.clone();
     for (i, &mv) in moves.iter().enumerate() {
-        let san = San::from_move(&position, mv)?;
+        let san = if mv.is_null() {
+            if position.in_check() {
+                return Err(IllegalMove {
+                    mv,
+                    fen: position.fen(),
+                });
+            }
+            None
+        } else {
+            Some(San::from_move(&position, mv)?)
+        };
         if i > 0 {
             line.push(' ');
         }
@@ -549,15 +574,18 @@ pub fn san_line<B: MoveGen>(board: &B, moves: &[Move]) -> Result<String, Illegal
             }
             fianchetto_board::Color::Black => {}
         }
-        let _ = write!(line, "{san}");
-        position.play_unchecked(mv);
+        match san {
+            Some(san) => {
+                let _ = write!(line, "{san}");
+                position.play_unchecked(mv);
+            }
+            None => {
+                line.push_str("--");
+                position.play_null();
+            }
+        }
     }
     Ok(line)
-}
-
-/// The same as [`san_line`]: the name PGN writers look for.
-pub fn moves_to_san<B: MoveGen>(board: &B, moves: &[Move]) -> Result<String, IllegalMove> {
-    san_line(board, moves)
 }
 
 /// Reads the syntax of `text` (see the module documentation for the
@@ -902,7 +930,11 @@ fn resolve_slow<B: MoveGen>(
             others.insert(0, m);
             Err(SanError::Ambiguous {
                 text: text(),
-                candidates: others.into_iter().map(|m| to_san(board, m)).collect(),
+                // Legal moves of `board`, so each has its SAN.
+                candidates: others
+                    .into_iter()
+                    .filter_map(|m| to_san(board, m).ok())
+                    .collect(),
                 fen: board.fen(),
             })
         }
@@ -1024,7 +1056,7 @@ mod tests {
     fn san_of(fen: &str, uci: &str) -> String {
         let b = board(fen);
         let mv = crate::parse_uci(&b, uci).unwrap_or_else(|e| panic!("{e}"));
-        to_san(&b, mv)
+        to_san(&b, mv).unwrap_or_else(|e| panic!("{e}"))
     }
 
     const START: &str = fianchetto_board::START_FEN;
@@ -1261,7 +1293,7 @@ mod tests {
                         .map(|r| format!("={}", r.upper_char()))
                         .unwrap_or_default();
                     let x = if mv.is_capture() { "x" } else { "" };
-                    texts.push(to_san(&b, mv));
+                    texts.push(to_san(&b, mv).unwrap_or_else(|e| panic!("{e}")));
                     for prefix in ["", &from[..1], &from[1..], &from] {
                         texts.push(format!("{letter}{prefix}{x}{to}{promo}"));
                         texts.push(format!("{letter}{prefix}{to}{promo}"));
@@ -1553,7 +1585,7 @@ mod tests {
             let b = board(fen);
             for &mv in &b.legal_moves() {
                 let san = San::from_move(&b, mv).unwrap_or_else(|e| panic!("{e}"));
-                assert_eq!(san.to_string(), to_san(&b, mv));
+                assert_eq!(Ok(san.to_string()), to_san(&b, mv));
                 assert_eq!(san.to_move(&b), Ok(mv), "{san} in {fen}");
                 assert_eq!(parse_san(&b, &san.to_string()), Ok(mv));
             }
@@ -1639,14 +1671,22 @@ mod tests {
         let mut after_e4 = b.clone();
         after_e4.play_unchecked(moves[0]);
         assert_eq!(
-            moves_to_san(&after_e4, &moves[1..3]).as_deref(),
+            san_line(&after_e4, &moves[1..3]).as_deref(),
             Ok("1... e5 2. Qh5")
         );
+        // A null move is written `--`, refused in check.
+        let line = [moves[0], Move::NULL, moves[2], Move::NULL];
+        assert_eq!(san_line(&b, &line).as_deref(), Ok("1. e4 -- 2. Qh5 --"));
+        let mut checked = b.clone();
+        for &mv in &moves[..6] {
+            checked.play_unchecked(mv);
+        }
+        assert!(san_line(&checked, &[moves[6], Move::NULL]).is_err());
         assert_eq!(san_line(&b, &[]).as_deref(), Ok(""));
         let err = san_line(&b, &[moves[0], moves[0]]).unwrap_err();
         assert_eq!(err.mv, moves[0]);
-        // Not legal here: written in UCI rather than panicking.
-        assert_eq!(to_san(&b, moves[1]), "e7e5");
-        assert_eq!(to_san(&b, Move::NULL), "0000");
+        // Not legal here: no SAN, and an error naming the move.
+        assert_eq!(to_san(&b, moves[1]).map_err(|e| e.mv), Err(moves[1]));
+        assert_eq!(to_san(&b, Move::NULL).map_err(|e| e.mv), Err(Move::NULL));
     }
 }

@@ -39,8 +39,8 @@
 //! // The king on g1 castles short with the rook on h1: it stays on g1.
 //! let castle = parse_uci(&board, "g1h1")?;
 //! assert!(castle.is_castle());
-//! assert_eq!(to_uci(&board, castle, true), "g1h1");
-//! assert_eq!(to_uci(&board, castle, false), "g1g1");
+//! assert_eq!(to_uci(&board, castle, CastlingMode::Chess960), "g1h1");
+//! assert_eq!(to_uci(&board, castle, CastlingMode::Standard), "g1g1");
 //! // The same through the types.
 //! let text = UciMove::from_move(castle, board.castling(), CastlingMode::Chess960);
 //! assert_eq!(text.to_move(&board)?, castle);
@@ -357,19 +357,31 @@ pub fn parse_uci<B: MoveGen>(board: &B, text: &str) -> Result<Move, UciMoveError
 }
 
 /// Writes `mv`, a move of `board`, in UCI notation: castling as the king's
-/// move (`e1g1`), or with `chess960` as king takes rook (`e1h1`). See
-/// [`UciMove::from_move`].
-pub fn to_uci<B: Board>(board: &B, mv: Move, chess960: bool) -> String {
-    uci_string(mv, board.castling(), chess960)
+/// move (`e1g1`) in [`CastlingMode::Standard`], as king takes rook (`e1h1`)
+/// in [`CastlingMode::Chess960`]. See [`UciMove::from_move`].
+///
+/// ```
+/// use fianchetto_board::{Bitboards, Board, CastlingMode};
+/// use fianchetto_movegen::{parse_san, to_uci};
+///
+/// let board = Bitboards::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")?;
+/// let castle = parse_san(&board, "O-O")?;
+/// assert_eq!(to_uci(&board, castle, CastlingMode::Standard), "e1g1");
+/// assert_eq!(to_uci(&board, castle, CastlingMode::Chess960), "e1h1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn to_uci<B: Board>(board: &B, mv: Move, mode: CastlingMode) -> String {
+    uci_string(mv, board.castling(), mode)
 }
 
 /// Writes `mv` in UCI notation knowing only the castling rights of a
 /// position it or an earlier position of its game had (as a principal
-/// variation printed with its root's rights). With `chess960` a castling
-/// is written king takes rook (`e1h1`); otherwise, and for every other
-/// move, this is `mv.to_string()`. See [`UciMove::from_move`].
-pub fn uci_string(mv: Move, rights: CastlingRights, chess960: bool) -> String {
-    UciMove::from_move(mv, rights, CastlingMode::from_chess960(chess960)).to_string()
+/// variation printed with its root's rights). In
+/// [`CastlingMode::Chess960`] a castling is written king takes rook
+/// (`e1h1`); otherwise, and for every other move, this is
+/// `mv.to_string()`. See [`UciMove::from_move`].
+pub fn uci_string(mv: Move, rights: CastlingRights, mode: CastlingMode) -> String {
+    UciMove::from_move(mv, rights, mode).to_string()
 }
 
 #[cfg(feature = "serde")]

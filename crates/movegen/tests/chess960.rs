@@ -167,10 +167,10 @@ fn observe<B: MoveGen>(b: &B) -> (Vec<Move>, String, String, u64, u64) {
 fn notation_round_trips<B: MoveGen>(b: &B) {
     let legal = b.legal_moves();
     for &mv in &legal {
-        let text = to_uci(b, mv, true);
+        let text = to_uci(b, mv, CastlingMode::Chess960);
         assert_eq!(parse_uci(b, &text), Ok(mv), "UCI {text} in {}", b.fen());
-        assert_eq!(text, uci_string(mv, b.castling(), true));
-        let standard = to_uci(b, mv, false);
+        assert_eq!(text, uci_string(mv, b.castling(), CastlingMode::Chess960));
+        let standard = to_uci(b, mv, CastlingMode::Standard);
         assert_eq!(standard, mv.to_string());
         let twin = legal
             .iter()
@@ -183,7 +183,7 @@ fn notation_round_trips<B: MoveGen>(b: &B) {
                 b.fen()
             );
         }
-        let san = to_san(b, mv);
+        let san = to_san(b, mv).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(parse_san(b, &san), Ok(mv), "SAN {san} in {}", b.fen());
         if let Some(side) = mv.castling_side() {
             let written = match side {
@@ -352,8 +352,8 @@ fn castling_examples<B: MoveGen>() {
         let b: B = board(fen);
         let mv = parse_uci(&b, ktr).unwrap_or_else(|e| panic!("{e}"));
         assert!(mv.is_castle(), "{} {ktr} in {fen}", B::NAME);
-        assert_eq!(to_uci(&b, mv, true), ktr);
-        assert_eq!(to_uci(&b, mv, false), king_move);
+        assert_eq!(to_uci(&b, mv, CastlingMode::Chess960), ktr);
+        assert_eq!(to_uci(&b, mv, CastlingMode::Standard), king_move);
         let mut next = b.clone();
         next.play_unchecked(mv);
         assert_eq!(next.fen(), after, "{} {ktr} in {fen}", B::NAME);
@@ -380,7 +380,7 @@ fn uci_forms_and_ambiguity() {
     assert!(!step.is_castle());
     let castle = parse_uci(&b, "b1a1").unwrap();
     assert_eq!(castle.castling_side(), Some(CastlingSide::Queen));
-    assert_eq!(to_uci(&b, castle, true), "b1a1");
+    assert_eq!(to_uci(&b, castle, CastlingMode::Chess960), "b1a1");
     assert_eq!(
         parse_uci(&b, "b1h1").unwrap().castling_side(),
         Some(CastlingSide::King)
@@ -394,8 +394,8 @@ fn uci_forms_and_ambiguity() {
     let s = Bitboards::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
     let oo = parse_uci(&s, "e1h1").unwrap();
     assert_eq!(parse_uci(&s, "e1g1"), Ok(oo));
-    assert_eq!(to_uci(&s, oo, false), "e1g1");
-    assert_eq!(to_uci(&s, oo, true), "e1h1");
+    assert_eq!(to_uci(&s, oo, CastlingMode::Standard), "e1g1");
+    assert_eq!(to_uci(&s, oo, CastlingMode::Chess960), "e1h1");
     // A rook that cannot castle is not a castling target.
     assert!(parse_uci(&b, "b1b2").is_ok());
     assert!(matches!(
@@ -404,8 +404,14 @@ fn uci_forms_and_ambiguity() {
     ));
     // A principal variation is written from the root's rights.
     let game_rights = b.castling();
-    assert_eq!(uci_string(castle, game_rights, true), "b1a1");
-    assert_eq!(uci_string(step, game_rights, true), "b1c1");
+    assert_eq!(
+        uci_string(castle, game_rights, CastlingMode::Chess960),
+        "b1a1"
+    );
+    assert_eq!(
+        uci_string(step, game_rights, CastlingMode::Chess960),
+        "b1c1"
+    );
 }
 
 #[test]
@@ -414,8 +420,8 @@ fn san_castling() {
     // where it is, and Kf1/Kh2-style moves stay king moves.
     let b: Bitboards = board("1rk5/8/8/8/8/8/8/6KR w Hb - 0 1");
     let oo = parse_san(&b, "O-O").unwrap();
-    assert_eq!(to_uci(&b, oo, true), "g1h1");
-    assert_eq!(to_san(&b, oo), "O-O");
+    assert_eq!(to_uci(&b, oo, CastlingMode::Chess960), "g1h1");
+    assert_eq!(to_san(&b, oo).as_deref(), Ok("O-O"));
     assert_eq!(parse_san(&b, "0-0"), Ok(oo));
     assert!(parse_san(&b, "O-O-O").is_err());
     // King b1: Kc1 is the king's step, O-O-O the castling to the same square.
@@ -424,12 +430,18 @@ fn san_castling() {
     let long = parse_san(&b, "O-O-O").unwrap();
     assert!(!step.is_castle() && long.is_castle());
     assert_eq!((step.from(), step.to()), (long.from(), long.to()));
-    assert_eq!(to_san(&b, step), "Kc1");
-    assert_eq!(to_san(&b, long), "O-O-O");
-    assert_eq!(to_san(&b, parse_san(&b, "O-O").unwrap()), "O-O");
+    assert_eq!(to_san(&b, step).as_deref(), Ok("Kc1"));
+    assert_eq!(to_san(&b, long).as_deref(), Ok("O-O-O"));
+    assert_eq!(
+        to_san(&b, parse_san(&b, "O-O").unwrap()).as_deref(),
+        Ok("O-O")
+    );
     // Black castles with check: the rook lands on d8 facing the king on d1.
     let b: Bitboards = board("1rk5/8/8/8/8/8/8/3K4 b b - 0 1");
-    assert_eq!(to_san(&b, parse_san(&b, "O-O-O").unwrap()), "O-O-O+");
+    assert_eq!(
+        to_san(&b, parse_san(&b, "O-O-O").unwrap()).as_deref(),
+        Ok("O-O-O+")
+    );
     // Divide writes moves the same way the UCI option asks for.
     let total: u64 = divide(&b, 1).iter().map(|&(_, n)| n).sum();
     assert_eq!(total, perft(&b, 1));

@@ -21,7 +21,7 @@ fn reads_every_operation() {
     let e = parse(text);
     let board = &e.board;
     assert_eq!((board.halfmove_clock(), board.fullmove_number()), (2, 3));
-    let san = |m| to_san(board, m);
+    let san = |m| to_san(board, m).unwrap_or_else(|e| panic!("{e}"));
     let ops = &e.operations;
     assert_eq!(ops.len(), 13);
     assert!(
@@ -325,7 +325,7 @@ proptest! {
         prop_assert_eq!(back.as_ref(), Ok(&record), "{}", text);
         // The SAN written for each best move reads back as that move.
         for &mv in record.best_moves() {
-            prop_assert_eq!(parse_san(&board, &to_san(&board, mv)), Ok(mv));
+            prop_assert_eq!(parse_san(&board, &to_san(&board, mv).unwrap_or_else(|e| panic!("{e}"))), Ok(mv));
         }
     }
 
@@ -338,4 +338,57 @@ proptest! {
         }
         let _ = Epd::parse(&text);
     }
+}
+
+/// Records are built with the setters and read on any backend.
+#[test]
+fn records_build_with_setters_on_every_backend() {
+    use fianchetto_board::{Board0x88, Mailbox};
+    fn build<B: MoveGen + PartialEq>() {
+        let board =
+            B::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap_or_else(|e| panic!("{e}"));
+        let push = parse_san(&board, "e4").unwrap_or_else(|e| panic!("{e}"));
+        let step = parse_san(&board, "Kd2").unwrap_or_else(|e| panic!("{e}"));
+        let mut record = Epd::new(board.clone());
+        record
+            .set_id("pawn")
+            .set_comment(0, "a 'quoted' word")
+            .set_perft(1, 6)
+            .set_analysis_depth(12)
+            .set_evaluation(150);
+        record
+            .set_best_moves([push])
+            .unwrap_or_else(|e| panic!("{e}"));
+        record
+            .set_avoid_moves([step])
+            .unwrap_or_else(|e| panic!("{e}"));
+        record
+            .set_predicted_move(push)
+            .unwrap_or_else(|e| panic!("{e}"));
+        record
+            .set_predicted_variation([push])
+            .unwrap_or_else(|e| panic!("{e}"));
+        let text = record.to_string();
+        assert_eq!(
+            text,
+            "4k3/8/8/8/8/8/4P3/4K3 w - - id \"pawn\"; c0 \"a 'quoted' word\"; D1 6; acd 12; \
+             ce 150; bm e4; am Kd2; pm e4; pv e4;"
+        );
+        // Setting again replaces; an illegal move is refused and changes nothing.
+        record.set_perft(1, 7).set_id("p");
+        assert_eq!(record.perft_counts().collect::<Vec<_>>(), [(1, 7)]);
+        assert_eq!(record.id(), Some("p"));
+        assert!(record
+            .set_best_moves([step, push, fianchetto_board::Move::NULL])
+            .is_err());
+        assert_eq!(record.best_moves(), [push]);
+        assert!(record.set_predicted_variation([push, push]).is_err());
+        assert!(record.remove("am").is_some() && record.remove("am").is_none());
+        // Read back on the same backend.
+        let back: Epd<B> = record.to_string().parse().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(back, record);
+    }
+    build::<Bitboards>();
+    build::<Board0x88>();
+    build::<Mailbox>();
 }

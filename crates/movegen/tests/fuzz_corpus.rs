@@ -118,9 +118,9 @@ fn fuzz_fen_960(s: &str) {
             .unwrap_or_else(|e| panic!("{s:?} wrote {fen:?}, which does not load: {e}"));
         assert_eq!((again.fen(), again.hash()), (fen, board.hash()), "{s:?}");
         for &mv in &board.legal_moves() {
-            let text = to_uci(&board, mv, true);
+            let text = to_uci(&board, mv, fianchetto_board::CastlingMode::Chess960);
             assert_eq!(parse_uci(&board, &text), Ok(mv), "UCI {text} in {s:?}");
-            let san = to_san(&board, mv);
+            let san = to_san(&board, mv).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(parse_san(&board, &san), Ok(mv), "SAN {san} in {s:?}");
         }
     }
@@ -137,7 +137,7 @@ fn check_moves(board: &Bitboards) {
 /// after it writes a FEN that loads again with the same hash.
 fn check_move(board: &Bitboards, mv: fianchetto_board::Move) {
     let fen = board.fen();
-    let san = to_san(board, mv);
+    let san = to_san(board, mv).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(parse_san(board, &san), Ok(mv), "SAN {san} in {fen}");
     let uci = mv.to_string();
     assert_eq!(parse_uci(board, &uci), Ok(mv), "UCI {uci} in {fen}");
@@ -169,7 +169,7 @@ pub fn fuzz_san(data: &[u8]) {
                 board.is_legal(mv),
                 "{text:?} gave the illegal {mv} in {fen}"
             );
-            let san = to_san(&board, mv);
+            let san = to_san(&board, mv).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(
                 parse_san(&board, &san),
                 Ok(mv),

@@ -43,7 +43,7 @@ fn check_position(b: &Bitboards) {
     let legal = b.legal_moves();
     let mut seen = HashSet::new();
     for &mv in &legal {
-        let san = to_san(b, mv);
+        let san = to_san(b, mv).unwrap_or_else(|e| panic!("{e}"));
         assert!(
             seen.insert(san.clone()),
             "two moves write as {san} in {}",
@@ -165,7 +165,11 @@ fn tricky_positions_cover_the_cases() {
     let mut sans = Vec::new();
     for fen in TRICKY_FENS {
         let b = board(fen);
-        sans.extend(b.legal_moves().iter().map(|&m| to_san(&b, m)));
+        sans.extend(
+            b.legal_moves()
+                .iter()
+                .map(|&m| to_san(&b, m).unwrap_or_else(|e| panic!("{e}"))),
+        );
     }
     for want in [
         "Nbd6", "Nfd6", "N7e5", "N3e5+", "Qb5d3", "Q3b4", "bxc8=Q+", "gxf1=Q+", "cxd6", "exd6",

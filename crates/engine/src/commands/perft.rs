@@ -69,7 +69,10 @@ fn run_on<B: MoveGen>(args: &PerftArgs) -> Result<(), CommandError> {
     } else if args.divide {
         let mut total = 0;
         for (mv, n) in divide(&board, args.depth) {
-            say!("{}: {n}", to_uci(&board, mv, args.chess960));
+            say!(
+                "{}: {n}",
+                to_uci(&board, mv, CastlingMode::from_chess960(args.chess960))
+            );
             total += n;
         }
         say!("");

@@ -1,6 +1,6 @@
 //! `fianchetto pgn`: read a PGN file, checking every move. `--stats` counts
-//! games, plies and errors; otherwise the games are written back to
-//! standard output in export format. Malformed games are reported on
+//! games, plies, errors and warnings; otherwise the games are written back
+//! to standard output in export format. Malformed games are reported on
 //! standard error and skipped.
 
 use super::CommandError;
@@ -20,7 +20,9 @@ pub struct PgnArgs {
     pub file: PathBuf,
     /// Print `games N` (every game, the malformed ones included), `plies N`
     /// (main-line half-moves of the games read without error), `errors N`
-    /// (malformed games) and the reading speed, instead of the games.
+    /// (malformed games), `warnings N` (irregularities read anyway: moves in
+    /// UCI notation, malformed tags, ...) and the reading speed, instead of
+    /// the games.
     #[arg(long)]
     pub stats: bool,
     /// Do not play the variations (faster; their moves go unchecked).
@@ -43,6 +45,8 @@ pub struct PgnStats {
     pub plies: u64,
     /// Malformed games.
     pub errors: u64,
+    /// Irregularities the reader accepted.
+    pub warnings: u64,
     /// Bytes read.
     pub bytes: u64,
 }
@@ -68,6 +72,7 @@ pub fn run(args: &PgnArgs) -> Result<(), CommandError> {
         say!("games {}", stats.games);
         say!("plies {}", stats.plies);
         say!("errors {}", stats.errors);
+        say!("warnings {}", stats.warnings);
         say!(
             "speed {:.1} MB/s, {:.0} games/s ({:.2} s)",
             stats.bytes as f64 / 1e6 / seconds,
@@ -159,6 +164,7 @@ fn each_game<R: BufRead, V: Visitor>(
     }
     stats.games = reader.games_read();
     stats.errors = reader.errors();
+    stats.warnings = reader.warnings();
     stats.bytes = reader.bytes_read();
     Ok(stats)
 }

@@ -1,8 +1,10 @@
 //! What can go wrong while reading PGN: [`PgnError`] (one malformed game,
-//! located by game number, line and token) and [`ReadError`] (that, or the
-//! input failing).
+//! located by game number, line and token), [`ReadError`] (that, or the
+//! input failing), and [`PgnWarning`] (something irregular the reader
+//! accepted, as python-chess does).
 
 use crate::san::SanError;
+use crate::uci::UciMoveError;
 use fianchetto_board::FenError;
 
 /// What is wrong with a game, without saying where (see [`PgnError`]).
@@ -34,12 +36,6 @@ pub enum PgnErrorKind {
         /// The line of the `{`.
         opened: u64,
     },
-    /// A `(` still open at the end of the game.
-    #[error("a variation is not closed (missing `)`) at the end of the game")]
-    UnclosedVariation,
-    /// A `)` with no `(` to close.
-    #[error("`)` without a matching `(`")]
-    UnmatchedClose,
     /// A result token inside a variation.
     #[error("a game result inside a variation; close the variation with `)` first")]
     ResultInVariation,
@@ -63,11 +59,22 @@ pub enum PgnErrorKind {
     /// A SAN move that does not parse or is not legal where it is played.
     #[error("{0}")]
     San(SanError),
+    /// A move in UCI notation that is not legal where it is played.
+    #[error("{0}")]
+    Uci(UciMoveError),
+    /// A null move (`--`) by a side in check, which would leave its king
+    /// en prise.
+    #[error("a null move (--) while in check in {fen}; the side to move must answer the check")]
+    NullMoveInCheck {
+        /// The position.
+        fen: String,
+    },
     /// A `FEN` tag that does not describe a valid position.
     #[error("bad FEN tag: {0}")]
     Fen(FenError),
-    /// Something valid PGN that this library does not play (a chess variant,
-    /// a null move).
+    /// Something valid PGN that this library does not play: a chess variant
+    /// other than standard chess and Chess960, or a null move for a visitor
+    /// that does not handle them.
     #[error("unsupported: {0}")]
     Unsupported(String),
     /// A user visitor refused the game, for the reason given.
@@ -88,6 +95,43 @@ pub struct PgnError {
     pub token: String,
     /// What is wrong.
     pub kind: PgnErrorKind,
+}
+
+/// What is irregular in a game that the reader read anyway.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum PgnWarningKind {
+    /// A move in UCI notation (`g1f3`) rather than SAN; read as UCI.
+    #[error("a move in UCI notation, not SAN (read as UCI)")]
+    UciMove,
+    /// A line of the tag section that is not a tag pair; passed over.
+    #[error("malformed tag passed over: {0}")]
+    MalformedTag(&'static str),
+    /// A `)` with no `(` to close; passed over.
+    #[error("`)` without a matching `(` passed over")]
+    UnmatchedClose,
+    /// A `(` still open at the end of the game; the variation ends there.
+    #[error("a variation is not closed (missing `)`); it ends with the game")]
+    UnclosedVariation,
+    /// A main-line move after the game's result token; the game goes on to
+    /// the blank line that ends it.
+    #[error("a move after the result; the game goes on to the blank line that ends it")]
+    AfterResult,
+}
+
+/// Something irregular that the reader accepted: which game, where, and
+/// what (reported to [`Visitor::warning`](super::Visitor::warning) and
+/// counted by [`Reader::warnings`](super::Reader::warnings)).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("game {game}, line {line}, at `{token}`: {kind}")]
+pub struct PgnWarning {
+    /// The game's number in the input, from 1.
+    pub game: u64,
+    /// The line of the token, from 1.
+    pub line: u64,
+    /// The token as written (cut to 40 characters).
+    pub token: String,
+    /// What is irregular.
+    pub kind: PgnWarningKind,
 }
 
 /// Why [`Reader::read_game`](super::Reader::read_game) returned no game.

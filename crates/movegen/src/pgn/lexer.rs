@@ -1,9 +1,11 @@
-//! Tokens of PGN text, read line by line: tag pairs, SAN symbols, NAGs and
-//! annotation suffixes, comments (`{...}` across lines, `;...` to the end of
-//! the line), parentheses and results. Move numbers, dots and `%` escape
-//! lines are passed over. A `{` comment still open when a line starts with
-//! `[` and a letter (the next game's tags) is an error, so that one missing
-//! `}` costs one game rather than the rest of the file.
+//! Tokens of PGN text, read line by line: tag pairs, SAN symbols, null
+//! moves, NAGs and annotation suffixes, comments (`{...}` across lines,
+//! `;...` to the end of the line), parentheses and results. Move numbers,
+//! dots, `%` escape lines and byte-order marks at the start of a line are
+//! passed over; blank lines are counted, since they end games. A `{`
+//! comment still open when a line starts with `[` and a letter (the next
+//! game's tags) is an error, so that one missing `}` costs one game rather
+//! than the rest of the file.
 
 use super::error::{bytes_text, PgnErrorKind};
 use super::lines::Lines;
@@ -18,10 +20,16 @@ pub(crate) enum Token<'a> {
     Tag { name: &'a str, value: Cow<'a, str> },
     /// A symbol that is not a move number or a result: a move, as written.
     San(&'a str),
+    /// A line that reads as a tag pair missing its `[` (`Event "x"]`).
+    BrokenTag(Cow<'a, str>),
+    /// A null move: `--`, `Z0` or `0000`.
+    Null,
     /// `$n`, or a move annotation suffix as its NAG.
     Nag(u8),
     /// A comment's text, trimmed, line breaks read as spaces.
     Comment(Cow<'a, str>),
+    /// A `;` comment's text (to the end of the line), trimmed.
+    LineComment(Cow<'a, str>),
     /// `(`.
     Open,
     /// `)`.
@@ -36,8 +44,11 @@ impl Token<'_> {
         let text = match self {
             Token::Tag { name, value } => format!("[{name} \"{value}\"]"),
             Token::San(s) => s.to_string(),
+            Token::BrokenTag(t) => t.to_string(),
+            Token::Null => "--".into(),
             Token::Nag(n) => format!("${n}"),
             Token::Comment(c) => format!("{{{c}}}"),
+            Token::LineComment(c) => format!(";{c}"),
             Token::Open => "(".into(),
             Token::Close => ")".into(),
             Token::Result(r) => r.as_str().into(),
@@ -54,8 +65,9 @@ pub(crate) struct Lexeme<'a> {
     pub(crate) line: u64,
     /// Whether it is the first token of its line.
     pub(crate) line_start: bool,
-    /// Whether a blank line separates it from the previous token.
-    pub(crate) after_blank: bool,
+    /// How many blank lines (outside comments) separate it from the
+    /// previous token.
+    pub(crate) blanks: u32,
 }
 
 /// Why no token could be read.
@@ -84,20 +96,20 @@ pub(crate) struct Scanner<R> {
     col: usize,
     /// Whether a token was read from the current line.
     token_on_line: bool,
-    /// Whether a blank line came since the last token.
-    blank: bool,
+    /// Blank lines since the last token.
+    blanks: u32,
     /// The line of the `{` of a comment that continues on the next line.
     in_comment: Option<u64>,
     /// The text so far of a comment over several lines.
     comment: Vec<u8>,
     /// An unescaped tag value.
     scratch: Vec<u8>,
-    /// Where the last token started, and whether it was first on its line,
-    /// so that it can be read again.
-    last_start: usize,
-    last_line_start: bool,
-    /// The last error left the scanner at the start of the next game.
-    at_game_start: bool,
+    /// Whether the multi-line comment being read began its line.
+    comment_line_start: bool,
+    /// The last token, given back to be read again (see [`Scanner::unread`]).
+    pending: Option<(Span, u64, bool)>,
+    /// The last token read, for [`Scanner::unread`].
+    last: Option<(Span, u64, bool)>,
 }
 
 #[inline]
@@ -171,10 +183,26 @@ fn starts_tag(line: &[u8]) -> bool {
     line.first() == Some(&b'[') && line.get(1).is_some_and(u8::is_ascii_alphabetic)
 }
 
-/// Whether the first non-blank byte of `line` is `[`.
-fn is_tag_line(line: &[u8]) -> bool {
-    line.iter().find(|&&b| !is_space(b)) == Some(&b'[')
+/// Whether `line` holds nothing but white space.
+fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(|&b| is_space(b))
 }
+
+/// Whether what follows a line's first word reads as the rest of a tag
+/// pair whose `[` is missing: a quoted value, then `]` ending the line.
+fn looks_like_tag_without_bracket(rest: &[u8]) -> bool {
+    let rest = &rest[rest.iter().take_while(|&&b| is_space(b)).count()..];
+    let end = rest
+        .iter()
+        .rposition(|&b| !is_space(b))
+        .map_or(0, |i| i + 1);
+    let rest = &rest[..end];
+    rest.len() >= 3 && rest[0] == b'"' && rest.ends_with(b"\"]")
+}
+
+/// The UTF-8 byte-order mark, passed over at the start of any line (files
+/// joined with `cat` carry one at the start of each).
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// What a token is and where its text lies in the current line (or in the
 /// scanner's buffers), before it is borrowed as a [`Token`].
@@ -190,6 +218,9 @@ enum Span {
     Comment(usize, usize),
     /// A comment over several lines, in the comment buffer.
     LongComment,
+    LineComment(usize, usize),
+    BrokenTag(usize, usize),
+    Null,
     Nag(u8),
     Open,
     Close,
@@ -271,13 +302,13 @@ impl<R: BufRead> Scanner<R> {
             lines: Lines::new(inner),
             col: 0,
             token_on_line: false,
-            blank: false,
+            blanks: 0,
             in_comment: None,
             comment: Vec::new(),
             scratch: Vec::new(),
-            last_start: 0,
-            last_line_start: false,
-            at_game_start: false,
+            comment_line_start: false,
+            pending: None,
+            last: None,
         }
     }
 
@@ -317,10 +348,14 @@ impl<R: BufRead> Scanner<R> {
             return Err(self.syntax(PgnErrorKind::LineTooLong { max }, number, token));
         }
         let line = self.lines.line();
+        if line.starts_with(BOM) {
+            self.col = BOM.len();
+        }
+        let line = &line[self.col..];
         if let Some(opened) = self.in_comment {
             if starts_tag(line) {
+                // The next game's tags: read them again as such.
                 self.in_comment = None;
-                self.at_game_start = true;
                 let kind = PgnErrorKind::UnterminatedComment { opened };
                 return Err(self.syntax(kind, opened, "{".into()));
             }
@@ -328,19 +363,24 @@ impl<R: BufRead> Scanner<R> {
             self.comment.push(b' ');
         } else if line.first() == Some(&b'%') {
             // An escape line: private data for other programs.
-            self.col = line.len();
-        } else if line.iter().all(|&b| is_space(b)) {
-            self.blank = true;
-            self.col = line.len();
+            self.col = self.lines.line().len();
+        } else if is_blank(line) {
+            self.blanks = self.blanks.saturating_add(1);
+            self.col = self.lines.line().len();
         }
         Ok(true)
     }
 
     /// Reads the next token; `None` at the end of the input.
     pub(crate) fn next(&mut self) -> Result<Option<Lexeme<'_>>, ScanError> {
-        let Some((span, line, line_start, after_blank)) = self.scan()? else {
-            return Ok(None);
+        let (span, line, line_start, blanks) = match self.pending.take() {
+            Some((span, line, line_start)) => (span, line, line_start, 0),
+            None => match self.scan()? {
+                Some(found) => found,
+                None => return Ok(None),
+            },
         };
+        self.last = Some((span, line, line_start));
         let text = self.lines.line();
         let token = match span {
             Span::Tag {
@@ -360,6 +400,9 @@ impl<R: BufRead> Scanner<R> {
             Span::San(a, b) => Token::San(std::str::from_utf8(&text[a..b]).unwrap_or_default()),
             Span::Comment(a, b) => Token::Comment(trimmed_text(&text[a..b])),
             Span::LongComment => Token::Comment(trimmed_text(&self.comment)),
+            Span::LineComment(a, b) => Token::LineComment(trimmed_text(&text[a..b])),
+            Span::BrokenTag(a, b) => Token::BrokenTag(trimmed_text(&text[a..b])),
+            Span::Null => Token::Null,
             Span::Nag(n) => Token::Nag(n),
             Span::Open => Token::Open,
             Span::Close => Token::Close,
@@ -369,13 +412,13 @@ impl<R: BufRead> Scanner<R> {
             token,
             line,
             line_start,
-            after_blank,
+            blanks,
         }))
     }
 
     /// Finds the next token: what it is and where it lies, its line,
-    /// whether it starts its line and follows a blank line.
-    fn scan(&mut self) -> Result<Option<(Span, u64, bool, bool)>, ScanError> {
+    /// whether it starts its line, and the blank lines before it.
+    fn scan(&mut self) -> Result<Option<(Span, u64, bool, u32)>, ScanError> {
         loop {
             if self.col >= self.lines.line().len() {
                 if !self.next_line()? {
@@ -394,12 +437,12 @@ impl<R: BufRead> Scanner<R> {
                 if self.continue_comment()? {
                     self.in_comment = None;
                     self.token_on_line = true;
-                    let after_blank = std::mem::take(&mut self.blank);
+                    let blanks = std::mem::take(&mut self.blanks);
                     return Ok(Some((
                         Span::LongComment,
                         opened,
-                        self.last_line_start,
-                        after_blank,
+                        self.comment_line_start,
+                        blanks,
                     )));
                 }
                 continue;
@@ -431,13 +474,14 @@ impl<R: BufRead> Scanner<R> {
                         self.comment.clear();
                         self.comment.extend_from_slice(rest);
                         self.in_comment = Some(number);
-                        self.last_line_start = !self.token_on_line;
+                        self.comment_line_start = !self.token_on_line;
                         self.token_on_line = true;
                         self.col = line.len();
                         continue;
                     }
                 },
-                b';' => (Span::Comment(start + 1, line.len()), line.len()),
+                b';' => (Span::LineComment(start + 1, line.len()), line.len()),
+                b'-' if line.get(start + 1) == Some(&b'-') => (Span::Null, start + 2),
                 b'(' => (Span::Open, start + 1),
                 b')' => (Span::Close, start + 1),
                 b'*' => (Span::Result(GameResult::Unknown), start + 1),
@@ -495,7 +539,10 @@ impl<R: BufRead> Scanner<R> {
                         (span, tag.end)
                     }
                     Err(reason) => {
+                        // The rest of the line is the malformed tag.
                         let token = bytes_text(&line[start..]);
+                        self.col = line.len();
+                        self.token_on_line = true;
                         return Err(self.syntax(PgnErrorKind::MalformedTag(reason), number, token));
                     }
                 },
@@ -503,20 +550,29 @@ impl<R: BufRead> Scanner<R> {
                     let len = line[start..].iter().take_while(|&&b| is_symbol(b)).count();
                     let end = start + len;
                     let symbol = &line[start..end];
-                    if symbol.iter().all(u8::is_ascii_digit) {
-                        // A move number; its dots are passed over as spaces.
-                        self.col = end;
-                        self.token_on_line = true;
-                        self.blank = false;
-                        continue;
+                    if !self.token_on_line && looks_like_tag_without_bracket(&line[end..]) {
+                        (Span::BrokenTag(start, line.len()), line.len())
+                    } else {
+                        if symbol.iter().all(u8::is_ascii_digit) && symbol != b"0000" {
+                            // A move number; its dots are passed over as spaces.
+                            self.col = end;
+                            self.token_on_line = true;
+                            continue;
+                        }
+                        if symbol == b"e" && line[end..].starts_with(b".p.") {
+                            // `exd6 e.p.`: the en-passant mark, passed over.
+                            self.col = end + 3;
+                            continue;
+                        }
+                        let span = match symbol {
+                            b"1-0" => Span::Result(GameResult::WhiteWins),
+                            b"0-1" => Span::Result(GameResult::BlackWins),
+                            b"1/2-1/2" => Span::Result(GameResult::Draw),
+                            b"Z0" | b"0000" => Span::Null,
+                            _ => Span::San(start, end),
+                        };
+                        (span, end)
                     }
-                    let span = match symbol {
-                        b"1-0" => Span::Result(GameResult::WhiteWins),
-                        b"0-1" => Span::Result(GameResult::BlackWins),
-                        b"1/2-1/2" => Span::Result(GameResult::Draw),
-                        _ => Span::San(start, end),
-                    };
-                    (span, end)
                 }
                 _ => {
                     let c = String::from_utf8_lossy(&line[start..])
@@ -528,12 +584,10 @@ impl<R: BufRead> Scanner<R> {
                 }
             };
             self.col = end;
-            self.last_start = start;
             let line_start = !self.token_on_line;
-            self.last_line_start = line_start;
             self.token_on_line = true;
-            let after_blank = std::mem::take(&mut self.blank);
-            return Ok(Some((span, number, line_start, after_blank)));
+            let blanks = std::mem::take(&mut self.blanks);
+            return Ok(Some((span, number, line_start, blanks)));
         }
     }
 
@@ -564,50 +618,57 @@ impl<R: BufRead> Scanner<R> {
         }
     }
 
-    /// Makes the last token (a tag pair on the current line) the next one
-    /// again.
+    /// Makes the token read last the next one again (the first token of
+    /// the next game, found while looking for the end of this one). Nothing
+    /// may be read in between: its text is still in the scanner's buffers.
     pub(crate) fn unread(&mut self) {
-        self.col = self.last_start;
-        self.token_on_line = !self.last_line_start;
+        self.pending = self.last.take();
     }
 
-    /// Marks the current line (whose first token was read again with
-    /// [`Scanner::unread`]) as the start of the next game, for
-    /// [`Scanner::skip_to_next_game`].
-    pub(crate) fn mark_game_start(&mut self) {
-        self.at_game_start = true;
-    }
-
-    /// Forgets [`Scanner::mark_game_start`]: the game ended without error.
-    pub(crate) fn clear_game_start(&mut self) {
-        self.at_game_start = false;
-    }
-
-    /// After an error: passes over the rest of the game, to the next line
-    /// starting with `[` that does not follow a line starting with `[` (the
-    /// tag section of the next game), or the end of the input.
-    pub(crate) fn skip_to_next_game(&mut self) -> io::Result<()> {
-        self.in_comment = None;
+    /// After an error in a game's movetext: passes over the rest of the
+    /// game, as far as a blank line outside comments, a line starting with a
+    /// tag pair (the next game's tags, left to be read) or the end of the
+    /// input. Comments are followed, so that a blank line or a `;` inside
+    /// one does not end the game early.
+    pub(crate) fn skip_game(&mut self) -> io::Result<()> {
+        self.pending = None;
+        let mut in_comment = self.in_comment.take().is_some();
         self.comment.clear();
-        self.blank = false;
-        self.token_on_line = false;
-        if std::mem::take(&mut self.at_game_start) {
-            self.col = 0;
-            return Ok(());
-        }
-        let mut after_tag_line = is_tag_line(self.lines.line());
+        self.blanks = 0;
+        let mut fresh = self.col == 0;
         loop {
-            if !self.lines.advance()? {
-                self.col = 0;
-                return Ok(());
-            }
             let line = self.lines.line();
-            let tag_line = is_tag_line(line) && !self.lines.too_long();
-            if tag_line && !after_tag_line {
-                self.col = 0;
+            let start = if line.starts_with(BOM) { BOM.len() } else { 0 };
+            if fresh && !self.lines.too_long() {
+                let rest = &line[start..];
+                if starts_tag(rest) {
+                    // The next game's tags (a comment left open ends here too).
+                    self.col = start;
+                    self.token_on_line = false;
+                    return Ok(());
+                }
+                if !in_comment && is_blank(rest) {
+                    self.col = line.len();
+                    return Ok(());
+                }
+                if !in_comment && rest.first() == Some(&b'%') {
+                    self.col = line.len();
+                }
+            }
+            for &b in line.get(self.col..).unwrap_or_default() {
+                match b {
+                    b'{' if !in_comment => in_comment = true,
+                    b'}' if in_comment => in_comment = false,
+                    b';' if !in_comment => break,
+                    _ => {}
+                }
+            }
+            self.col = 0;
+            self.token_on_line = false;
+            if !self.lines.advance()? {
                 return Ok(());
             }
-            after_tag_line = tag_line;
+            fresh = true;
         }
     }
 }
@@ -654,10 +715,12 @@ mod tests {
                 ")",
                 "Nc6",
                 "{a comment}",
-                "{rest}",
+                ";rest",
                 "1/2-1/2"
             ]
         );
+        // Null moves in their three spellings.
+        assert_eq!(texts("1. e4 -- 2. Z0 0000"), ["e4", "--", "--", "--"]);
         assert_eq!(
             texts("[Event \"a \\\"b\\\" \\\\ c\"]\n[Site\t\"x\" ]\n\n1-0 0-1 *"),
             [
@@ -673,6 +736,26 @@ mod tests {
         // Each line break in a comment is a space, an empty line's too.
         assert_eq!(texts("{a\n\n b\r\nc }"), ["{a   b c}"]);
         assert_eq!(texts("\u{feff}e4\r\n"), ["e4"]);
+        // A byte-order mark at the start of any line (files joined by cat).
+        assert_eq!(texts("e4\n\u{feff}e5\n"), ["e4", "e5"]);
+    }
+
+    #[test]
+    fn blank_lines_are_counted_outside_comments() {
+        let mut scanner = Scanner::new("e4\n\n \n{a\n\nb} e5\n\ne6".as_bytes());
+        let mut blanks = Vec::new();
+        while let Ok(Some(l)) = scanner.next() {
+            blanks.push((l.token.text(), l.blanks));
+        }
+        assert_eq!(
+            blanks,
+            [
+                ("e4".into(), 0),
+                ("{a  b}".into(), 2),
+                ("e5".into(), 0),
+                ("e6".into(), 1)
+            ]
+        );
     }
 
     #[test]

@@ -55,20 +55,24 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod commands;
 mod error;
 mod game;
 mod lexer;
 mod lines;
 mod reader;
 mod replay;
+mod start;
 mod tags;
 mod visitor;
 mod writer;
 
-pub use error::{PgnError, PgnErrorKind, ReadError};
+pub use commands::{Arrow, Commands, Eval, EvalScore, MarkColor, SquareMark};
+pub use error::{PgnError, PgnErrorKind, PgnWarning, PgnWarningKind, ReadError};
 pub use game::{AnnotatedMove, Annotations, GameBuilder, PgnGame, Variation};
 pub use reader::{parse_game, Games, Reader};
 pub use replay::{Replay, Replayed};
+pub use start::read_move;
 pub use tags::{Tags, SEVEN_TAG_ROSTER};
 pub use visitor::{Flow, GameResult, ParseResultError, Visit, Visitor};
 pub use writer::{WriteError, Writer, LINE_WIDTH};

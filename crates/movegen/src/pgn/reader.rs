@@ -2,10 +2,10 @@
 //! [`BufRead`], in constant memory, and reports it to a [`Visitor`]; after a
 //! malformed game it resynchronises on the next game's tags.
 
-use super::error::{PgnError, PgnErrorKind, ReadError};
+use super::error::{PgnError, PgnErrorKind, PgnWarning, PgnWarningKind, ReadError};
 use super::game::{GameBuilder, PgnGame};
 use super::lexer::{Lexeme, ScanError, Scanner, Token};
-use super::visitor::{Flow, Visitor};
+use super::visitor::{Flow, GameResult, Visit, Visitor};
 use crate::MoveGen;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
@@ -21,27 +21,44 @@ const BUFFER: usize = 64 * 1024;
 /// are held at a time, so a multi-gigabyte database reads like a small file.
 ///
 /// What the reader accepts: tag pairs (several on a line too), SAN moves
-/// with check, mate and annotation marks, move numbers with `.` or `...`
-/// (not checked against the position), comments in braces (over several
-/// lines) and after `;`, NAGs `$0`..`$255`, nested variations, the results
-/// `1-0`, `0-1`, `1/2-1/2` and `*`, `%` escape lines, a UTF-8 byte-order
-/// mark, and `\r\n` line ends. Text in tags and comments that is not UTF-8
-/// (old Latin-1 files) is passed on with the bad bytes replaced by `�`.
+/// with check, mate and annotation marks, moves in UCI notation (`g1f3`,
+/// read with a [`PgnWarningKind::UciMove`] warning), null moves (`--`,
+/// `Z0`, `0000`), move numbers with `.` or `...` (not checked against the
+/// position), comments in braces (over several lines) and after `;`, NAGs
+/// `$0`..`$255`, nested variations, the results `1-0`, `0-1`, `1/2-1/2` and
+/// `*`, `%` escape lines, UTF-8 byte-order marks, and `\r\n` line ends.
+/// Text in tags and comments that is not UTF-8 (old Latin-1 files) is
+/// passed on with the bad bytes replaced by `�`. Chess960 games (a
+/// `Variant` tag such as `Chess960` or `Fischerandom`, or a `FEN` tag whose
+/// castling rights need it) are read with X-FEN or Shredder-FEN castling.
 ///
-/// A game ends at its result token; without one, where a tag pair starts a
-/// line after the movetext (or after a blank line following the tags), or at
-/// the end of the input.
+/// Where one game ends and the next begins follows python-chess, the
+/// reference reader most files are checked against:
 ///
-/// When a game is malformed, [`Reader::read_game`] returns a
-/// [`ReadError::Game`] naming the game (from 1), the line and the token; the
-/// next call skips the rest of that game (up to the next line that starts
-/// with `[` and does not follow another such line) and reads the game after.
+/// - before a game, blank lines, `%` escape lines and `;` comment lines are
+///   passed over;
+/// - the tag section is the lines of tag pairs, with at most one blank line
+///   between two of them (a second blank line ends a game that has only
+///   tags); a line starting with `[` that is not a tag pair is passed over
+///   with a [`PgnWarningKind::MalformedTag`] warning, and so is a tag pair
+///   without its `[`, which begins the movetext;
+/// - the movetext runs to the first blank line outside a comment, or to the
+///   end of the input. The result token does not end it: a move after the
+///   result still belongs to the game (with a
+///   [`PgnWarningKind::AfterResult`] warning). Unlike python-chess, a line
+///   of the movetext that starts with a tag pair also ends the game, so
+///   that games written without a blank line between them stay apart.
+///
+/// When a game is malformed, [`Reader::read_game`] passes over the rest of
+/// it (to the end just described) and returns a [`ReadError::Game`] naming
+/// the game (from 1), the line and the token; the next call reads the game
+/// after it. Every well-formed game is read, whatever precedes it.
 ///
 /// ```
 /// use fianchetto_board::Bitboards;
 /// use fianchetto_movegen::pgn::{ReadError, Reader};
 ///
-/// let pgn = "1. e4 e5 2. Ke3 1-0\n\n[Event \"next\"]\n\n1. d4 d5 *\n";
+/// let pgn = "1. e4 e5 2. Ke3 1-0\n\n1. d4 d5 *\n";
 /// let mut games = Reader::new(pgn.as_bytes()).games::<Bitboards>();
 /// match games.next() {
 ///     Some(Err(ReadError::Game(e))) => {
@@ -50,19 +67,24 @@ const BUFFER: usize = 64 * 1024;
 ///     other => panic!("expected an error, got {other:?}"),
 /// }
 /// let second = games.next().ok_or("no second game")??;
-/// assert_eq!(second.tags.get("Event"), Some("next"));
 /// assert_eq!(second.game.moves().len(), 2);
 /// assert!(games.next().is_none());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Reader<R> {
     scanner: Scanner<R>,
+    counts: Counts,
+}
+
+/// What a [`Reader`] has counted.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counts {
     /// Games begun so far.
     games: u64,
     /// Games that ended in an error.
     errors: u64,
-    /// The last game ended in an error: skip to the next one first.
-    resync: bool,
+    /// Warnings so far.
+    warnings: u64,
 }
 
 impl<R: Read> Reader<BufReader<R>> {
@@ -79,24 +101,22 @@ impl Reader<BufReader<File>> {
     }
 }
 
-/// How a game failed, before the reader adds the game number.
-enum Failure {
-    Io(std::io::Error),
-    Game {
-        kind: PgnErrorKind,
-        line: u64,
-        token: String,
-    },
+/// Where a game stands while it is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Section {
+    /// No token yet.
+    Before,
+    /// Tag pairs so far.
+    Tags,
+    /// Past the tags.
+    Movetext,
 }
 
-impl Failure {
-    fn at(kind: PgnErrorKind, lexeme_line: u64, token: String) -> Failure {
-        Failure::Game {
-            kind,
-            line: lexeme_line,
-            token,
-        }
-    }
+/// What goes wrong first in a game, before the reader adds the game number.
+struct Failure {
+    kind: PgnErrorKind,
+    line: u64,
+    token: String,
 }
 
 /// A visitor that passes over everything.
@@ -115,9 +135,7 @@ impl<R: BufRead> Reader<R> {
     pub fn from_buf_read(input: R) -> Reader<R> {
         Reader {
             scanner: Scanner::new(input),
-            games: 0,
-            errors: 0,
-            resync: false,
+            counts: Counts::default(),
         }
     }
 
@@ -131,12 +149,17 @@ impl<R: BufRead> Reader<R> {
 
     /// How many games have been begun (read, failed or skipped).
     pub fn games_read(&self) -> u64 {
-        self.games
+        self.counts.games
     }
 
     /// How many games ended in an error.
     pub fn errors(&self) -> u64 {
-        self.errors
+        self.counts.errors
+    }
+
+    /// How many warnings were reported (see [`PgnWarning`]).
+    pub fn warnings(&self) -> u64 {
+        self.counts.warnings
     }
 
     /// How many bytes of input have been consumed (for progress bars).
@@ -163,20 +186,21 @@ impl<R: BufRead> Reader<R> {
         &mut self,
         visitor: &mut V,
     ) -> Result<Option<V::Output>, ReadError> {
-        if std::mem::take(&mut self.resync) {
-            self.scanner.skip_to_next_game()?;
+        let mut game = GameState::default();
+        let outcome = self.read_inner(visitor, &mut game);
+        let failure = match outcome {
+            Ok(()) => game.failure.take(),
+            Err(e) => return Err(ReadError::Io(e)),
+        };
+        if game.section == Section::Before {
+            return Ok(None);
         }
-        match self.read_inner(visitor) {
-            Ok(out) => {
-                self.scanner.clear_game_start();
-                Ok(out)
-            }
-            Err(Failure::Io(e)) => Err(ReadError::Io(e)),
-            Err(Failure::Game { kind, line, token }) => {
-                self.errors += 1;
-                self.resync = true;
+        match failure {
+            None => Ok(Some(visitor.end_game())),
+            Some(Failure { kind, line, token }) => {
+                self.counts.errors += 1;
                 Err(ReadError::Game(PgnError {
-                    game: self.games,
+                    game: self.counts.games,
                     line,
                     token,
                     kind,
@@ -207,126 +231,286 @@ impl<R: BufRead> Reader<R> {
         }
     }
 
-    fn read_inner<V: Visitor>(&mut self, v: &mut V) -> Result<Option<V::Output>, Failure> {
-        let mut started = false;
-        let mut movetext = false;
-        let mut has_tags = false;
-        let mut skip_game = false;
-        // Open variations being visited, and the nesting inside a skipped one.
-        let mut depth = 0u32;
-        let mut skipped = 0u32;
-        // The line of the outermost open `(`, and of the last token.
-        let mut open_line = 0;
-        let mut last_line = 0;
-        let mut next_game = false;
+    /// Reads one game into `v`, up to its end (see [`Reader`]); the first
+    /// error is left in `game.failure`, after which the rest of the game is
+    /// passed over without callbacks. `Err` only when the input fails.
+    fn read_inner<V: Visitor>(&mut self, v: &mut V, game: &mut GameState) -> std::io::Result<()> {
+        let counts = &mut self.counts;
         loop {
             let lexeme: Lexeme<'_> = match self.scanner.next() {
                 Ok(Some(l)) => l,
                 Ok(None) => break,
-                Err(ScanError::Io(e)) => return Err(Failure::Io(e)),
+                Err(ScanError::Io(e)) => return Err(e),
                 Err(ScanError::Syntax { kind, line, token }) => {
-                    if !started {
-                        self.games += 1;
+                    if game.section == Section::Before {
+                        counts.begin(v, game);
                     }
-                    return Err(Failure::at(kind, line, token));
+                    if game.section == Section::Tags
+                        && matches!(kind, PgnErrorKind::MalformedTag(_))
+                    {
+                        // As python-chess: a broken tag line is passed over.
+                        if let PgnErrorKind::MalformedTag(reason) = kind {
+                            counts.warn(v, PgnWarningKind::MalformedTag(reason), line, token);
+                        }
+                        continue;
+                    }
+                    game.fail(kind, line, token);
+                    self.scanner.skip_game()?;
+                    return Ok(());
                 }
             };
             let line = lexeme.line;
-            last_line = line;
-            if !started {
-                started = true;
-                self.games += 1;
-                v.begin_game();
-            }
-            if let Token::Tag { name, value } = &lexeme.token {
-                let ends_game = if movetext {
-                    if !lexeme.line_start {
-                        return Err(Failure::at(
-                            PgnErrorKind::TagInMovetext,
-                            line,
-                            lexeme.token.text(),
-                        ));
-                    }
-                    true
-                } else {
-                    has_tags && lexeme.after_blank
-                };
-                if ends_game {
-                    self.scanner.unread();
-                    next_game = true;
-                    break;
-                }
-                has_tags = true;
-                v.tag(name, value)
-                    .map_err(|k| Failure::at(k, line, lexeme.token.text()))?;
-                continue;
-            }
+            game.last_line = line;
             let token = lexeme.token;
-            let fail =
-                |kind: PgnErrorKind, token: &Token<'_>| Failure::at(kind, line, token.text());
-            if !movetext {
-                movetext = true;
-                skip_game = v.end_tags().map_err(|k| fail(k, &token))? == Flow::Skip;
-            }
-            match token {
-                Token::Result(result) => {
-                    if depth > 0 || skipped > 0 {
-                        return Err(fail(PgnErrorKind::ResultInVariation, &token));
+            match game.section {
+                Section::Before => {
+                    if matches!(token, Token::LineComment(_)) && lexeme.line_start {
+                        // `;` lines before a game are passed over.
+                        continue;
                     }
-                    v.outcome(Some(result)).map_err(|k| fail(k, &token))?;
-                    return Ok(Some(v.end_game()));
+                    game.blanks = 0;
+                    counts.begin(v, game);
                 }
-                Token::Open => {
-                    if depth == 0 && skipped == 0 {
-                        open_line = line;
+                Section::Tags => {
+                    let among_tags = game.blanks == 0 && lexeme.blanks == 0;
+                    if matches!(token, Token::LineComment(_)) && lexeme.line_start && among_tags {
+                        // So are those among the tags (after a blank line,
+                        // one begins the movetext: a writer's comment on the
+                        // start position).
+                        continue;
                     }
-                    if skipped > 0 || skip_game {
-                        skipped = skipped.saturating_add(1);
-                    } else {
-                        match v.begin_variation().map_err(|k| fail(k, &token))? {
-                            Flow::Visit => depth = depth.saturating_add(1),
-                            Flow::Skip => skipped = 1,
+                    game.blanks = game.blanks.saturating_add(lexeme.blanks);
+                    if game.has_tags && game.blanks >= 2 {
+                        // Two blank lines after the tags: a game of tags alone.
+                        self.scanner.unread();
+                        break;
+                    }
+                    game.blanks = 0;
+                }
+                Section::Movetext => {
+                    let next_tags = matches!(token, Token::Tag { .. }) && lexeme.line_start;
+                    if lexeme.blanks > 0 || next_tags {
+                        self.scanner.unread();
+                        break;
+                    }
+                }
+            }
+            if let Token::Tag { name, value } = &token {
+                match game.section {
+                    Section::Movetext => {
+                        let text = token.text();
+                        game.fail(PgnErrorKind::TagInMovetext, line, text);
+                    }
+                    _ => {
+                        game.section = Section::Tags;
+                        game.has_tags = true;
+                        if game.visiting() {
+                            if let Err(k) = v.tag(name, value) {
+                                game.fail(k, line, token.text());
+                            }
                         }
                     }
                 }
-                Token::Close => {
-                    if skipped > 0 {
-                        skipped -= 1;
-                    } else if depth > 0 {
-                        depth -= 1;
-                        v.end_variation().map_err(|k| fail(k, &token))?;
-                    } else {
-                        return Err(fail(PgnErrorKind::UnmatchedClose, &token));
+                continue;
+            }
+            if game.section != Section::Movetext {
+                game.section = Section::Movetext;
+                if game.visiting() {
+                    match v.end_tags() {
+                        Ok(flow) => game.skip_game = flow == Flow::Skip,
+                        Err(k) => game.fail(k, line, token.text()),
                     }
                 }
-                _ if skipped > 0 || skip_game => {}
-                Token::San(san) => v.san(san).map_err(|k| fail(k, &token))?,
-                Token::Nag(nag) => v.nag(nag).map_err(|k| fail(k, &token))?,
-                Token::Comment(ref text) => v.comment(text).map_err(|k| fail(k, &token))?,
-                Token::Tag { .. } => {}
+            }
+            if game.failure.is_some() {
+                continue;
+            }
+            if let Err(kind) = counts.movetext(v, game, &token, line) {
+                game.fail(kind, line, token.text());
             }
         }
-        // The end of the input, or the next game's tags.
-        if !started {
-            return Ok(None);
+        // The end of the input, or of the game.
+        if game.section == Section::Before || game.failure.is_some() {
+            return Ok(());
         }
-        if next_game {
-            // An error from here on must not skip the next game's tags.
-            self.scanner.mark_game_start();
+        let line = game.last_line;
+        let at_end = |kind| Failure {
+            kind,
+            line,
+            token: "end of game".into(),
+        };
+        if game.section != Section::Movetext {
+            if let Err(k) = v.end_tags() {
+                game.failure = Some(at_end(k));
+                return Ok(());
+            }
         }
-        let at_end = |kind| Failure::at(kind, last_line, "end of game".into());
-        if !movetext {
-            v.end_tags().map_err(at_end)?;
+        if game.depth > 0 || game.skipped > 0 {
+            // As python-chess: the variations close with the game.
+            let kind = PgnWarningKind::UnclosedVariation;
+            counts.warn(v, kind, game.open_line, "(".into());
+            for _ in 0..game.depth {
+                if let Err(k) = v.end_variation() {
+                    game.failure = Some(at_end(k));
+                    return Ok(());
+                }
+            }
         }
-        if depth > 0 || skipped > 0 {
-            return Err(Failure::at(
-                PgnErrorKind::UnclosedVariation,
-                open_line,
-                "(".into(),
-            ));
+        if let Err(k) = v.outcome(game.result) {
+            game.failure = Some(at_end(k));
         }
-        v.outcome(None).map_err(at_end)?;
-        Ok(Some(v.end_game()))
+        Ok(())
+    }
+}
+
+impl Counts {
+    /// Reports a warning about the current game.
+    fn warn<V: Visitor>(&mut self, v: &mut V, kind: PgnWarningKind, line: u64, token: String) {
+        self.warnings += 1;
+        v.warning(&PgnWarning {
+            game: self.games,
+            line,
+            token,
+            kind,
+        });
+    }
+
+    /// A game starts.
+    fn begin<V: Visitor>(&mut self, v: &mut V, game: &mut GameState) {
+        game.section = Section::Tags;
+        self.games += 1;
+        v.begin_game();
+    }
+
+    /// One movetext token, reported to `v` unless skipped.
+    fn movetext<V: Visitor>(
+        &mut self,
+        v: &mut V,
+        game: &mut GameState,
+        token: &Token<'_>,
+        line: u64,
+    ) -> Visit {
+        let skipping = game.skipped > 0 || game.skip_game;
+        match *token {
+            Token::Result(result) => {
+                if game.depth > 0 || game.skipped > 0 {
+                    return Err(PgnErrorKind::ResultInVariation);
+                }
+                game.result = Some(result);
+            }
+            Token::Open => {
+                if game.depth == 0 && game.skipped == 0 {
+                    game.open_line = line;
+                }
+                if skipping {
+                    game.skipped = game.skipped.saturating_add(1);
+                } else {
+                    match v.begin_variation()? {
+                        Flow::Visit => game.depth = game.depth.saturating_add(1),
+                        Flow::Skip => game.skipped = 1,
+                    }
+                }
+            }
+            Token::Close => {
+                if game.skipped > 0 {
+                    game.skipped -= 1;
+                } else if game.depth > 0 {
+                    game.depth -= 1;
+                    v.end_variation()?;
+                } else {
+                    // As python-chess: passed over.
+                    self.warn(v, PgnWarningKind::UnmatchedClose, line, token.text());
+                }
+            }
+            _ if skipping => {}
+            Token::San(san) => {
+                self.after_result(v, game, line, token);
+                if super::start::is_uci_shaped(san) {
+                    self.warn(v, PgnWarningKind::UciMove, line, token.text());
+                }
+                v.san(san)?;
+            }
+            Token::Null => {
+                self.after_result(v, game, line, token);
+                v.null_move()?;
+            }
+            Token::BrokenTag(_) => {
+                // As python-chess, which reads it as movetext and finds no move in it.
+                let kind = PgnWarningKind::MalformedTag("the opening `[` is missing");
+                self.warn(v, kind, line, token.text());
+            }
+            Token::Nag(nag) => v.nag(nag)?,
+            Token::Comment(ref text) | Token::LineComment(ref text) => v.comment(text)?,
+            Token::Tag { .. } => {}
+        }
+        Ok(())
+    }
+
+    /// Warns, once a game, of a main-line move after the result token.
+    fn after_result<V: Visitor>(
+        &mut self,
+        v: &mut V,
+        game: &mut GameState,
+        line: u64,
+        token: &Token<'_>,
+    ) {
+        if game.result.is_some() && game.depth == 0 && !game.warned_after_result {
+            game.warned_after_result = true;
+            self.warn(v, PgnWarningKind::AfterResult, line, token.text());
+        }
+    }
+}
+
+/// What the reader knows of the game being read.
+struct GameState {
+    section: Section,
+    has_tags: bool,
+    /// Blank lines since the last tag.
+    blanks: u32,
+    /// The visitor asked to pass over the movetext.
+    skip_game: bool,
+    /// Open variations being visited, and the nesting inside a skipped one.
+    depth: u32,
+    skipped: u32,
+    /// The line of the outermost open `(`, and of the last token.
+    open_line: u64,
+    last_line: u64,
+    /// The last result token of the main line.
+    result: Option<GameResult>,
+    warned_after_result: bool,
+    /// The first error; the rest of the game is passed over.
+    failure: Option<Failure>,
+}
+
+impl Default for GameState {
+    fn default() -> GameState {
+        GameState {
+            section: Section::Before,
+            has_tags: false,
+            blanks: 0,
+            skip_game: false,
+            depth: 0,
+            skipped: 0,
+            open_line: 0,
+            last_line: 0,
+            result: None,
+            warned_after_result: false,
+            failure: None,
+        }
+    }
+}
+
+impl GameState {
+    /// Whether the visitor still hears of this game.
+    fn visiting(&self) -> bool {
+        self.failure.is_none()
+    }
+
+    /// Records the game's first error.
+    fn fail(&mut self, kind: PgnErrorKind, line: u64, token: String) {
+        if self.failure.is_none() {
+            self.failure = Some(Failure { kind, line, token });
+        }
     }
 }
 

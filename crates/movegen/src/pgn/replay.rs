@@ -2,9 +2,8 @@
 //! and checking games fast.
 
 use super::error::PgnErrorKind;
-use super::game::start_tag;
+use super::start::{play_null, read_move, start_tag};
 use super::visitor::{Flow, GameResult, Visit, Visitor};
-use crate::san::parse_san;
 use crate::MoveGen;
 
 /// What [`Replay`] makes of a game.
@@ -12,15 +11,17 @@ use crate::MoveGen;
 pub struct Replayed<B> {
     /// The position after the last main-line move.
     pub board: B,
-    /// The number of main-line half-moves.
+    /// The number of main-line half-moves (null moves included).
     pub plies: u32,
     /// The game termination marker, if the movetext had one.
     pub result: Option<GameResult>,
 }
 
 /// A [`Visitor`] that plays each game's main line on a board `B` (from the
-/// `FEN` tag's position, if any) and nothing else: tags other than `FEN` and
-/// `Variant`, comments and NAGs are ignored, variations skipped unchecked
+/// `FEN` tag's position, if any; Chess960 castling read as X-FEN or
+/// Shredder-FEN) and nothing else: tags other than `FEN` and `Variant`
+/// (which refuses variants other than standard chess and Chess960),
+/// comments and NAGs are ignored, variations skipped unchecked
 /// unless [`Replay::check_variations`] asks to play them too (on a stack of
 /// boards, still without keeping any move). An illegal or ambiguous move is
 /// a game error, as with [`GameBuilder`](super::GameBuilder).
@@ -124,11 +125,22 @@ impl<B: MoveGen> Visitor for Replay<B> {
 
     fn san(&mut self, san: &str) -> Visit {
         let line = self.variations.last_mut().unwrap_or(&mut self.main);
-        let mv = parse_san(&line.board, san).map_err(PgnErrorKind::San)?;
+        let mv = read_move(&line.board, san)?;
         if self.check_variations {
             line.before_last = Some(line.board.clone());
         }
         line.board.play_unchecked(mv);
+        if self.variations.is_empty() {
+            self.plies += 1;
+        }
+        Ok(())
+    }
+
+    fn null_move(&mut self) -> Visit {
+        let line = self.variations.last_mut().unwrap_or(&mut self.main);
+        let before = self.check_variations.then(|| line.board.clone());
+        play_null(&mut line.board)?;
+        line.before_last = before;
         if self.variations.is_empty() {
             self.plies += 1;
         }

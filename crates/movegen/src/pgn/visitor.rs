@@ -1,7 +1,7 @@
 //! The [`Visitor`] trait: what the streaming [`Reader`](super::Reader) calls
 //! for each part of a game, and the small types it passes.
 
-use super::error::PgnErrorKind;
+use super::error::{PgnErrorKind, PgnWarning};
 use crate::game::Outcome;
 use fianchetto_board::Color;
 use std::fmt;
@@ -93,8 +93,9 @@ pub type Visit<T = ()> = Result<T, PgnErrorKind>;
 ///
 /// The order of calls for one game is: `begin_game`, `tag` for each tag
 /// pair, `end_tags` (once, even without tags), then for the movetext `san`,
-/// `nag`, `comment`, `begin_variation`/`end_variation` in the order they are
-/// written, then `outcome` and `end_game`. Move numbers are not reported.
+/// `null_move`, `nag`, `comment`, `begin_variation`/`end_variation` in the
+/// order they are written, then `outcome` and `end_game`; `warning` may come
+/// anywhere in between. Move numbers are not reported.
 /// A move annotation written as a suffix (`e4!?`) is reported as the
 /// equivalent NAG (`!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6) after the
 /// move.
@@ -152,11 +153,26 @@ pub trait Visitor {
         Ok(Flow::Visit)
     }
 
-    /// A move in SAN, as written (check and mate marks included, annotation
-    /// marks `!`/`?` reported separately through [`Visitor::nag`]).
+    /// A move as written (check and mate marks included, annotation marks
+    /// `!`/`?` reported separately through [`Visitor::nag`]): SAN, or UCI
+    /// notation (`g1f3`, reported as a [`Visitor::warning`] first).
+    /// [`read_move`](super::read_move) resolves both.
     fn san(&mut self, _san: &str) -> Visit {
         Ok(())
     }
+
+    /// A null move (`--`, `Z0` or `0000`): the side to move passes. By
+    /// default the game is refused with [`PgnErrorKind::Unsupported`], so
+    /// that a visitor that plays the moves never loses track of whose move
+    /// it is; [`GameBuilder`](super::GameBuilder) and
+    /// [`Replay`](super::Replay) play them.
+    fn null_move(&mut self) -> Visit {
+        Err(PgnErrorKind::Unsupported("a null move (--)".into()))
+    }
+
+    /// Something irregular that the reader accepted (a move in UCI
+    /// notation, a malformed tag passed over, ...). Ignored by default.
+    fn warning(&mut self, _warning: &PgnWarning) {}
 
     /// A numeric annotation glyph: `$n`, or a move annotation suffix.
     fn nag(&mut self, _nag: u8) -> Visit {

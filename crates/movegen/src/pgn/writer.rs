@@ -1,8 +1,12 @@
 //! [`Writer`]: games out as PGN export format. The Seven Tag Roster first
-//! and in order, then the other tags; movetext with move numbers (`12...`
-//! for a black move after a comment or variation), NAGs as `$n`, comments
-//! in braces, variations in parentheses, lines broken at 80 columns.
+//! and in order, then the other tags (`Variant "Chess960"` added for a
+//! start position with Chess960 castling); movetext with move numbers
+//! (`12...` for a black move after a comment or variation), null moves as
+//! `--`, NAGs as `$n`, comments in braces (commands first, as
+//! `{ [%eval 0.35] [%clk 0:05:00] text }`), variations in parentheses,
+//! lines broken at 80 columns.
 
+use super::commands::Commands;
 use super::game::{Annotations, PgnGame, Variation};
 use super::tags::{roster_default, SEVEN_TAG_ROSTER};
 use super::visitor::GameResult;
@@ -101,7 +105,12 @@ pub(crate) fn render<B: MoveGen>(game: &PgnGame<B>, out: &mut String) -> Result<
         .iter()
         .enumerate()
         .map(|(i, &mv)| (mv, game.notes.get(i).unwrap_or(&empty)));
-    write_line(&mut lines, game.game.start(), &game.comments, main)?;
+    write_line(
+        &mut lines,
+        game.game.start(),
+        (&game.commands, &game.comments),
+        main,
+    )?;
     lines.word(result.as_str());
     out.push('\n');
     Ok(())
@@ -123,6 +132,10 @@ fn write_tags<B: MoveGen>(game: &PgnGame<B>, out: &mut String) -> Result<(), Wri
             _ => game.tags.get(name),
         };
         write_tag(out, name, value.unwrap_or(roster_default(name)))?;
+    }
+    let needs_variant = !start.castling().is_standard() && game.tags.get("Variant").is_none();
+    if needs_variant {
+        write_tag(out, "Variant", "Chess960")?;
     }
     let mut wrote_fen = false;
     for (name, value) in game.tags.iter() {
@@ -183,13 +196,18 @@ struct Lines<'a> {
 
 impl Lines<'_> {
     /// Adds a word, after a space or, if it would pass the width, a line
-    /// break. A word starting with `%` or `[` is kept off the start of a line
-    /// (it would read as an escape line or the next game's tags).
+    /// break. A word starting with `%`, or with `[` and a letter, is kept
+    /// off the start of a line (it would read as an escape line or the next
+    /// game's tags).
     fn word(&mut self, word: &str) {
         let glue = std::mem::take(&mut self.glue);
         let len = glue.chars().count() + word.chars().count();
-        let first = glue.chars().chain(word.chars()).next();
-        let risky_start = matches!(first, Some('%' | '['));
+        let mut start = glue.chars().chain(word.chars());
+        let risky_start = match (start.next(), start.next()) {
+            (Some('%'), _) => true,
+            (Some('['), Some(c)) => c.is_ascii_alphabetic(),
+            _ => false,
+        };
         if self.started {
             let fits = self.width + 1 + len <= LINE_WIDTH;
             if self.must_break || (!fits && !risky_start) {
@@ -241,10 +259,43 @@ impl Lines<'_> {
             return;
         }
         self.word("{");
+        // A command (`[%clk 0:05:00]`) stays on one line.
+        let mut command = String::new();
         for piece in text.split(' ') {
-            self.word(piece);
+            if command.is_empty() && !(piece.starts_with("[%") && !piece.contains(']')) {
+                self.word(piece);
+                continue;
+            }
+            if !command.is_empty() {
+                command.push(' ');
+            }
+            command.push_str(piece);
+            if piece.contains(']') {
+                self.word(&std::mem::take(&mut command));
+            }
+        }
+        if !command.is_empty() {
+            self.word(&command);
         }
         self.word("}");
+    }
+}
+
+/// Writes comments: the commands first, in the first comment's braces
+/// (unless its text is empty: the reader would drop it), then the free
+/// texts.
+fn write_comments(lines: &mut Lines<'_>, commands: &Commands, comments: &[String]) {
+    let mut texts = comments.iter().peekable();
+    if !commands.is_empty() {
+        let mut first = commands.to_string();
+        if let Some(text) = texts.next_if(|t| !t.trim().is_empty()) {
+            first.push(' ');
+            first.push_str(text);
+        }
+        lines.comment(&first);
+    }
+    for text in texts {
+        lines.comment(text);
     }
 }
 
@@ -253,18 +304,21 @@ impl Lines<'_> {
 fn write_line<'n, B: MoveGen>(
     lines: &mut Lines<'_>,
     board: &B,
-    comments: &[String],
+    (commands, comments): (&Commands, &[String]),
     moves: impl Iterator<Item = (Move, &'n Annotations)>,
 ) -> Result<(), WriteError> {
-    for comment in comments {
-        lines.comment(comment);
-    }
+    write_comments(lines, commands, comments);
     let mut board = board.clone();
     let mut number_black = true;
     let mut word = String::new();
     for (mv, notes) in moves {
         let legal = board.legal_moves();
-        if !legal.contains(&mv) {
+        let playable = if mv.is_null() {
+            !board.in_check()
+        } else {
+            legal.contains(&mv)
+        };
+        if !playable {
             return Err(WriteError::IllegalMove(IllegalMove {
                 mv,
                 fen: board.fen(),
@@ -282,25 +336,32 @@ fn write_line<'n, B: MoveGen>(
             Color::Black => {}
         }
         if !word.is_empty() {
-            lines.word(&word);
+            // The number stays on the line of its move.
+            word.push(' ');
+            lines.glue_next(&word);
         }
         let mut after = board.clone();
-        after.play_unchecked(mv);
         word.clear();
-        write_san(&board, mv, &legal, &after, &mut word);
+        if mv.is_null() {
+            after.play_null();
+            word.push_str("--");
+        } else {
+            after.play_unchecked(mv);
+            write_san(&board, mv, &legal, &after, &mut word);
+        }
         lines.word(&word);
         for nag in &notes.nags {
             word.clear();
             let _ = write!(word, "${nag}");
             lines.word(&word);
         }
-        for comment in &notes.comments {
-            lines.comment(comment);
-        }
+        write_comments(lines, &notes.commands, &notes.comments);
         for variation in &notes.variations {
             write_variation(lines, &board, variation)?;
         }
-        number_black = !notes.comments.is_empty() || !notes.variations.is_empty();
+        number_black = !notes.comments.is_empty()
+            || !notes.commands.is_empty()
+            || !notes.variations.is_empty();
         board = after;
     }
     Ok(())
@@ -313,8 +374,10 @@ fn write_variation<B: MoveGen>(
 ) -> Result<(), WriteError> {
     lines.glue_next("(");
     let moves = variation.moves.iter().map(|m| (m.mv, &m.notes));
-    write_line(lines, board, &variation.comments, moves)?;
-    if variation.comments.is_empty() && variation.moves.is_empty() {
+    let comments = (&variation.commands, variation.comments.as_slice());
+    write_line(lines, board, comments, moves)?;
+    if variation.comments.is_empty() && variation.commands.is_empty() && variation.moves.is_empty()
+    {
         // An empty variation: the parenthesis waits in the glue.
         let glue = std::mem::take(&mut lines.glue);
         lines.word(&glue);
