@@ -38,7 +38,7 @@ fn train_command_trains_resumes_and_refuses_bad_input() {
     let mut searcher = config.searcher(fianchetto_eval::Material::classic());
     let mut bytes = Vec::new();
     for index in 0..4 {
-        let game = play_game(&mut searcher, &config, &[], 11, index, None);
+        let game = play_game(&mut searcher, &config, &[], None, 11, index, None);
         for record in game.records(&Filter::default()).unwrap() {
             bytes.extend_from_slice(&record.to_bytes());
         }

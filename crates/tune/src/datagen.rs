@@ -10,7 +10,9 @@
 //! drawn. Then the searcher plays both sides; a game ends by the rules
 //! (mate, stalemate, repetition, fifty moves, insufficient material) or by
 //! adjudication: a win once the score stays beyond ±2500 for a few plies, a
-//! draw once it stays near 0 for many plies after move 40.
+//! draw once it stays near 0 for many plies after move 40, or, with Syzygy
+//! tables, the tables' result as soon as a capture reaches a position they
+//! hold.
 //!
 //! In the games format every searched position is kept, with the move
 //! played and its score: which are training positions is decided when the
@@ -34,7 +36,7 @@
 //!
 //! let config = DatagenConfig { soft_nodes: 300, ..DatagenConfig::default() };
 //! let mut searcher = config.searcher(Material::classic());
-//! let played = play_game(&mut searcher, &config, &[], 7, 0, None);
+//! let played = play_game(&mut searcher, &config, &[], None, 7, 0, None);
 //! assert!(!played.game.entries.is_empty());
 //! for record in played.records(&Filter::default())? {
 //!     assert_eq!(record.unpack()?.wdl, played.game.result);
@@ -49,6 +51,7 @@ use fianchetto_eval::Evaluator;
 use fianchetto_movegen::{Game, MoveGen, Outcome, Termination};
 use fianchetto_search::pvs::{Pvs, PvsConfig};
 use fianchetto_search::{Bound, Limits, Search, SearchResult};
+use fianchetto_syzygy::{Tablebase, Wdl as TbWdl};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -57,7 +60,7 @@ use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 /// The parameters of self-play.
@@ -325,12 +328,31 @@ fn ending_of(outcome: Outcome) -> Ending {
     }
 }
 
-/// Plays game `index` of `seed` with `pvs`. `stop` (when given) abandons
-/// the game between moves; the returned game then has no entries.
+/// The result the tablebase gives for `board`, when it is a position the
+/// tables hold and was just reached by a capture or a pawn move (so that
+/// their fifty-move-free answer is exact; a position with fewer pieces than
+/// before is always such a one).
+fn tablebase_result(tablebase: &Tablebase, board: &Bitboards) -> Option<Option<Color>> {
+    if board.halfmove_clock() != 0 || board.occupied().count() > tablebase.max_pieces() {
+        return None;
+    }
+    let wdl = tablebase.probe_wdl(board).ok()?;
+    Some(match wdl {
+        TbWdl::Win => Some(board.turn()),
+        TbWdl::Loss => Some(!board.turn()),
+        TbWdl::CursedWin | TbWdl::Draw | TbWdl::BlessedLoss => None,
+    })
+}
+
+/// Plays game `index` of `seed` with `pvs`; with a `tablebase`, a game
+/// that reaches a position its tables hold ends there with their result.
+/// `stop` (when given) abandons the game between moves; the returned game
+/// then has no entries.
 pub fn play_game<E: Evaluator<Bitboards> + Clone>(
     pvs: &mut Pvs<E>,
     config: &DatagenConfig,
     book: &[Setup],
+    tablebase: Option<&Tablebase>,
     seed: u64,
     index: u64,
     stop: Option<&AtomicBool>,
@@ -362,6 +384,11 @@ pub fn play_game<E: Evaluator<Bitboards> + Clone>(
                 Outcome::Draw(_) => None,
             };
             break (winner, ending_of(outcome));
+        }
+        // (Not before the first move: a game has at least one position.)
+        let probe = tablebase.filter(|_| !record.entries.is_empty());
+        if let Some(winner) = probe.and_then(|tb| tablebase_result(tb, game.board())) {
+            break (winner, Ending::Tablebase);
         }
         if record.entries.len() >= config.max_plies as usize {
             break (None, Ending::MaxPlies);
@@ -628,6 +655,9 @@ pub struct RunOptions {
     pub seed: u64,
     /// Openings (empty: the start position).
     pub book: Vec<Setup>,
+    /// Endgame tables that end a game as soon as it reaches a position they
+    /// hold (with their exact result).
+    pub tablebase: Option<Arc<Tablebase>>,
     /// Draw a progress bar on standard error.
     pub progress: bool,
 }
@@ -797,8 +827,15 @@ pub fn run<E: Evaluator<Bitboards> + Clone + Send>(
                 let mut pvs = config.searcher(eval);
                 while !quit.load(Ordering::Relaxed) {
                     let index = next.fetch_add(1, Ordering::Relaxed);
-                    let game =
-                        play_game(&mut pvs, config, &opts.book, opts.seed, index, Some(quit));
+                    let game = play_game(
+                        &mut pvs,
+                        config,
+                        &opts.book,
+                        opts.tablebase.as_deref(),
+                        opts.seed,
+                        index,
+                        Some(quit),
+                    );
                     if quit.load(Ordering::Relaxed) || tx.send((index, game)).is_err() {
                         break;
                     }

@@ -390,7 +390,7 @@ pub fn generate_positions(count: usize, seed: u64) -> Vec<Bitboards> {
     let mut out = Vec::with_capacity(count);
     let mut index = 0;
     while out.len() < count {
-        let game = play_game(&mut pvs, &config, &[], seed, index, None);
+        let game = play_game(&mut pvs, &config, &[], None, seed, index, None);
         index += 1;
         let records = game.records(&Filter::default()).unwrap_or_default();
         for r in records.iter().step_by(4) {

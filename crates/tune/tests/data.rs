@@ -26,13 +26,13 @@ fn played() -> Vec<GameRecord> {
     };
     let mut searcher = config.searcher(Material::classic());
     let mut games: Vec<GameRecord> = (0..3)
-        .map(|i| play_game(&mut searcher, &config, &[], 21, i, None).game)
+        .map(|i| play_game(&mut searcher, &config, &[], None, 21, i, None).game)
         .collect();
     let chess960 = DatagenConfig {
         chess960_permille: 1000,
         ..config.clone()
     };
-    games.push(play_game(&mut searcher, &chess960, &[], 21, 3, None).game);
+    games.push(play_game(&mut searcher, &chess960, &[], None, 21, 3, None).game);
     games
 }
 

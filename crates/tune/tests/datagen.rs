@@ -40,6 +40,7 @@ fn opts(out: &Path, format: Format, games: u64, threads: usize) -> RunOptions {
         threads,
         seed: 11,
         book: Vec::new(),
+        tablebase: None,
         progress: false,
     }
 }
@@ -66,7 +67,7 @@ fn written_games_are_the_games_played() {
 
     let mut searcher = config().searcher(Material::classic());
     let played: Vec<_> = (0..3)
-        .map(|index| play_game(&mut searcher, &config(), &[], 11, index, None).game)
+        .map(|index| play_game(&mut searcher, &config(), &[], None, 11, index, None).game)
         .collect();
     assert_eq!(read_games(&out), played);
     let entries: u64 = played.iter().map(|g| g.entries.len() as u64).sum();
@@ -117,7 +118,7 @@ fn marlin_output_is_the_filtered_games() {
     let mut entries = 0;
     let mut searcher = config().searcher(Material::classic());
     for index in 0..3 {
-        let played = play_game(&mut searcher, &config(), &[], 11, index, None);
+        let played = play_game(&mut searcher, &config(), &[], None, 11, index, None);
         let records = played.records(&Filter::default()).unwrap();
         entries += played.game.entries.len();
         for record in &records {
@@ -274,7 +275,7 @@ fn chess960_openings_are_legal_and_varied() {
     let mut searcher = config.searcher(Material::classic());
     let mut arrangements = std::collections::HashSet::new();
     for index in 0..4 {
-        let played = play_game(&mut searcher, &config, &[], 5, index, None);
+        let played = play_game(&mut searcher, &config, &[], None, 5, index, None);
         let game = played.game;
         assert!(game.chess960);
         let start = game.start_board().unwrap();
@@ -296,6 +297,29 @@ fn chess960_openings_are_legal_and_varied() {
         assert_eq!(back.start_board().unwrap().castling(), rights);
     }
     assert!(arrangements.len() > 1, "{arrangements:?}");
+}
+
+#[test]
+fn a_game_ends_where_the_tablebase_knows_the_result() {
+    let tables = Path::new(env!("CARGO_MANIFEST_DIR")).join("../syzygy/tests/tables");
+    let mut tablebase = fianchetto_syzygy::Tablebase::new();
+    tablebase.add_directory(&tables).unwrap();
+    // White takes the rook at once (no random plies): KQ v K, a win.
+    let book = [fianchetto_board::Setup::from_fen("4k3/8/8/8/8/8/3r4/3QK3 w - - 0 1").unwrap()];
+    let config = DatagenConfig {
+        min_random_plies: 0,
+        max_random_plies: 0,
+        ..config()
+    };
+    let mut searcher = config.searcher(Material::classic());
+    let played = play_game(&mut searcher, &config, &book, Some(&tablebase), 1, 0, None).game;
+    assert_eq!(played.ending, games::Ending::Tablebase);
+    assert_eq!(played.result, fianchetto_tune::marlin::Wdl::WhiteWin);
+    assert_eq!(played.entries.len(), 1);
+    assert!(played.entries[0].mv.is_capture());
+    // Without tables the game is played on.
+    let longer = play_game(&mut searcher, &config, &book, None, 1, 0, None).game;
+    assert!(longer.entries.len() > 1);
 }
 
 #[test]

@@ -4,6 +4,7 @@
 use super::CommandError;
 use crate::evals::EvalSelect;
 use crate::{say, with_evaluator};
+use fianchetto_syzygy::Tablebase;
 use fianchetto_tune::datagen::{self, DatagenConfig, Format, RunOptions, Target};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -52,6 +53,10 @@ pub struct DatagenArgs {
     /// random chess) rather than mirrored ones.
     #[arg(long)]
     pub dfrc: bool,
+    /// Syzygy tables (directories separated by `:`): a game ends as soon as
+    /// a capture reaches a position they hold, with their result.
+    #[arg(long)]
+    pub syzygy: Option<String>,
     /// The evaluation the searcher uses (`--eval nnue` for data from the
     /// network engine).
     #[command(flatten)]
@@ -104,6 +109,15 @@ pub fn run(args: &DatagenArgs) -> Result<(), CommandError> {
         dfrc: args.dfrc,
         ..DatagenConfig::default()
     };
+    let tablebase = match &args.syzygy {
+        Some(dirs) => {
+            let mut tb = Tablebase::new();
+            tb.add_directories(dirs)
+                .map_err(|e| CommandError::Usage(format!("--syzygy: {e}")))?;
+            Some(Arc::new(tb))
+        }
+        None => None,
+    };
     let opts = RunOptions {
         out: args.out.clone(),
         format: match args.format {
@@ -114,6 +128,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), CommandError> {
         threads: args.threads as usize,
         seed: args.seed,
         book,
+        tablebase,
         progress: !args.quiet,
     };
     let stop = Arc::new(AtomicBool::new(false));

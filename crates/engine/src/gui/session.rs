@@ -336,7 +336,10 @@ impl Session {
                 let json = array(self.game.positions().iter().zip(self.game.moves()).map(
                     |(before, &mv)| {
                         Object::new()
-                            .str("san", &to_san(before, mv).unwrap_or_else(|_| mv.to_string()))
+                            .str(
+                                "san",
+                                &to_san(before, mv).unwrap_or_else(|_| mv.to_string()),
+                            )
                             .str("uci", &to_uci(before, mv, CastlingMode::Standard))
                             .finish()
                     },
