@@ -3,8 +3,8 @@
 //! `cargo bench --bench backends`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use fianchetto_board::{Bitboards, Board0x88, Color, Mailbox, Role, START_FEN};
-use fianchetto_movegen::{perft, perft_plain, MoveGen};
+use fianchetto::board::{Bitboards, Board0x88, Color, Mailbox, Role, START_FEN};
+use fianchetto::movegen::{perft, perft_plain, MoveGen};
 use std::hint::black_box;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";

@@ -20,7 +20,7 @@ use criterion::measurement::WallTime;
 use criterion::{
     criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
 };
-use fianchetto_board::bittricks::{
+use fianchetto::board::bittricks::{
     lsb_debruijn, lsb_hardware, lsb_popcount, popcount_hardware, popcount_kernighan, popcount_swar,
 };
 use std::hint::black_box;

@@ -5,10 +5,10 @@
 //! NNUE only). Throughput is reported in evaluations per second ("elem/s").
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use fianchetto_board::{Bitboards, Board, Move};
-use fianchetto_eval::nnue::{Network, INPUTS, MAX_OUTPUT_WEIGHT};
-use fianchetto_eval::{Evaluator, Nnue, Preset};
-use fianchetto_movegen::MoveGen;
+use fianchetto::board::{Bitboards, Board, Move};
+use fianchetto::eval::nnue::{Network, INPUTS, MAX_OUTPUT_WEIGHT};
+use fianchetto::eval::{Evaluator, Nnue, Preset};
+use fianchetto::movegen::MoveGen;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::hint::black_box;

@@ -7,8 +7,8 @@
 //! `cargo bench --bench movegen -- --warm-up-time 1 --measurement-time 3`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use fianchetto_board::Bitboards;
-use fianchetto_movegen::{perft, MoveGen};
+use fianchetto::board::Bitboards;
+use fianchetto::movegen::{perft, MoveGen};
 use std::hint::black_box;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

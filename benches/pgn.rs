@@ -18,8 +18,8 @@
 mod random_games;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use fianchetto_board::Bitboards;
-use fianchetto_movegen::pgn::{GameBuilder, PgnGame, Reader, Replay, Visitor, Writer};
+use fianchetto::board::Bitboards;
+use fianchetto::movegen::pgn::{GameBuilder, PgnGame, Reader, Replay, Visitor, Writer};
 use std::hint::black_box;
 use std::time::Duration;
 

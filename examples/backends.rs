@@ -6,8 +6,8 @@
 //! cargo run --release --example backends -- 4 "<FEN>" # one position at depth 4
 //! ```
 
-use fianchetto_board::{Bitboards, Board0x88, Mailbox, START_FEN};
-use fianchetto_movegen::{perft, perft_plain, MoveGen};
+use fianchetto::board::{Bitboards, Board0x88, Mailbox, START_FEN};
+use fianchetto::movegen::{perft, perft_plain, MoveGen};
 use std::process::ExitCode;
 use std::time::Instant;
 

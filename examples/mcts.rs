@@ -4,11 +4,11 @@
 //!
 //! `cargo run --release --example mcts [iterations] [FEN]`
 
-use fianchetto_board::{Bitboards, Board};
-use fianchetto_eval::Classical;
-use fianchetto_movegen::Game;
-use fianchetto_search::mcts::{Mcts, MctsConfig, Parallelism, Variant};
-use fianchetto_search::{Limits, Search};
+use fianchetto::board::{Bitboards, Board};
+use fianchetto::eval::Classical;
+use fianchetto::movegen::Game;
+use fianchetto::search::mcts::{Mcts, MctsConfig, Parallelism, Variant};
+use fianchetto::search::{Limits, Search};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);

@@ -22,16 +22,16 @@
 //! least a rook (5) ahead wins; otherwise it is drawn. Checkmate,
 //! stalemate and the draws a player can claim end it as usual.
 //!
-//! `--suite` runs the table of the README: every hybrid against UCT, a round
+//! `--suite` runs the table in `docs/search.md` ("MCTS"): every hybrid against UCT, a round
 //! robin of the hybrids, then the best of them against PVS and `ab3`.
 
-use fianchetto_board::{Bitboards, Board, Color, Role};
-use fianchetto_eval::Classical;
-use fianchetto_movegen::{Game, Outcome};
-use fianchetto_search::alphabeta::{AlphaBeta, Horizon, MoveOrdering};
-use fianchetto_search::mcts::{Mcts, MctsConfig, Variant};
-use fianchetto_search::pvs::Pvs;
-use fianchetto_search::{Limits, Search};
+use fianchetto::board::{Bitboards, Board, Color, Role};
+use fianchetto::eval::Classical;
+use fianchetto::movegen::{Game, Outcome};
+use fianchetto::search::alphabeta::{AlphaBeta, Horizon, MoveOrdering};
+use fianchetto::search::mcts::{Mcts, MctsConfig, Variant};
+use fianchetto::search::pvs::Pvs;
+use fianchetto::search::{Limits, Search};
 use std::time::{Duration, Instant};
 
 const OPENINGS: &str = include_str!("../crates/search/tests/data/openings.epd");

@@ -3,11 +3,11 @@
 //!
 //! `cargo run --release --example minimax`
 
-use fianchetto_board::{Bitboards, Board};
-use fianchetto_eval::Classical;
-use fianchetto_movegen::Game;
-use fianchetto_search::minimax::Minimax;
-use fianchetto_search::{Limits, Search};
+use fianchetto::board::{Bitboards, Board};
+use fianchetto::eval::Classical;
+use fianchetto::movegen::Game;
+use fianchetto::search::minimax::Minimax;
+use fianchetto::search::{Limits, Search};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";

@@ -11,8 +11,8 @@
 #[path = "support/random_games.rs"]
 mod random_games;
 
-use fianchetto_board::Bitboards;
-use fianchetto_movegen::pgn::{ReadError, Reader, Replay, Writer};
+use fianchetto::board::Bitboards;
+use fianchetto::movegen::pgn::{ReadError, Reader, Replay, Writer};
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use std::time::Instant;

@@ -3,11 +3,11 @@
 //!
 //! `cargo run --release --example pvs`
 
-use fianchetto_board::{Bitboards, Board};
-use fianchetto_eval::Classical;
-use fianchetto_movegen::Game;
-use fianchetto_search::pvs::{Pvs, PvsConfig};
-use fianchetto_search::{Limits, Search};
+use fianchetto::board::{Bitboards, Board};
+use fianchetto::eval::Classical;
+use fianchetto::movegen::Game;
+use fianchetto::search::pvs::{Pvs, PvsConfig};
+use fianchetto::search::{Limits, Search};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";

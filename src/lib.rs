@@ -10,7 +10,9 @@
 //! | (always) | [`board`] | `fianchetto-board` |
 //! | `movegen` | `movegen` | `fianchetto-movegen` |
 //! | `eval` | `eval` | `fianchetto-eval` |
+//! | `syzygy` | `syzygy` | `fianchetto-syzygy` |
 //! | `search` (default) | `search` | `fianchetto-search` |
+//! | `uci` | `uci` | `fianchetto-uci` |
 //! | `tune` | `tune` | `fianchetto-tune` |
 //! | `engine` | `engine` | `fianchetto-engine` (and clap) |
 //!
@@ -50,9 +52,74 @@ pub use fianchetto_movegen as movegen;
 /// Search algorithms.
 #[cfg(feature = "search")]
 pub use fianchetto_search as search;
+/// Syzygy endgame tablebases: WDL, DTZ and root moves ranked.
+#[cfg(feature = "syzygy")]
+pub use fianchetto_syzygy as syzygy;
 /// Learning from games: self-play, training data, the NNUE trainer, tuners.
 #[cfg(feature = "tune")]
 pub use fianchetto_tune as tune;
+/// The UCI protocol as types, a client that drives any UCI engine, and
+/// engine-against-engine matches.
+#[cfg(feature = "uci")]
+pub use fianchetto_uci as uci;
+
+// The crates under their own names too. rustc names an item by the path it
+// was found under, and for a trait that is not in scope it suggests
+// `fianchetto::fianchetto_eval::Evaluator`: these make that suggestion
+// compile. Hidden, because `board`, `movegen`, ... are the names to use.
+#[doc(hidden)]
+pub use fianchetto_board;
+#[cfg(feature = "engine")]
+#[doc(hidden)]
+pub use fianchetto_engine;
+#[cfg(feature = "eval")]
+#[doc(hidden)]
+pub use fianchetto_eval;
+#[cfg(feature = "movegen")]
+#[doc(hidden)]
+pub use fianchetto_movegen;
+#[cfg(feature = "search")]
+#[doc(hidden)]
+pub use fianchetto_search;
+#[cfg(feature = "tune")]
+#[doc(hidden)]
+pub use fianchetto_tune;
+
+/// What most programs need, in one import: `use fianchetto::prelude::*;`.
+///
+/// The board types, the backends and the [`Board`](crate::board::Board)
+/// trait always; with the `movegen` feature the
+/// [`MoveGen`](crate::movegen::MoveGen) trait, [`Game`](crate::movegen::Game)
+/// and the move notations; with `eval` the
+/// [`Evaluator`](crate::eval::Evaluator) trait, [`Score`](crate::eval::Score)
+/// and the evaluations; with `search` the [`Search`](crate::search::Search)
+/// trait, its limits and results, and [`Pvs`](crate::search::pvs::Pvs). The
+/// traits are here so that their methods are in scope.
+///
+#[cfg_attr(feature = "search", doc = "```")]
+#[cfg_attr(not(feature = "search"), doc = "```ignore")]
+/// use fianchetto::prelude::*;
+///
+/// let mut game = Game::new(Bitboards::startpos());
+/// game.play_san("e4")?;
+/// assert_eq!(game.board().piece_at(Square::E4), Some(Piece::new(Color::White, Role::Pawn)));
+/// assert_eq!(Material::classic().evaluate(game.board()), Score::cp(0));
+/// let result = Pvs::new(Material::classic()).search(&game, &Limits::depth(3), &mut |_| {});
+/// assert!(result.best_move.is_some());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub mod prelude {
+    pub use crate::board::{
+        Bitboard, Bitboards, Board, Board0x88, CastlingRights, Color, File, Mailbox, Move,
+        MoveKind, Piece, Rank, Role, Setup, Square,
+    };
+    #[cfg(feature = "eval")]
+    pub use crate::eval::{BuhoChess, Classical, Evaluator, Material, Nnue, Score};
+    #[cfg(feature = "movegen")]
+    pub use crate::movegen::{Game, MoveGen, Outcome, San, UciMove};
+    #[cfg(feature = "search")]
+    pub use crate::search::{pvs::Pvs, Limits, Search, SearchResult};
+}
 
 /// The README's code, compiled and run as a doctest.
 #[cfg(all(doctest, feature = "search"))]

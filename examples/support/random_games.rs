@@ -5,9 +5,9 @@
 //! evaluations in some), plus occasional remarks, NAGs and short variations.
 //! Deterministic for a seed. Shared with `benches/pgn.rs` through `#[path]`.
 
-use fianchetto_board::{Bitboards, Board};
-use fianchetto_movegen::pgn::{AnnotatedMove, Annotations, GameResult, PgnGame, Variation};
-use fianchetto_movegen::{Game, MoveGen};
+use fianchetto::board::{Bitboards, Board};
+use fianchetto::movegen::pgn::{AnnotatedMove, Annotations, GameResult, PgnGame, Variation};
+use fianchetto::movegen::{Game, MoveGen};
 
 /// SplitMix64: small, fast, good enough for test data.
 pub struct Rng(u64);
@@ -75,7 +75,7 @@ const REMARKS: &[&str] = &[
 const NAGS: &[u8] = &[1, 2, 3, 4, 5, 6, 10, 13, 14, 15, 16, 17, 18, 19, 36, 132];
 
 /// A move of `board`, a capture more often than not when there is one.
-fn choose(rng: &mut Rng, board: &Bitboards) -> Option<fianchetto_board::Move> {
+fn choose(rng: &mut Rng, board: &Bitboards) -> Option<fianchetto::board::Move> {
     let legal = board.legal_moves();
     if legal.is_empty() {
         return None;

@@ -24,14 +24,17 @@
 //!   first, cost a quarter more instructions in perft). Code that is not
 //!   dispatched (the free functions of [`crate::attacks`]) uses magics.
 //!
-//! Either can be forced, for tests and measurements: with the environment
-//! variables `FIANCHETTO_CPU` (`baseline`, `x86-64-v2`, `x86-64-v3`: use at
-//! most this tier) and `FIANCHETTO_SLIDERS` (`magic`, or `pext` to use PEXT
-//! whenever the CPU has BMI2, fast or not), read when the choice is first
-//! needed, or with [`set_tier`] and [`set_sliders`] at any time. A request
-//! the CPU cannot honour is refused ([`set_tier`], [`set_sliders`]) or, from
-//! the environment, capped to what the CPU has. Every choice gives the same
-//! results; only the speed differs.
+//! Either can be forced, for tests and measurements, with [`set_tier`] and
+//! [`set_sliders`] at any time, or from the environment variables
+//! `FIANCHETTO_CPU` (`baseline`, `x86-64-v2`, `x86-64-v3`: use at most this
+//! tier) and `FIANCHETTO_SLIDERS` (`magic`, or `pext` to use PEXT whenever
+//! the CPU has BMI2, fast or not). The library reads them only when asked:
+//! a program calls [`apply_env_overrides`] (the `fianchetto` binary does, at
+//! start-up), and the cargo feature `cpu-env`, meant for test suites (this
+//! workspace's tests turn it on), makes the automatic choice read them. A
+//! request the CPU cannot honour is refused ([`set_tier`], [`set_sliders`])
+//! or, from the environment, capped to what the CPU has. Every choice gives
+//! the same results; only the speed differs.
 //!
 //! ```
 //! use fianchetto_board::cpu::{self, Sliders, Tier};
@@ -268,6 +271,7 @@ fn choose(hw: Hardware, tier: Option<Tier>, sliders: Option<Sliders>) -> u8 {
     READY | tier as u8 | if pext { PEXT } else { 0 }
 }
 
+/// The choice from the environment variables, capped to what the CPU has.
 fn env_choice() -> u8 {
     let var = |name| std::env::var(name).ok();
     choose(
@@ -289,10 +293,20 @@ fn state() -> u8 {
     init()
 }
 
+/// The choice made when nobody asked for one: the CPU's best, or with the
+/// `cpu-env` feature, what the environment variables ask for.
+fn automatic_choice() -> u8 {
+    if cfg!(feature = "cpu-env") {
+        env_choice()
+    } else {
+        choose(hardware(), None, None)
+    }
+}
+
 #[cold]
 #[inline(never)]
 fn init() -> u8 {
-    let s = env_choice();
+    let s = automatic_choice();
     // Another thread may have chosen (or been told) first: keep its choice.
     match STATE.compare_exchange(0, s, Relaxed, Relaxed) {
         Ok(_) => s,
@@ -368,9 +382,25 @@ pub fn set_sliders(method: Sliders) -> Result<(), CpuError> {
     Ok(())
 }
 
-/// Goes back to the automatic choice (the CPU's best, capped by the
-/// environment variables).
+/// Goes back to the automatic choice (the CPU's best; with the `cpu-env`
+/// feature, capped by the environment variables).
 pub fn reset() {
+    STATE.store(automatic_choice(), Relaxed);
+}
+
+/// Applies `FIANCHETTO_CPU` and `FIANCHETTO_SLIDERS` (see the
+/// [module documentation](self)), capped to what the CPU has; a variable
+/// that is unset, or holds a value other than those listed, leaves that
+/// part of the choice automatic. The `fianchetto` binary calls it at
+/// start-up, so that a measurement or a test run can pick the path.
+///
+/// ```
+/// use fianchetto_board::cpu;
+///
+/// cpu::apply_env_overrides();
+/// assert!(cpu::tier() <= cpu::supported_tier());
+/// ```
+pub fn apply_env_overrides() {
     STATE.store(env_choice(), Relaxed);
 }
 

@@ -31,6 +31,9 @@
 //! # Ok::<(), fianchetto_board::FenError>(())
 //! ```
 //!
+//! [`svg::BoardSvg`] draws a position as an SVG picture (from either side,
+//! with coordinates, the last move, check, marked squares and arrows).
+//!
 //! FEN is read strictly by default; [`FenOptions::LENIENT`] (or
 //! [`Board::from_fen_lenient`]) repairs the slips other programs make
 //! (fullmove 0, stale castling rights, an impossible en-passant square,
@@ -54,6 +57,7 @@ mod mv;
 #[cfg(feature = "serde")]
 pub mod serde_support;
 mod setup;
+pub mod svg;
 mod types;
 mod validate;
 pub mod x88;

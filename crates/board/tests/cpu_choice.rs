@@ -1,4 +1,5 @@
-//! The CPU choice honours `FIANCHETTO_CPU` and `FIANCHETTO_SLIDERS`, so that a
+//! `cpu::apply_env_overrides` honours `FIANCHETTO_CPU` and
+//! `FIANCHETTO_SLIDERS`, so that a program (the `fianchetto` binary) or a
 //! test run started with them (as CI does, once per slider method) really
 //! runs on the path it asked for.
 
@@ -6,6 +7,7 @@ use fianchetto_board::cpu::{self, Sliders, Tier};
 
 #[test]
 fn environment_requests_are_honoured() {
+    cpu::apply_env_overrides();
     let supported = cpu::supported_tier();
     let tier = match std::env::var("FIANCHETTO_CPU").as_deref() {
         Ok("x86-64") | Ok("baseline") => Some(Tier::Baseline),

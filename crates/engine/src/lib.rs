@@ -2,7 +2,8 @@
 //!
 //! The thin composition of the Fianchetto crates into a program: the UCI
 //! protocol and the `fianchetto` command line (perft, analysis, play and the
-//! tools). It holds no chess logic of its own.
+//! tools), and the local web app `fianchetto gui` (the `gui` feature, on by
+//! default). It holds no chess logic of its own.
 //!
 //! ```
 //! use fianchetto_engine::backend::Backend;
@@ -14,6 +15,8 @@
 pub mod backend;
 pub mod commands;
 pub mod evals;
+#[cfg(feature = "gui")]
+pub mod gui;
 pub mod play;
 pub mod searchers;
 pub mod uci;

@@ -39,6 +39,8 @@ enum Command {
     Pgn(commands::pgn::PgnArgs),
     /// List a Polyglot opening book's moves for a position, highest weight first.
     Book(commands::book::BookArgs),
+    /// Draw a position as an SVG picture (arrows, marked squares, last move, check).
+    Svg(commands::svg::SvgArgs),
     /// Tune parameters: `tune texel` (evaluation weights on game results),
     /// `tune spsa` (any tunables, by games between θ+ and θ−).
     Tune(commands::tune::TuneArgs),
@@ -46,6 +48,16 @@ enum Command {
     SpsaParams(commands::spsa_params::SpsaParamsArgs),
     /// Fit ProbCut's regressions (Buro) on many positions and write the table.
     FitProbcut(commands::fit_probcut::FitProbcutArgs),
+    /// Probe the Syzygy endgame tables: WDL, DTZ and the best move of a
+    /// position (`--moves`: every move), or probes per second (`--bench`).
+    Syzygy(commands::syzygy::SyzygyArgs),
+    /// A local web app on 127.0.0.1: play, analyse, and watch what the
+    /// algorithms cost.
+    #[cfg(feature = "gui")]
+    Gui(fianchetto_engine::gui::GuiArgs),
+    /// Play two UCI engines against each other: openings both ways, clock
+    /// or nodes, adjudication, PGN, Elo and SPRT (cutechess-cli's last line).
+    Match(commands::engine_match::MatchArgs),
 }
 
 /// OpenBench passes a request as one argument (`"genfens 10 seed 3 book
@@ -67,6 +79,9 @@ fn split_openbench_args(args: impl Iterator<Item = String>) -> Vec<String> {
 }
 
 fn main() -> ExitCode {
+    // FIANCHETTO_CPU and FIANCHETTO_SLIDERS pick the code path (CI runs the
+    // binary on each); the library reads no environment variable by itself.
+    fianchetto_board::cpu::apply_env_overrides();
     let cli = Cli::parse_from(split_openbench_args(std::env::args()));
     let result = match &cli.command {
         Some(Command::Perft(args)) => commands::perft::run(args),
@@ -80,9 +95,14 @@ fn main() -> ExitCode {
         Some(Command::Train(args)) => commands::train::run(args),
         Some(Command::Pgn(args)) => commands::pgn::run(args),
         Some(Command::Book(args)) => commands::book::run(args),
+        Some(Command::Svg(args)) => commands::svg::run(args),
         Some(Command::Tune(args)) => commands::tune::run(args),
         Some(Command::SpsaParams(args)) => commands::spsa_params::run(args),
         Some(Command::FitProbcut(args)) => commands::fit_probcut::run(args),
+        Some(Command::Syzygy(args)) => commands::syzygy::run(args),
+        #[cfg(feature = "gui")]
+        Some(Command::Gui(args)) => fianchetto_engine::gui::run(args),
+        Some(Command::Match(args)) => commands::engine_match::run_match(args),
         Some(Command::Uci) | None => {
             fianchetto_engine::uci::run_stdio();
             Ok(())

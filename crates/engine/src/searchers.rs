@@ -146,7 +146,7 @@ pub fn engine_mcts(threads: usize) -> MctsConfig {
 /// builds it from `Evaluation`, the network and `EvalWeights`).
 pub fn build_driver(o: &EngineOptions, choice: &EvalChoice) -> Box<dyn Driver> {
     let config = SearchConfig {
-        algo: Algo::parse(&o.algorithm).unwrap_or_default(),
+        algo: o.algorithm,
         pvs: PvsConfig {
             threads: o.threads,
             hash_mb: o.hash_mb,

@@ -22,6 +22,8 @@ use fianchetto_search::minimax::Minimax;
 use fianchetto_search::pvs::{Pvs, PvsConfig};
 use fianchetto_search::tt::Replacement;
 use fianchetto_search::{Limits, Search, SearchResult};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Middlegame test positions.
@@ -74,8 +76,21 @@ pub fn run(args: &AblateArgs) -> Result<(), CommandError> {
     }))
 }
 
+/// One row of the BuhoChess ablation: a PVS configuration, its name in
+/// the tables, and what it adds, in one sentence (the `gui`'s Learn view
+/// prints it under its bar).
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// The row's name (`"C + PVS"`).
+    pub name: &'static str,
+    /// What the row adds to the one before it.
+    pub meaning: &'static str,
+    /// The search's switches.
+    pub config: PvsConfig,
+}
+
 /// The cumulative configurations of the BuhoChess ablation (A … P), then the defaults.
-pub fn configurations(hash_mb: usize) -> Vec<(&'static str, PvsConfig)> {
+pub fn configurations(hash_mb: usize) -> Vec<Step> {
     let base = PvsConfig {
         hash_mb,
         quiescence: true,
@@ -166,37 +181,46 @@ pub fn configurations(hash_mb: usize) -> Vec<(&'static str, PvsConfig)> {
         hash_mb,
         ..PvsConfig::default()
     };
+    let step = |name, meaning, config| Step {
+        name,
+        meaning,
+        config,
+    };
     vec![
-        ("A alpha-beta (+ quiescence)", base),
-        ("B + ordering, ID, hash move", b),
-        ("C + PVS", c),
-        ("D + TT cutoffs", d),
-        ("E + aspiration", e),
-        ("F + null move", f),
-        ("G + futility, RFP, razoring", g),
-        ("H + LMR", h),
-        ("I + LMP, SEE, ProbCut, IIR, check ext., qs pruning", i),
-        ("J + continuation history", j),
-        ("K + capture history", k),
-        ("L + history pruning", l),
-        ("M + correction history", m),
-        ("N + singular ext., multi-cut, double/negative ext.", n),
-        ("O + cuckoo repetitions, qs promotions", o),
-        ("P + SEE with pins", p),
-        ("defaults", defaults),
+        step("A alpha-beta (+ quiescence)", "Plain alpha-beta with a quiescence search of captures at the horizon: the baseline every feature below is added to.", base),
+        step("B + ordering, ID, hash move", "Iterative deepening with a transposition table's best move first, then captures (MVV-LVA, losing ones last), killers, history and counter-moves: good moves first make cutoffs come sooner.", b),
+        step("C + PVS", "Searches every move after the first with a null window, and again fully only when it beats the first.", c),
+        step("D + TT cutoffs", "Returns at once when the transposition table already holds a deep enough score for the position.", d),
+        step("E + aspiration", "Starts each iteration with a narrow window around the previous score, widened only when the score falls outside.", e),
+        step("F + null move", "Lets the side to move pass: if a shallow search still fails high, the position is good enough to prune.", f),
+        step("G + futility, RFP, razoring", "Prunes near the leaves where the static evaluation is so far from the window that a shallow search would not change it.", g),
+        step("H + LMR", "Searches late quiet moves less deep, and fully only when they turn out better than expected.", h),
+        step("I + LMP, SEE, ProbCut, IIR, check ext., qs pruning", "Skips late quiet moves and losing exchanges, cuts where a shallow search proves a big margin, extends checks.", i),
+        step("J + continuation history", "Orders quiet moves by how they did after the same previous moves.", j),
+        step("K + capture history", "Orders captures by how they did before, not only by the pieces involved.", k),
+        step("L + history pruning", "Prunes quiet moves near the leaves whose history is bad.", l),
+        step("M + correction history", "Corrects the static evaluation by what searches of positions with the same pawns found.", m),
+        step("N + singular ext., multi-cut, double/negative ext.", "Searches deeper a move much better than every other, and prunes when several moves beat the window.", n),
+        step("O + cuckoo repetitions, qs promotions", "Sees a repetition one move early, and tries quiet queen promotions in the quiescence search.", o),
+        step("P + SEE with pins", "Leaves pinned pieces out of the static exchange evaluation.", p),
+        step("defaults", "The engine as it plays: every feature at its default (some above are off by default).", defaults),
     ]
 }
 
 /// Per depth: total nodes and time over a set of positions (`None` once
 /// the node budget was exceeded).
-type Row = Vec<Option<(u64, Duration)>>;
+pub type Row = Vec<Option<(u64, Duration)>>;
 
-fn measure<B: MoveGen, E: Evaluator<B> + Clone>(
+/// Nodes and time to each depth from 1 to `depth` of PVS with `config`,
+/// summed over `fens`; a depth is `None` where one search needed more than
+/// `max_nodes` or `stop` was raised.
+pub fn measure<B: MoveGen, E: Evaluator<B> + Clone>(
     eval: &E,
     config: &PvsConfig,
     fens: &[&str],
     depth: u32,
     max_nodes: u64,
+    stop: &Arc<AtomicBool>,
 ) -> Result<Row, CommandError> {
     let mut row: Row = vec![Some((0, Duration::ZERO)); depth as usize];
     for fen in fens {
@@ -205,7 +229,9 @@ fn measure<B: MoveGen, E: Evaluator<B> + Clone>(
         if config.iterative_deepening {
             // One search: the reports give nodes and time to each depth.
             let mut pvs = Pvs::with_config(eval.clone(), config.clone());
-            let limits = Limits::depth(depth).with_nodes(max_nodes);
+            let limits = Limits::depth(depth)
+                .with_nodes(max_nodes)
+                .with_stop(stop.clone());
             pvs.search(&game, &limits, &mut |info| {
                 if let Some(slot) = per_depth.get_mut(info.depth as usize - 1) {
                     if info.bound == fianchetto_search::Bound::Exact {
@@ -217,8 +243,11 @@ fn measure<B: MoveGen, E: Evaluator<B> + Clone>(
             // Without iterative deepening each depth is its own search.
             for d in 1..=depth {
                 let mut pvs = Pvs::with_config(eval.clone(), config.clone());
-                let r = pvs.search(&game, &Limits::depth(d).with_nodes(max_nodes), &mut |_| {});
-                if r.nodes >= max_nodes || r.depth < d {
+                let limits = Limits::depth(d)
+                    .with_nodes(max_nodes)
+                    .with_stop(stop.clone());
+                let r = pvs.search(&game, &limits, &mut |_| {});
+                if r.nodes >= max_nodes || r.depth < d || limits.stopped() {
                     break;
                 }
                 per_depth[d as usize - 1] = Some((r.nodes, r.time));
@@ -239,6 +268,7 @@ fn buhochess<B: MoveGen, E: Evaluator<B> + Clone>(
     eval: E,
 ) -> Result<(), CommandError> {
     let configs = configurations(args.hash as usize);
+    let never = Arc::new(AtomicBool::new(false));
     for (title, fens) in [("Middlegame", MIDDLEGAMES), ("Endgame", ENDGAMES)] {
         say!(
             "\n### {title}: nodes to depth (sum over {} positions; {} eval, {} backend)\n",
@@ -257,8 +287,8 @@ fn buhochess<B: MoveGen, E: Evaluator<B> + Clone>(
         say!("{header}\n{rule}");
         let mut previous: Option<u64> = None;
         let mut times = Vec::new();
-        for (name, config) in &configs {
-            let row = measure::<B, E>(&eval, config, fens, args.depth, args.max_nodes)?;
+        for Step { name, config, .. } in &configs {
+            let row = measure::<B, E>(&eval, config, fens, args.depth, args.max_nodes, &never)?;
             let mut line = format!("| {name} |");
             for cell in &row {
                 line += &match cell {
@@ -329,26 +359,61 @@ fn buhochess<B: MoveGen, E: Evaluator<B> + Clone>(
     Ok(())
 }
 
-fn rookie<B: MoveGen, E: Evaluator<B> + Clone>(
+/// A searcher of the Rookie experiment with its name and what it shows.
+pub struct Contender<B: MoveGen> {
+    /// Its name in the tables.
+    pub name: &'static str,
+    /// What it adds to the one before it, in one sentence.
+    pub meaning: &'static str,
+    /// The searcher.
+    pub search: Box<dyn Search<B> + Send>,
+}
+
+/// Rookie's cumulative versions of the search, each a fixed-depth search
+/// without iterative deepening: minimax, alpha-beta, MVV-LVA, killers, the
+/// capture/check extension at the horizon, and (ours) killers with a
+/// quiescence search. `rookie` and the `gui`'s Learn view run these.
+pub fn rookie_searches<B: MoveGen, E: Evaluator<B> + Clone + Send + 'static>(
+    eval: &E,
+) -> Vec<Contender<B>> {
+    let ab = |o, h| -> Box<dyn Search<B> + Send> {
+        Box::new(
+            AlphaBeta::new(eval.clone())
+                .ordering(o)
+                .horizon(h)
+                .iterative(false),
+        )
+    };
+    let contender = |name, meaning, search| Contender {
+        name,
+        meaning,
+        search,
+    };
+    vec![
+        contender("minimax", "Every move to the full depth, nothing skipped: the size of the whole tree.", Box::new(Minimax::new(eval.clone()).iterative(false))),
+        contender("alpha-beta", "Skips a move as soon as it is proven worse than one already found; moves in the order they are generated.", ab(MoveOrdering::None, Horizon::Static)),
+        contender("+ MVV-LVA", "Tries captures first, the most valuable victim by the least valuable attacker, so that cutoffs come sooner.", ab(MoveOrdering::MvvLva, Horizon::Static)),
+        contender("+ killer moves", "Also tries early the quiet moves that caused a cutoff at the same ply elsewhere in the tree.", ab(MoveOrdering::Killers, Horizon::Static)),
+        contender("+ capture/check extension", "Searches one ply deeper after a capture or a check at the horizon: more nodes, fewer blunders.", ab(MoveOrdering::Killers, Horizon::Extension)),
+        contender("killers + quiescence (ours)", "Goes on searching captures past the horizon until the position is quiet: more nodes, sounder scores.", ab(MoveOrdering::Killers, Horizon::Quiescence)),
+    ]
+}
+
+fn rookie<B: MoveGen, E: Evaluator<B> + Clone + Send + 'static>(
     args: &AblateArgs,
     eval: E,
 ) -> Result<(), CommandError> {
     let game = Game::new(B::from_fen(FOOLS_MATE)?);
-    // (name, published depth 4 (positions, ms), published depth 6 (positions, s))
+    // Published depth 4 (positions, ms) and depth 6 (positions, ms), in the
+    // order of `rookie_searches`.
     type Published = (Option<(u64, f64)>, Option<(u64, f64)>);
-    let rows: [(&str, Published); 6] = [
-        ("minimax", (Some((367_562, 2338.0)), None)),
-        ("alpha-beta", (Some((6_360, 82.6)), Some((759_118, 8700.0)))),
-        ("+ MVV-LVA", (Some((5_502, 77.7)), Some((434_011, 6100.0)))),
-        (
-            "+ killer moves",
-            (Some((1_411, 45.5)), Some((51_070, 1200.0))),
-        ),
-        (
-            "+ capture/check extension",
-            (Some((2_049, 62.3)), Some((114_768, 3200.0))),
-        ),
-        ("killers + quiescence (ours)", (None, None)),
+    let published: [Published; 6] = [
+        (Some((367_562, 2338.0)), None),
+        (Some((6_360, 82.6)), Some((759_118, 8700.0))),
+        (Some((5_502, 77.7)), Some((434_011, 6100.0))),
+        (Some((1_411, 45.5)), Some((51_070, 1200.0))),
+        (Some((2_049, 62.3)), Some((114_768, 3200.0))),
+        (None, None),
     ];
     say!(
         "\n### Rookie experiment: fool's mate (black to play Qd8-h4#), fixed depth, {} eval, {} backend, best time of 5 runs\n",
@@ -358,33 +423,25 @@ fn rookie<B: MoveGen, E: Evaluator<B> + Clone>(
     say!("| search | depth | positions evaluated | nodes | time | best | Rookie: positions | Rookie: time |");
     say!("|---|---:|---:|---:|---:|---|---:|---:|");
     for depth in [4u32, 6] {
-        for (i, (name, published)) in rows.iter().enumerate() {
-            let limits = Limits::depth(depth);
+        let limits = Limits::depth(depth);
+        for (i, (mut c, published)) in rookie_searches::<B, E>(&eval)
+            .into_iter()
+            .zip(published)
+            .enumerate()
+        {
+            let name = c.name;
             // The machine may be busy: the best of five runs is the time
             // the search needs (node counts are the same every run).
-            let run = |s: &mut dyn Search<B>| -> SearchResult {
-                let mut best = s.search(&game, &limits, &mut |_| {});
+            let mut run = || -> SearchResult {
+                let mut best = c.search.search(&game, &limits, &mut |_| {});
                 for _ in 1..5 {
-                    let r = s.search(&game, &limits, &mut |_| {});
+                    let r = c.search.search(&game, &limits, &mut |_| {});
                     best.time = best.time.min(r.time);
                 }
                 best
             };
-            let ab = |o, h| {
-                AlphaBeta::new(eval.clone())
-                    .ordering(o)
-                    .horizon(h)
-                    .iterative(false)
-            };
-            let result = match i {
-                0 if depth > 4 => None,
-                0 => Some(run(&mut Minimax::new(eval.clone()).iterative(false))),
-                1 => Some(run(&mut ab(MoveOrdering::None, Horizon::Static))),
-                2 => Some(run(&mut ab(MoveOrdering::MvvLva, Horizon::Static))),
-                3 => Some(run(&mut ab(MoveOrdering::Killers, Horizon::Static))),
-                4 => Some(run(&mut ab(MoveOrdering::Killers, Horizon::Extension))),
-                _ => Some(run(&mut ab(MoveOrdering::Killers, Horizon::Quiescence))),
-            };
+            // Minimax to depth 6 takes minutes.
+            let result = (i > 0 || depth <= 4).then(&mut run);
             let published = if depth == 4 { published.0 } else { published.1 };
             let (pp, pt) = match published {
                 Some((p, ms)) if depth == 4 => (p.to_string(), format!("{ms} ms")),
@@ -418,20 +475,26 @@ mod tests {
         let mut previous = usize::MAX;
         // Every row adds a feature; the last is the defaults.
         let (defaults, rows) = configs.split_last().expect("rows");
-        for (name, c) in rows {
+        for Step {
+            name,
+            config: c,
+            meaning,
+        } in rows
+        {
             let off = c.disabled().len();
             assert!(off < previous, "{name} adds a feature");
             previous = off;
             assert_eq!(c.hash_mb, 4);
+            assert!(meaning.ends_with('.'), "{name}: one sentence");
         }
         assert_eq!(
-            defaults.1,
+            defaults.config,
             PvsConfig {
                 hash_mb: 4,
                 ..PvsConfig::default()
             }
         );
-        assert!(configs[0].1.quiescence && !configs[0].1.tt);
+        assert!(configs[0].config.quiescence && !configs[0].config.tt);
     }
 
     #[test]

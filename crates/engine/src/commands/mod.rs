@@ -6,6 +6,7 @@ pub mod analyse;
 pub mod bench;
 pub mod book;
 pub mod datagen;
+pub mod engine_match;
 pub mod eval;
 pub mod fit_probcut;
 pub mod genfens;
@@ -13,6 +14,8 @@ pub mod perft;
 pub mod pgn;
 pub mod play;
 pub mod spsa_params;
+pub mod svg;
+pub mod syzygy;
 pub mod train;
 pub mod tune;
 

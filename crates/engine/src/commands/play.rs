@@ -7,7 +7,6 @@ use crate::backend::Backend;
 use crate::evals::{load_network, EvalChoice, EvalName};
 use crate::play::{play_session, Opponent};
 use crate::searchers::{build_search, engine_mcts, Algo, SearchConfig};
-use crate::uci::options::{ALGORITHMS, EVALUATIONS};
 use crate::{with_backend, with_evaluator};
 use fianchetto_board::{Board, Color, Move, START_FEN};
 use fianchetto_movegen::{Game, MoveGen};
@@ -36,34 +35,36 @@ pub struct PlayArgs {
     /// Starting position.
     #[arg(long, default_value = START_FEN)]
     pub fen: String,
-    /// Search algorithm: pvs, alphabeta, scout, minimax or mcts.
-    #[arg(long)]
-    pub algo: Option<String>,
+    /// Search algorithm.
+    #[arg(long, value_enum)]
+    pub algo: Option<Algo>,
     /// Search depth in plies.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: Option<u32>,
     /// Thinking time per move in milliseconds.
     #[arg(long)]
     pub movetime: Option<u64>,
-    /// Evaluation: classical, buhochess or material.
-    #[arg(long)]
-    pub eval: Option<String>,
+    /// Evaluation.
+    #[arg(long, value_enum)]
+    pub eval: Option<EvalName>,
     /// Board backend.
     #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
     pub backend: Backend,
 }
 
 /// What a level means: algorithm, depth, move time (ms), evaluation.
-pub fn level(n: u8) -> (&'static str, Option<u32>, Option<u64>, &'static str) {
+pub fn level(n: u8) -> (Algo, Option<u32>, Option<u64>, EvalName) {
+    use Algo::{Alphabeta, Minimax, Pvs};
+    use EvalName::{Buhochess, Classical, Material};
     match n {
-        1 => ("minimax", Some(1), None, "material"),
-        2 => ("alphabeta", Some(2), None, "material"),
-        3 => ("alphabeta", Some(3), None, "buhochess"),
-        4 => ("pvs", Some(4), None, "buhochess"),
-        5 => ("pvs", None, Some(200), "classical"),
-        6 => ("pvs", None, Some(500), "classical"),
-        7 => ("pvs", None, Some(1000), "classical"),
-        _ => ("pvs", None, Some(3000), "classical"),
+        1 => (Minimax, Some(1), None, Material),
+        2 => (Alphabeta, Some(2), None, Material),
+        3 => (Alphabeta, Some(3), None, Buhochess),
+        4 => (Pvs, Some(4), None, Buhochess),
+        5 => (Pvs, None, Some(200), Classical),
+        6 => (Pvs, None, Some(500), Classical),
+        7 => (Pvs, None, Some(1000), Classical),
+        _ => (Pvs, None, Some(3000), Classical),
     }
 }
 
@@ -87,30 +88,16 @@ impl<B: MoveGen> Opponent<B> for SearchOpponent<B> {
     }
 }
 
-fn check_name(kind: &str, name: &str, allowed: &[&str]) -> Result<(), CommandError> {
-    if allowed.contains(&name) {
-        Ok(())
-    } else {
-        Err(CommandError::Usage(format!(
-            "unknown {kind} `{name}`; expected one of: {}",
-            allowed.join(", ")
-        )))
-    }
-}
-
 /// Runs `play` on the terminal.
 pub fn run(args: &PlayArgs) -> Result<(), CommandError> {
     let (algo, depth, movetime, eval) = level(args.level);
-    let algo = args.algo.as_deref().unwrap_or(algo);
-    let eval = args.eval.as_deref().unwrap_or(eval);
-    check_name("algorithm", algo, ALGORITHMS)?;
-    check_name("evaluation", eval, EVALUATIONS)?;
-    let name = EvalName::parse(eval).unwrap_or_default();
-    let net = match name {
+    let algo = args.algo.unwrap_or(algo);
+    let eval = args.eval.unwrap_or(eval);
+    let net = match eval {
         EvalName::Nnue => load_network(None).map_err(|e| CommandError::Usage(e.to_string()))?,
         _ => std::sync::Arc::new(fianchetto_eval::nnue::Network::zero()),
     };
-    let choice = EvalChoice::new(name, &net);
+    let choice = EvalChoice::new(eval, &net);
     let (depth, movetime) = match (args.depth, args.movetime) {
         (None, None) => (depth, movetime),
         explicit => explicit,
@@ -121,9 +108,12 @@ pub fn run(args: &PlayArgs) -> Result<(), CommandError> {
         ..Limits::default()
     };
     let description = match (depth, movetime) {
-        (Some(d), _) => format!("{algo} to depth {d} with the {eval} evaluation"),
-        (_, Some(t)) => format!("{algo} for {t} ms a move with the {eval} evaluation"),
-        _ => format!("{algo} with the {eval} evaluation"),
+        (Some(d), _) => format!("{} to depth {d} with the {eval} evaluation", algo.name()),
+        (_, Some(t)) => format!(
+            "{} for {t} ms a move with the {eval} evaluation",
+            algo.name()
+        ),
+        _ => format!("{} with the {eval} evaluation", algo.name()),
     };
     let human = match args.color {
         Side::White => Color::White,
@@ -132,7 +122,7 @@ pub fn run(args: &PlayArgs) -> Result<(), CommandError> {
     with_backend!(args.backend, B => {
         let start = B::from_fen(&args.fen)?;
         let config = SearchConfig {
-            algo: Algo::parse(algo).unwrap_or_default(),
+            algo,
             mcts: engine_mcts(1),
             ..SearchConfig::default()
         };

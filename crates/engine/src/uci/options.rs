@@ -1,16 +1,20 @@
-//! The engine's UCI options: their declarations (what `uci` prints) and
-//! checked assignment (what `setoption` does). A bad value is refused with a
-//! reason and the option keeps its old value.
+//! The engine's UCI options, declared once: [`table`] holds each option's
+//! name, type, default, range or choices, what it does, and which setting it
+//! changes. `uci` prints the table, `setoption` checks a value against the
+//! same declaration (with [`fianchetto_uci::UciOption::check_value`]) before
+//! the table's setter commits it, and [`EngineOptions::default`] is every
+//! declared default applied in turn, so a default cannot differ from what
+//! `uci` announces. A bad value is refused with a reason and the option
+//! keeps its old value.
 
 use crate::backend::Backend;
+use crate::evals::EvalName;
+use crate::searchers::Algo;
 use fianchetto_eval::Tunable;
 use fianchetto_search::pvs::SearchParams;
-
-/// Search algorithms the `Algorithm` option offers (the names of
-/// [`crate::searchers::Algo`]).
-pub const ALGORITHMS: &[&str] = &["pvs", "alphabeta", "scout", "minimax", "mcts"];
-/// Evaluations the `Evaluation` option offers.
-pub const EVALUATIONS: &[&str] = &["nnue", "classical", "buhochess", "material"];
+pub use fianchetto_uci::OptionError;
+use fianchetto_uci::{OptionKind, OptionValue, UciOption};
+use std::sync::LazyLock;
 
 /// Lowest and highest `UCI_Elo`.
 pub const ELO_RANGE: (i64, i64) = (800, 2800);
@@ -28,10 +32,10 @@ pub struct EngineOptions {
     pub ponder: bool,
     /// Time kept back from every move for communication delays, in ms.
     pub move_overhead_ms: u64,
-    /// Search algorithm name (one of [`ALGORITHMS`]).
-    pub algorithm: String,
-    /// Evaluation name (one of [`EVALUATIONS`]).
-    pub evaluation: String,
+    /// The search algorithm.
+    pub algorithm: Algo,
+    /// The evaluation.
+    pub evaluation: EvalName,
     /// The network NNUE runs: a file, or [`crate::evals::EMBEDDED`].
     pub eval_file: String,
     /// `EvalWeights`: a file of weights (`name value` lines, what `tune
@@ -61,26 +65,34 @@ pub struct EngineOptions {
 }
 
 impl Default for EngineOptions {
+    /// The defaults the [`table`] declares.
     fn default() -> EngineOptions {
-        EngineOptions {
-            hash_mb: 64,
-            threads: 1,
-            multipv: 1,
+        // Placeholders only: every field is set from the table just below
+        // (a test checks that each option's value is its declared default).
+        let mut options = EngineOptions {
+            hash_mb: 0,
+            threads: 0,
+            multipv: 0,
             ponder: false,
-            move_overhead_ms: 10,
-            algorithm: "pvs".into(),
-            evaluation: "nnue".into(),
-            eval_file: crate::evals::EMBEDDED.into(),
+            move_overhead_ms: 0,
+            algorithm: Algo::Pvs,
+            evaluation: EvalName::Nnue,
+            eval_file: String::new(),
             eval_weights: String::new(),
             backend: Backend::Bitboard,
             limit_strength: false,
-            elo: ELO_RANGE.1,
+            elo: 0,
             chess960: false,
             own_book: false,
             book_file: String::new(),
             book_best_move: false,
             search_params: SearchParams::default(),
+        };
+        for entry in table() {
+            // A declared default always fits its own declaration.
+            let _ = (entry.apply)(&mut options, entry.decl.default_value());
         }
+        options
     }
 }
 
@@ -105,213 +117,356 @@ pub enum Applied {
     BookFile,
 }
 
-/// Why a `setoption` was refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum OptionError {
-    /// No such option.
-    #[error("no option named `{0}` (see the list `uci` prints)")]
-    Unknown(String),
-    /// The option needs a value.
-    #[error("option `{0}` needs `value <...>`")]
-    MissingValue(String),
-    /// A number out of range or not a number.
-    #[error("option `{name}` takes a whole number from {min} to {max}, got `{value}`")]
-    Spin {
-        /// Option.
-        name: &'static str,
-        /// Text given.
-        value: String,
-        /// Lowest.
-        min: i64,
-        /// Highest.
-        max: i64,
-    },
-    /// Not `true`/`false`.
-    #[error("option `{name}` takes true or false, got `{value}`")]
-    Check {
-        /// Option.
-        name: &'static str,
-        /// Text given.
-        value: String,
-    },
-    /// Not one of the choices.
-    #[error("option `{name}` takes one of {choices}, got `{value}`")]
-    Combo {
-        /// Option.
-        name: &'static str,
-        /// Text given.
-        value: String,
-        /// The choices, comma-separated.
-        choices: String,
-    },
+/// Sets a checked value on the options.
+type Setter =
+    Box<dyn Fn(&mut EngineOptions, OptionValue) -> Result<Applied, OptionError> + Send + Sync>;
+
+/// One UCI option of the engine.
+pub struct OptionEntry {
+    /// What `uci` prints: name, type, default and range or choices.
+    pub decl: UciOption,
+    /// What it does (for listings and documentation).
+    pub doc: &'static str,
+    /// Commits a value that the declaration accepted.
+    apply: Setter,
 }
 
-fn spin(name: &'static str, value: Option<&str>, min: i64, max: i64) -> Result<i64, OptionError> {
-    let v = value.ok_or_else(|| OptionError::MissingValue(name.into()))?;
-    match v.trim().parse::<i64>() {
-        Ok(n) if (min..=max).contains(&n) => Ok(n),
-        _ => Err(OptionError::Spin {
-            name,
-            value: v.into(),
-            min,
-            max,
+impl std::fmt::Debug for OptionEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OptionEntry")
+            .field("decl", &self.decl)
+            .field("doc", &self.doc)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The error for a value of another type than the declaration's (the
+/// declaration checked it first, so this does not happen).
+fn wrong_type(name: &str, expected: &'static str, value: &OptionValue) -> OptionError {
+    OptionError::WrongType {
+        name: name.to_string(),
+        expected,
+        given: value.type_name(),
+    }
+}
+
+fn spin(
+    name: &'static str,
+    (default, min, max): (i64, i64, i64),
+    doc: &'static str,
+    set: fn(&mut EngineOptions, i64) -> Applied,
+) -> OptionEntry {
+    OptionEntry {
+        decl: UciOption::new(name, OptionKind::Spin { default, min, max }),
+        doc,
+        apply: Box::new(move |o, v| {
+            let n = v.as_int().ok_or_else(|| wrong_type(name, "spin", &v))?;
+            Ok(set(o, n))
         }),
     }
 }
 
-fn check(name: &'static str, value: Option<&str>) -> Result<bool, OptionError> {
-    let v = value.ok_or_else(|| OptionError::MissingValue(name.into()))?;
-    match v.trim().to_ascii_lowercase().as_str() {
-        "true" => Ok(true),
-        "false" => Ok(false),
-        _ => Err(OptionError::Check {
-            name,
-            value: v.into(),
+fn check(
+    name: &'static str,
+    default: bool,
+    doc: &'static str,
+    set: fn(&mut EngineOptions, bool),
+) -> OptionEntry {
+    OptionEntry {
+        decl: UciOption::new(name, OptionKind::Check { default }),
+        doc,
+        apply: Box::new(move |o, v| {
+            set(o, v.as_bool().ok_or_else(|| wrong_type(name, "check", &v))?);
+            Ok(Applied::Set)
         }),
     }
 }
 
-fn combo(name: &'static str, value: Option<&str>, choices: &[&str]) -> Result<String, OptionError> {
-    let v = value.ok_or_else(|| OptionError::MissingValue(name.into()))?;
-    choices
+fn string(
+    name: &'static str,
+    default: &str,
+    doc: &'static str,
+    set: fn(&mut EngineOptions, String) -> Applied,
+) -> OptionEntry {
+    OptionEntry {
+        decl: UciOption::new(
+            name,
+            OptionKind::String {
+                default: default.to_string(),
+            },
+        ),
+        doc,
+        apply: Box::new(move |o, v| {
+            let text = v.as_str().ok_or_else(|| wrong_type(name, "string", &v))?;
+            Ok(set(o, text.to_string()))
+        }),
+    }
+}
+
+/// A combo over the values of a type that names itself: the choices are
+/// `all`'s names, and a choice is turned back into its value by name, so
+/// the names are written once (in the type) and an unknown one is an error.
+fn combo<T: Copy + PartialEq + Send + Sync + 'static>(
+    name: &'static str,
+    (all, default, name_of): (&'static [T], T, fn(T) -> &'static str),
+    doc: &'static str,
+    set: fn(&mut EngineOptions, T),
+) -> OptionEntry {
+    let vars: Vec<String> = all.iter().map(|&t| name_of(t).to_string()).collect();
+    let choices = vars.join(", ");
+    OptionEntry {
+        decl: UciOption::new(
+            name,
+            OptionKind::Combo {
+                default: name_of(default).to_string(),
+                vars,
+            },
+        ),
+        doc,
+        apply: Box::new(move |o, v| {
+            let text = v.as_str().ok_or_else(|| wrong_type(name, "combo", &v))?;
+            let chosen = all
+                .iter()
+                .copied()
+                .find(|&t| name_of(t).eq_ignore_ascii_case(text))
+                .ok_or_else(|| OptionError::Combo {
+                    name: name.to_string(),
+                    value: text.to_string(),
+                    choices: choices.clone(),
+                })?;
+            set(o, chosen);
+            Ok(Applied::Set)
+        }),
+    }
+}
+
+/// A search tunable as a spin option under its own name.
+fn tunable(e: &'static fianchetto_search::pvs::ParamInfo) -> OptionEntry {
+    OptionEntry {
+        decl: UciOption::new(
+            e.name,
+            OptionKind::Spin {
+                default: e.default.into(),
+                min: e.min.into(),
+                max: e.max.into(),
+            },
+        ),
+        doc: e.doc,
+        apply: Box::new(move |o, v| {
+            let n = v.as_int().ok_or_else(|| wrong_type(e.name, "spin", &v))?;
+            let out_of_range = || OptionError::Spin {
+                name: e.name.to_string(),
+                value: n.to_string(),
+                min: e.min.into(),
+                max: e.max.into(),
+            };
+            let n = i32::try_from(n).map_err(|_| out_of_range())?;
+            o.search_params
+                .set_value(e.name, n)
+                .map_err(|_| out_of_range())?;
+            Ok(Applied::Set)
+        }),
+    }
+}
+
+/// The engine's options. File names arrive trimmed, blanks and `<empty>`
+/// as the empty string (the declaration's reading of a string value).
+fn build_table() -> Vec<OptionEntry> {
+    let mut table = vec![
+        spin(
+            "Hash",
+            (64, 1, 65536),
+            "Transposition table size in MB.",
+            |o, n| {
+                o.hash_mb = n as usize;
+                Applied::ResizeHash
+            },
+        ),
+        spin(
+            "Threads",
+            (1, 1, 256),
+            "Search threads (Lazy SMP for PVS, tree-parallel MCTS).",
+            |o, n| {
+                o.threads = n as usize;
+                Applied::Set
+            },
+        ),
+        spin(
+            "MultiPV",
+            (1, 1, 256),
+            "Principal variations to search and report.",
+            |o, n| {
+                o.multipv = n as usize;
+                Applied::Set
+            },
+        ),
+        check(
+            "Ponder",
+            false,
+            "Whether the GUI may send `go ponder`.",
+            |o, b| o.ponder = b,
+        ),
+        spin(
+            "Move Overhead",
+            (10, 0, 5000),
+            "Milliseconds kept back from every move for communication delays.",
+            |o, n| {
+                o.move_overhead_ms = n as u64;
+                Applied::Set
+            },
+        ),
+        OptionEntry {
+            decl: UciOption::new("Clear Hash", OptionKind::Button),
+            doc: "Empties the transposition table and the histories.",
+            apply: Box::new(|_, _| Ok(Applied::ClearHash)),
+        },
+        combo(
+            "Algorithm",
+            (&Algo::ALL, Algo::default(), Algo::name),
+            "The search algorithm.",
+            |o, a| o.algorithm = a,
+        ),
+        combo(
+            "Evaluation",
+            (&EvalName::ALL, EvalName::default(), EvalName::name),
+            "The evaluation.",
+            |o, e| o.evaluation = e,
+        ),
+        string(
+            "EvalFile",
+            crate::evals::EMBEDDED,
+            "The network NNUE runs: a file, or <embedded> (also for an empty value).",
+            |o, file| {
+                o.eval_file = if file.is_empty() {
+                    crate::evals::EMBEDDED.to_string()
+                } else {
+                    file
+                };
+                Applied::EvalFile
+            },
+        ),
+        string(
+            "EvalWeights",
+            "",
+            "A file of weights (what `tune texel` writes) over the classical and BuhoChess evaluations' own; empty for none.",
+            |o, file| {
+                o.eval_weights = file;
+                Applied::EvalWeights
+            },
+        ),
+        combo(
+            "Backend",
+            (Backend::ALL, Backend::default(), Backend::name),
+            "The board representation.",
+            |o, b| o.backend = b,
+        ),
+        check(
+            "UCI_LimitStrength",
+            false,
+            "Play at the strength of UCI_Elo.",
+            |o, b| o.limit_strength = b,
+        ),
+        spin(
+            "UCI_Elo",
+            (ELO_RANGE.1, ELO_RANGE.0, ELO_RANGE.1),
+            "The strength played with UCI_LimitStrength (a node budget a move).",
+            |o, n| {
+                o.elo = n;
+                Applied::Set
+            },
+        ),
+        check(
+            "UCI_Chess960",
+            false,
+            "Chess960: X-FEN/Shredder-FEN castling rights, castling written as king takes rook.",
+            |o, b| o.chess960 = b,
+        ),
+        check(
+            "OwnBook",
+            false,
+            "Answer from the Polyglot book of BookFile when the position is in it.",
+            |o, b| o.own_book = b,
+        ),
+        string(
+            "BookFile",
+            "",
+            "The Polyglot (.bin) opening book; empty for none.",
+            |o, file| {
+                o.book_file = file;
+                Applied::BookFile
+            },
+        ),
+        check(
+            "BookBestMove",
+            false,
+            "Play the book's highest-weighted move instead of a weighted random choice.",
+            |o, b| o.book_best_move = b,
+        ),
+    ];
+    table.extend(SearchParams::ENTRIES.iter().map(tunable));
+    table
+}
+
+static TABLE: LazyLock<Vec<OptionEntry>> = LazyLock::new(build_table);
+
+/// Every option the engine declares, in the order `uci` lists them: the
+/// engine's own, then the search's tunables ([`SearchParams::ENTRIES`]).
+pub fn table() -> &'static [OptionEntry] {
+    &TABLE
+}
+
+/// The engine's own options (the search's tunables left out: they are
+/// listed by `fianchetto spsa-params`) as a Markdown table: what
+/// `docs/uci.md` shows, and a test checks that it does.
+pub fn options_markdown() -> String {
+    let mut out = String::from(
+        "| option | type | default | values | what it does |\n|---|---|---|---|---|\n",
+    );
+    let own = table()
         .iter()
-        .find(|c| c.eq_ignore_ascii_case(v.trim()))
-        .map(|c| c.to_string())
-        .ok_or_else(|| OptionError::Combo {
-            name,
-            value: v.into(),
-            choices: choices.join(", "),
-        })
+        .filter(|e| !SearchParams::ENTRIES.iter().any(|p| p.name == e.decl.name));
+    for e in own {
+        let (default, values) = match &e.decl.kind {
+            OptionKind::Check { default } => (default.to_string(), "true, false".to_string()),
+            OptionKind::Spin { default, min, max } => {
+                (default.to_string(), format!("{min} to {max}"))
+            }
+            OptionKind::Combo { default, vars } => (default.clone(), vars.join(", ")),
+            OptionKind::Button => (String::new(), String::new()),
+            OptionKind::String { default } if default.is_empty() => {
+                ("(empty)".into(), "a file".into())
+            }
+            OptionKind::String { default } => (default.clone(), "a file".into()),
+        };
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} |\n",
+            e.decl.name,
+            e.decl.type_name(),
+            default.replace('<', "&lt;").replace('>', "&gt;"),
+            values,
+            e.doc.replace('<', "&lt;").replace('>', "&gt;")
+        ));
+    }
+    out
 }
 
 impl EngineOptions {
-    /// The `option ...` lines `uci` prints.
-    pub fn declarations(&self) -> Vec<String> {
-        let combo_line = |name: &str, default: &str, vars: &[&str]| {
-            let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
-            format!("option name {name} type combo default {default}{vars}")
-        };
-        let backends: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
-        let d = EngineOptions::default();
-        vec![
-            format!(
-                "option name Hash type spin default {} min 1 max 65536",
-                d.hash_mb
-            ),
-            format!(
-                "option name Threads type spin default {} min 1 max 256",
-                d.threads
-            ),
-            format!(
-                "option name MultiPV type spin default {} min 1 max 256",
-                d.multipv
-            ),
-            format!("option name Ponder type check default {}", d.ponder),
-            format!(
-                "option name Move Overhead type spin default {} min 0 max 5000",
-                d.move_overhead_ms
-            ),
-            "option name Clear Hash type button".to_string(),
-            combo_line("Algorithm", &d.algorithm, ALGORITHMS),
-            combo_line("Evaluation", &d.evaluation, EVALUATIONS),
-            format!("option name EvalFile type string default {}", d.eval_file),
-            "option name EvalWeights type string default <empty>".to_string(),
-            combo_line("Backend", d.backend.name(), &backends),
-            format!(
-                "option name UCI_LimitStrength type check default {}",
-                d.limit_strength
-            ),
-            format!(
-                "option name UCI_Elo type spin default {} min {} max {}",
-                d.elo, ELO_RANGE.0, ELO_RANGE.1
-            ),
-            format!("option name UCI_Chess960 type check default {}", d.chess960),
-            format!("option name OwnBook type check default {}", d.own_book),
-            // An empty string default is written `<empty>`, as GUIs expect.
-            "option name BookFile type string default <empty>".to_string(),
-            format!(
-                "option name BookBestMove type check default {}",
-                d.book_best_move
-            ),
-        ]
-        .into_iter()
-        .chain(SearchParams::ENTRIES.iter().map(|e| {
-            format!(
-                "option name {} type spin default {} min {} max {}",
-                e.name, e.default, e.min, e.max
-            )
-        }))
-        .collect()
+    /// The declarations `uci` prints.
+    pub fn declarations(&self) -> impl Iterator<Item = &'static UciOption> {
+        table().iter().map(|e| &e.decl)
     }
 
-    /// Applies `setoption name <name> value <value>`. Names are matched
-    /// without regard to case, as the protocol asks.
+    /// Applies `setoption name <name> value <value>`: the value is checked
+    /// against the option's declaration first and nothing changes when it
+    /// is refused. Names are matched without regard to case, as the
+    /// protocol asks.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Applied, OptionError> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "hash" => {
-                self.hash_mb = spin("Hash", value, 1, 65536)? as usize;
-                return Ok(Applied::ResizeHash);
-            }
-            "threads" => self.threads = spin("Threads", value, 1, 256)? as usize,
-            "multipv" => self.multipv = spin("MultiPV", value, 1, 256)? as usize,
-            "ponder" => self.ponder = check("Ponder", value)?,
-            "move overhead" => {
-                self.move_overhead_ms = spin("Move Overhead", value, 0, 5000)? as u64
-            }
-            "clear hash" => return Ok(Applied::ClearHash),
-            "algorithm" => self.algorithm = combo("Algorithm", value, ALGORITHMS)?,
-            "evaluation" => self.evaluation = combo("Evaluation", value, EVALUATIONS)?,
-            "evalfile" => {
-                self.eval_file = match value.map(str::trim) {
-                    Some(v) if !v.is_empty() => v.to_string(),
-                    _ => crate::evals::EMBEDDED.to_string(),
-                };
-                return Ok(Applied::EvalFile);
-            }
-            "backend" => {
-                let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
-                let chosen = combo("Backend", value, &names)?;
-                self.backend = chosen.parse().unwrap_or_default();
-            }
-            "uci_limitstrength" => self.limit_strength = check("UCI_LimitStrength", value)?,
-            "uci_elo" => self.elo = spin("UCI_Elo", value, ELO_RANGE.0, ELO_RANGE.1)?,
-            "uci_chess960" => self.chess960 = check("UCI_Chess960", value)?,
-            "ownbook" => self.own_book = check("OwnBook", value)?,
-            "evalweights" => {
-                self.eval_weights = file_name(value);
-                return Ok(Applied::EvalWeights);
-            }
-            "bookfile" => {
-                self.book_file = file_name(value);
-                return Ok(Applied::BookFile);
-            }
-            "bookbestmove" => self.book_best_move = check("BookBestMove", value)?,
-            other => {
-                // A search tunable (names are lower case already).
-                let Some(e) = SearchParams::ENTRIES.iter().find(|e| e.name == other) else {
-                    return Err(OptionError::Unknown(name.to_string()));
-                };
-                let v = spin(e.name, value, e.min as i64, e.max as i64)? as i32;
-                self.search_params
-                    .set_value(e.name, v)
-                    .map_err(|_| OptionError::Spin {
-                        name: e.name,
-                        value: v.to_string(),
-                        min: e.min as i64,
-                        max: e.max as i64,
-                    })?;
-            }
-        }
-        Ok(Applied::Set)
-    }
-}
-
-/// A file option's value: the name given, or empty for none (no value,
-/// blanks or `<empty>`, the default GUIs show).
-fn file_name(value: Option<&str>) -> String {
-    match value.map(str::trim) {
-        Some(v) if !v.is_empty() && v != "<empty>" => v.to_string(),
-        _ => String::new(),
+        let entry = table()
+            .iter()
+            .find(|e| e.decl.is_named(name))
+            .ok_or_else(|| OptionError::Unknown(name.trim().to_string()))?;
+        let value = entry.decl.check_value(value)?;
+        (entry.apply)(self, value)
     }
 }
 
@@ -319,13 +474,47 @@ fn file_name(value: Option<&str>) -> String {
 mod tests {
     use super::*;
 
+    fn lines(o: &EngineOptions) -> Vec<String> {
+        o.declarations().map(|d| d.to_string()).collect()
+    }
+
     #[test]
-    fn algorithm_names_are_the_searchers() {
-        let names: Vec<&str> = crate::searchers::Algo::ALL
-            .iter()
-            .map(|a| a.name())
-            .collect();
-        assert_eq!(names, ALGORITHMS);
+    fn one_declaration_each_and_defaults_as_declared() {
+        let mut names = std::collections::HashSet::new();
+        for e in table() {
+            assert!(
+                names.insert(e.decl.name.to_ascii_lowercase()),
+                "{} twice",
+                e.decl.name
+            );
+            assert!(!e.doc.is_empty(), "{}", e.decl.name);
+        }
+        // Setting every option to its declared default changes nothing.
+        let defaults = EngineOptions::default();
+        for e in table() {
+            let mut o = defaults.clone();
+            let text = e.decl.default_value().to_text();
+            assert!(
+                o.set(&e.decl.name, text.as_deref()).is_ok(),
+                "{}",
+                e.decl.name
+            );
+            assert_eq!(o, defaults, "{}", e.decl.name);
+        }
+        assert_eq!(defaults.hash_mb, 64);
+        assert_eq!(defaults.algorithm, Algo::Pvs);
+        assert_eq!(defaults.elo, ELO_RANGE.1);
+        assert_eq!(defaults.eval_file, crate::evals::EMBEDDED);
+    }
+
+    #[test]
+    fn the_docs_show_the_table() {
+        let docs = include_str!("../../../../docs/uci.md");
+        let table = options_markdown();
+        assert!(
+            docs.contains(&table),
+            "docs/uci.md must hold the options table as the registry writes it:\n{table}"
+        );
     }
 
     #[test]
@@ -337,11 +526,16 @@ mod tests {
         assert!(o.set("Hash", Some("lots")).is_err());
         assert_eq!(o.hash_mb, 128);
         assert_eq!(o.set("Algorithm", Some("AlphaBeta")), Ok(Applied::Set));
-        assert_eq!(o.algorithm, "alphabeta");
+        assert_eq!(o.algorithm, Algo::Alphabeta);
         assert!(matches!(
             o.set("Algorithm", Some("random")),
             Err(OptionError::Combo { .. })
         ));
+        assert_eq!(o.set("Evaluation", Some("Material")), Ok(Applied::Set));
+        assert_eq!(o.evaluation, EvalName::Material);
+        assert!(o.set("Evaluation", Some("")).is_err());
+        assert_eq!(o.set("backend", Some("0X88")), Ok(Applied::Set));
+        assert_eq!(o.backend, Backend::X88);
         assert!(matches!(
             o.set("Colour", Some("blue")),
             Err(OptionError::Unknown(_))
@@ -353,12 +547,10 @@ mod tests {
         assert_eq!(o.set("Clear Hash", None), Ok(Applied::ClearHash));
         assert_eq!(o.set("Ponder", Some("true")), Ok(Applied::Set));
         assert!(o.ponder);
-        assert!(o
-            .declarations()
+        assert!(lines(&o)
             .iter()
             .any(|l| l.starts_with("option name UCI_Elo type spin")));
-        assert!(o
-            .declarations()
+        assert!(lines(&o)
             .iter()
             .any(|l| l == "option name UCI_Chess960 type check default false"));
         assert_eq!(o.set("uci_chess960", Some("TRUE")), Ok(Applied::Set));
@@ -368,12 +560,33 @@ mod tests {
             Err(OptionError::Check { .. })
         ));
         assert!(o.chess960);
+        assert_eq!(o.set("EvalFile", Some("")), Ok(Applied::EvalFile));
+        assert_eq!(o.eval_file, crate::evals::EMBEDDED);
+    }
+
+    #[test]
+    fn the_combos_list_the_typed_names() {
+        let o = EngineOptions::default();
+        let algorithms: String = Algo::ALL
+            .iter()
+            .map(|a| format!(" var {}", a.name()))
+            .collect();
+        let evaluations: String = EvalName::ALL
+            .iter()
+            .map(|e| format!(" var {}", e.name()))
+            .collect();
+        assert!(lines(&o).contains(&format!(
+            "option name Algorithm type combo default pvs{algorithms}"
+        )));
+        assert!(lines(&o).contains(&format!(
+            "option name Evaluation type combo default nnue{evaluations}"
+        )));
     }
 
     #[test]
     fn search_tunables_are_spin_options() {
         let mut o = EngineOptions::default();
-        let lines = o.declarations();
+        let lines = lines(&o);
         for e in SearchParams::ENTRIES {
             let line = format!(
                 "option name {} type spin default {} min {} max {}",
@@ -395,7 +608,7 @@ mod tests {
     #[test]
     fn book_options() {
         let mut o = EngineOptions::default();
-        let lines = o.declarations();
+        let lines = lines(&o);
         assert!(lines.contains(&"option name OwnBook type check default false".to_string()));
         assert!(lines.contains(&"option name BookFile type string default <empty>".to_string()));
         assert_eq!(o.set("OwnBook", Some("true")), Ok(Applied::Set));

@@ -4,7 +4,6 @@
 //! it was and answers `info string error: …`.
 
 use super::options::{Applied, EngineOptions};
-use super::parse::{parse_command, GoParams, UciCommand};
 use crate::commands::eval::report;
 use crate::evals::{load_network, read_weights, EvalChoice, EvalName};
 use crate::searchers::{build_driver, Driver};
@@ -13,9 +12,12 @@ use fianchetto_board::{diagram, Bitboards, Board, CastlingMode, CastlingRights, 
 use fianchetto_eval::nnue::Network;
 use fianchetto_movegen::perft::perft_until;
 use fianchetto_movegen::polyglot::{Book, BookMove};
-use fianchetto_movegen::{parse_uci, uci_string, Game, MoveGen};
+use fianchetto_movegen::{Game, MoveGen};
 use fianchetto_search::tt::{Replacement, TranspositionTable};
-use fianchetto_search::{time::TimeManager, Info, Limits, SearchResult};
+use fianchetto_search::{time::TimeManager, Bound, Info, Limits, SearchResult};
+use fianchetto_uci::{
+    BestMove, BoundedScore, Command, Go, Id, ParseError, Position, Reply, UciMove,
+};
 use std::io::{BufRead, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,6 +34,19 @@ impl Output {
     /// Output to `w`.
     pub fn new(w: Box<dyn Write + Send>) -> Output {
         Output(Arc::new(Mutex::new(w)))
+    }
+
+    /// Writes one reply.
+    pub fn reply(&self, reply: &Reply) {
+        self.line(&reply.to_string());
+    }
+
+    /// Writes `info string <text>`.
+    pub fn string(&self, text: &str) {
+        self.reply(&Reply::Info(Box::new(fianchetto_uci::Info {
+            string: Some(text.to_string()),
+            ..fianchetto_uci::Info::default()
+        })));
     }
 
     /// Writes one line. A GUI that closed its end is not our problem to
@@ -136,14 +151,14 @@ impl Session {
     }
 
     fn error(&self, text: impl std::fmt::Display) {
-        self.out.line(&format!("info string error: {text}"));
+        self.out.string(&format!("error: {text}"));
     }
 
     /// Handles one line of input.
     pub fn handle_line(&mut self, line: &str) -> Flow {
-        let cmd = match parse_command(line) {
-            Ok(Some(cmd)) => cmd,
-            Ok(None) => return Flow::Continue,
+        let cmd = match line.parse::<Command>() {
+            Ok(cmd) => cmd,
+            Err(ParseError::Empty) => return Flow::Continue,
             Err(e) => {
                 self.error(e);
                 return Flow::Continue;
@@ -151,31 +166,31 @@ impl Session {
         };
         // Commands that must not wait for a running search.
         match &cmd {
-            UciCommand::IsReady => {
-                self.out.line("readyok");
+            Command::IsReady => {
+                self.out.reply(&Reply::ReadyOk);
                 return Flow::Continue;
             }
-            UciCommand::Stop => {
+            Command::Stop => {
                 self.stop_search();
                 return Flow::Continue;
             }
-            UciCommand::PonderHit => {
+            Command::PonderHit => {
                 self.ponder_hit();
                 return Flow::Continue;
             }
-            UciCommand::Debug(on) => {
+            Command::Debug(on) => {
                 self.debug = *on;
                 return Flow::Continue;
             }
-            UciCommand::Quit => {
+            Command::Quit => {
                 self.stop_search();
                 return Flow::Quit;
             }
-            UciCommand::Display => {
+            Command::Display => {
                 self.display();
                 return Flow::Continue;
             }
-            UciCommand::Eval => {
+            Command::Eval => {
                 let choice = self.eval_choice();
                 let game = self.current();
                 let text = with_backend!(self.options.backend, B => {
@@ -189,13 +204,14 @@ impl Session {
                 }
                 return Flow::Continue;
             }
-            UciCommand::Uci => {
-                self.out.line(&format!("id name {NAME}"));
-                self.out.line("id author the Fianchetto developers");
+            Command::Uci => {
+                self.out.reply(&Reply::Id(Id::Name(NAME.into())));
+                self.out
+                    .reply(&Reply::Id(Id::Author("the Fianchetto developers".into())));
                 for o in self.options.declarations() {
-                    self.out.line(&o);
+                    self.out.reply(&Reply::Option(o.clone()));
                 }
-                self.out.line("uciok");
+                self.out.reply(&Reply::UciOk);
                 return Flow::Continue;
             }
             _ => {}
@@ -205,11 +221,10 @@ impl Session {
         // ends with its best move and the command then applies).
         self.stop_search();
         match cmd {
-            UciCommand::SetOption { name, value } => self.set_option(&name, value.as_deref()),
-            UciCommand::UciNewGame => self.with_driver(|d| d.clear()),
-            UciCommand::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
-            UciCommand::Go(params) => self.go(params),
-            UciCommand::Register => {}
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::UciNewGame => self.with_driver(|d| d.clear()),
+            Command::Position(position) => self.set_position(&position),
+            Command::Go(params) => self.go(params),
             _ => {}
         }
         Flow::Continue
@@ -244,8 +259,8 @@ impl Session {
             }
             Ok(Applied::EvalFile) => match load_network(Some(Path::new(&self.options.eval_file))) {
                 Ok(net) => {
-                    self.out.line(&format!(
-                        "info string loaded network {} ({:?})",
+                    self.out.string(&format!(
+                        "loaded network {} ({:?})",
                         self.options.eval_file, net
                     ));
                     self.net = net;
@@ -275,8 +290,8 @@ impl Session {
         if let Some(elo) =
             strength(&self.options).filter(|_| strength_before != strength(&self.options))
         {
-            self.out.line(&format!(
-                "info string UCI_Elo {elo}: {} nodes a move",
+            self.out.string(&format!(
+                "UCI_Elo {elo}: {} nodes a move",
                 strength_nodes(elo)
             ));
         }
@@ -285,8 +300,7 @@ impl Session {
     /// The evaluation the options ask for: `Evaluation`, with the network
     /// of `EvalFile` and the weights of `EvalWeights`.
     fn eval_choice(&self) -> EvalChoice {
-        let name = EvalName::parse(&self.options.evaluation).unwrap_or_default();
-        let plain = EvalChoice::new(name, &self.net);
+        let plain = EvalChoice::new(self.options.evaluation, &self.net);
         match &self.weights {
             // The text was checked when it was loaded.
             Some(text) => plain.clone().with_weights(text).unwrap_or(plain),
@@ -311,7 +325,7 @@ impl Session {
         } else {
             match read_weights(Path::new(&file)) {
                 Ok(text) => {
-                    self.out.line(&format!("info string loaded weights {file}"));
+                    self.out.string(&format!("loaded weights {file}"));
                     self.weights = Some(text);
                 }
                 Err(e) => {
@@ -337,10 +351,8 @@ impl Session {
         }
         match Book::open(&file) {
             Ok(book) => {
-                self.out.line(&format!(
-                    "info string loaded book {file} ({} entries)",
-                    book.len()
-                ));
+                self.out
+                    .string(&format!("loaded book {file} ({} entries)", book.len()));
                 self.book = Some(book);
             }
             Err(e) => {
@@ -353,7 +365,7 @@ impl Session {
     /// The book's move for `board`, when `OwnBook` is on, a book is loaded
     /// and the position is in it. Analysis (`go infinite`, `go mate`,
     /// `searchmoves`) always searches.
-    fn book_move(&mut self, board: &Bitboards, params: &GoParams) -> Option<BookMove> {
+    fn book_move(&mut self, board: &Bitboards, params: &Go) -> Option<BookMove> {
         if !self.options.own_book
             || params.infinite
             || params.mate.is_some()
@@ -379,12 +391,12 @@ impl Session {
             .as_ref()
             .map(|b| b.moves(board).iter().map(|m| u64::from(m.weight)).sum())
             .unwrap_or_default();
-        let text = notation.write(book_move.mv);
-        self.out.line(&format!(
-            "info string book move {text} weight {} of {total}",
+        let mv = notation.write(book_move.mv);
+        self.out.string(&format!(
+            "book move {mv} weight {} of {total}",
             book_move.weight
         ));
-        let line = format!("bestmove {text}");
+        let line = Reply::BestMove(BestMove { mv, ponder: None }).to_string();
         if !ponder {
             self.out.line(&line);
             return;
@@ -411,8 +423,8 @@ impl Session {
 
     /// Validates the whole command before changing anything: a bad FEN or an
     /// illegal move keeps the previous position.
-    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
-        let setup = match fen {
+    fn set_position(&mut self, position: &Position) {
+        let setup = match position.fen.as_deref() {
             None => Setup::start(),
             Some(fen) => match Bitboards::from_fen_with(
                 fen,
@@ -428,9 +440,9 @@ impl Session {
             Ok(g) => g,
             Err(e) => return self.error(format!("{e}; position unchanged")),
         };
-        let mut played = Vec::with_capacity(moves.len());
-        for (i, text) in moves.iter().enumerate() {
-            match parse_uci(game.board(), text) {
+        let mut played = Vec::with_capacity(position.moves.len());
+        for (i, text) in position.moves.iter().enumerate() {
+            match text.to_move(game.board()) {
                 Ok(mv) => {
                     game.play_unchecked(mv);
                     played.push(mv);
@@ -468,16 +480,15 @@ impl Session {
         self.out.line(&format!("Checkers: {}", checkers.join(" ")));
     }
 
-    fn limits(&self, p: &GoParams, board: &Bitboards) -> Limits {
-        let ms = |v: Option<u64>| v.map(Duration::from_millis);
+    fn limits(&self, p: &Go, board: &Bitboards) -> Limits {
         let mut limits = Limits {
             depth: p.depth,
             nodes: p.nodes,
-            movetime: ms(p.movetime),
-            wtime: ms(p.wtime),
-            btime: ms(p.btime),
-            winc: ms(p.winc),
-            binc: ms(p.binc),
+            movetime: p.movetime,
+            wtime: p.wtime,
+            btime: p.btime,
+            winc: p.winc,
+            binc: p.binc,
             movestogo: p.movestogo,
             infinite: p.infinite || p.ponder,
             mate: p.mate,
@@ -485,7 +496,7 @@ impl Session {
             ..Limits::default()
         };
         for text in &p.searchmoves {
-            match parse_uci(board, text) {
+            match text.to_move(board) {
                 Ok(mv) => limits.searchmoves.push(mv),
                 Err(e) => self.error(format!("searchmoves: {e}; ignored")),
             }
@@ -497,7 +508,7 @@ impl Session {
         limits
     }
 
-    fn go(&mut self, params: GoParams) {
+    fn go(&mut self, params: Go) {
         let game = self.current();
         if let Some(depth) = params.perft {
             return self.go_perft(&game, depth.max(1));
@@ -536,7 +547,9 @@ impl Session {
             {
                 std::thread::sleep(Duration::from_millis(1));
             }
-            out.line(&legal_bestmove(&game, &result, notation, &out));
+            out.reply(&Reply::BestMove(legal_bestmove(
+                &game, &result, notation, &out,
+            )));
         });
         self.running = Some(Running {
             handle,
@@ -560,7 +573,7 @@ impl Session {
                 let mut child = board.clone();
                 child.play_unchecked(mv);
                 let Some(count) = perft_until(&child, depth - 1, &flag) else {
-                    out.line("info string perft stopped; the total counts the moves listed");
+                    out.string("perft stopped; the total counts the moves listed");
                     break;
                 };
                 out.line(&format!("{}: {count}", notation.write(mv)));
@@ -628,25 +641,34 @@ impl Notation {
         }
     }
 
-    fn write(self, mv: Move) -> String {
-        uci_string(mv, self.rights, self.chess960)
+    fn write(self, mv: Move) -> UciMove {
+        UciMove::from_move(mv, self.rights, CastlingMode::from_chess960(self.chess960))
     }
 
-    /// The `info` line of a report, its PV in this notation.
-    fn info(self, info: &Info) -> String {
-        if !self.chess960 {
-            return info.to_uci();
-        }
-        let bare = Info {
-            pv: Vec::new(),
-            ..info.clone()
+    /// The `info` reply of a search report, its PV in this notation, and
+    /// `multipv k` when several lines are searched.
+    fn info(self, info: &Info, multipv: Option<u32>) -> Reply {
+        let score = match info.score.mate_moves() {
+            Some(moves) => fianchetto_uci::Score::Mate(moves),
+            None => fianchetto_uci::Score::Cp(info.score.value()),
         };
-        let mut line = bare.to_uci();
-        for &mv in &info.pv {
-            line.push(' ');
-            line.push_str(&self.write(mv));
-        }
-        line
+        let bound = match info.bound {
+            Bound::Exact => fianchetto_uci::Bound::Exact,
+            Bound::Lower => fianchetto_uci::Bound::Lower,
+            Bound::Upper => fianchetto_uci::Bound::Upper,
+        };
+        Reply::Info(Box::new(fianchetto_uci::Info {
+            depth: Some(info.depth),
+            seldepth: Some(info.seldepth),
+            multipv,
+            score: Some(BoundedScore { score, bound }),
+            nodes: Some(info.nodes),
+            nps: Some(info.nps),
+            hashfull: Some(info.hashfull),
+            time: Some(info.time),
+            pv: info.pv.iter().map(|&mv| self.write(mv)).collect(),
+            ..fianchetto_uci::Info::default()
+        }))
     }
 }
 
@@ -663,7 +685,7 @@ fn search_multipv(
 ) -> SearchResult {
     if multipv <= 1 {
         return driver.go(start, moves, limits, &mut |info| {
-            out.line(&notation.info(info))
+            out.reply(&notation.info(info, None))
         });
     }
     let game = {
@@ -697,11 +719,7 @@ fn search_multipv(
             limits.move_overhead = Duration::ZERO;
         }
         let result = driver.go(start, moves, &limits, &mut |info| {
-            out.line(
-                &notation
-                    .info(info)
-                    .replacen("info ", &format!("info multipv {k} "), 1),
-            )
+            out.reply(&notation.info(info, Some(k as u32)))
         });
         let Some(best) = result.best_move else { break };
         candidates.retain(|&m| m != best);
@@ -725,7 +743,7 @@ fn legal_bestmove(
     result: &SearchResult,
     notation: Notation,
     out: &Output,
-) -> String {
+) -> BestMove {
     let board = game.board();
     let legal = board.legal_moves();
     let best = match result.best_move {
@@ -744,17 +762,19 @@ fn legal_bestmove(
         }
     };
     let Some(best) = best else {
-        return "bestmove 0000".to_string();
+        return BestMove {
+            mv: UciMove::Null,
+            ponder: None,
+        };
     };
     let ponder = result.ponder.filter(|&p| {
         let mut after = board.clone();
         after.play_unchecked(best);
         Some(best) == result.best_move && after.is_legal(p)
     });
-    let best = notation.write(best);
-    match ponder {
-        Some(p) => format!("bestmove {best} ponder {}", notation.write(p)),
-        None => format!("bestmove {best}"),
+    BestMove {
+        mv: notation.write(best),
+        ponder: ponder.map(|p| notation.write(p)),
     }
 }
 
@@ -772,8 +792,8 @@ fn splitmix(state: &mut u64) -> u64 {
 /// doubles every [`ELO_PER_DOUBLING`] Elo, and [`REFERENCE_NODES`] nodes a
 /// move measured [`ELO_AT_REFERENCE`] on Stockfish 15.1's `UCI_Elo` scale, in
 /// matches against the rated Debian engines (Phalanx XXV, GNU Chess 6),
-/// each placed on that scale by its own matches (see the README's
-/// calibration tables and `scripts/uci-elo/`). A node budget changes
+/// each placed on that scale by its own matches (see `docs/strength.md`,
+/// its calibration tables, and `scripts/uci-elo/`). A node budget changes
 /// strength smoothly; a depth cap does not (one ply is worth about 200 Elo
 /// here, and a cap binds long before a budget of the same strength does).
 const REFERENCE_NODES: f64 = 8192.0;
@@ -802,6 +822,7 @@ pub fn run_stdio() {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fianchetto_movegen::parse_uci;
 
     /// A writer that keeps what it is given.
     #[derive(Clone, Default)]
@@ -832,8 +853,10 @@ mod tests {
                 .map(|m| Move::new(m.from(), fianchetto_board::Square::E5, m.kind())),
             ..SearchResult::default()
         };
-        let line = legal_bestmove(&game, &bad, notation, &out);
-        assert!(line.starts_with("bestmove "), "{line}");
+        let best = legal_bestmove(&game, &bad, notation, &out);
+        assert!(game
+            .board()
+            .is_legal(best.mv.to_move(game.board()).unwrap()));
         let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
         assert!(text.starts_with("info string error: search bug"), "{text}");
         // A legal move passes silently.
@@ -843,7 +866,7 @@ mod tests {
             ..SearchResult::default()
         };
         assert_eq!(
-            legal_bestmove(&game, &good, notation, &out),
+            legal_bestmove(&game, &good, notation, &out).to_string(),
             "bestmove e2e4"
         );
         assert!(sink.0.lock().unwrap().is_empty());

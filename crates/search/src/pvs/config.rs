@@ -171,7 +171,7 @@ impl Default for PvsConfig {
             delta_pruning: true,
             // Singular extensions with their family are on (an SPRT at
             // 20 000 nodes with the NNUE evaluation passed); the correction
-            // history stays off (its SPRT rejected it). See the README.
+            // history stays off (its SPRT rejected it). See docs/search.md.
             check_extension: true,
             singular: true,
             double_extensions: true,
@@ -186,7 +186,7 @@ impl Default for PvsConfig {
             lmp: true,
             see_pruning: true,
             // Pins in the SEE cost time on every call; off until an SPRT
-            // says they pay (see the README).
+            // says they pay (see docs/search.md).
             see_pins: false,
             probcut: true,
             // The fixed margin until the fitted rule wins an SPRT.
@@ -196,7 +196,7 @@ impl Default for PvsConfig {
             cuckoo: true,
             qs_promotions: true,
             // Undecided at 2+0.02 on a loaded machine, -18 Elo ± 32: off
-            // until a longer test says otherwise (see the README).
+            // until a longer test says otherwise (docs/search.md).
             time_signals: false,
             params: SearchParams::default(),
         }

@@ -10,7 +10,7 @@
 //!
 //! The defaults of all but the three correction-history entries are the
 //! rounded result of one SPSA tune with the NNUE evaluation (`fianchetto
-//! tune spsa`, 11 200 games at 5 000 nodes a move; the README has the
+//! tune spsa`, 11 200 games at 5 000 nodes a move; `docs/tuning.md` has the
 //! command and the SPRTs that accepted it).
 //!
 //! ```

@@ -29,7 +29,7 @@
 //! depth three plies less than the node's (from depth 5 on). That rule is
 //! kept, and is still the default: [`PvsConfig::probcut_fitted`](super::PvsConfig)
 //! switches to the fitted one, which has not (yet) shown a gain in games
-//! against it (see the README's measurements).
+//! against it (see `docs/tuning.md`, "ProbCut").
 //!
 //! ```
 //! use fianchetto_search::pvs::ProbCut;
@@ -162,7 +162,7 @@ const fn fit(shallow: i32, deep: i32, phase: u8, a: f32, b: f32, sigma: f32) -> 
     }
 }
 
-/// The regressions `fianchetto fit-probcut` measured (see the README for
+/// The regressions `fianchetto fit-probcut` measured (see `docs/tuning.md` for
 /// the run): positions of the project's Classical self-play data, searched
 /// by PVS with the Classical evaluation and ProbCut off.
 pub const DEFAULT_FITS: &[ProbCutFit] = &[

@@ -1,0 +1,79 @@
+//! `fianchetto gui`: a local web app to play against the engine, analyse a
+//! position and watch what the algorithms cost (the Learn view, after
+//! Rookie's table). A small HTTP server on 127.0.0.1 serves one page, whose
+//! HTML, JavaScript and CSS are embedded in the binary; the page asks the
+//! server for everything about chess (legal moves, SAN, PGN, outcomes) and
+//! gets live updates as Server-Sent Events.
+//!
+//! - [`app`]: the sessions (one per tab) and the requests, without HTTP.
+//! - [`session`], [`settings`], [`jobs`]: a tab's state, its engine
+//!   settings, and the searches that run for it.
+//! - [`server`]: the HTTP transport (tiny_http), the live streams, and
+//!   the command.
+//! - [`form`], [`json`]: request parameters in, JSON out.
+
+pub mod app;
+pub mod form;
+pub mod jobs;
+pub mod json;
+pub mod server;
+pub mod session;
+pub mod settings;
+
+pub use server::{run, GuiArgs};
+
+#[cfg(test)]
+mod tests;
+
+/// Why a request was refused; each becomes an HTTP status and a message
+/// the page shows.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GuiError {
+    /// A malformed FEN, PGN, move or parameter (400).
+    #[error("{0}")]
+    BadInput(String),
+    /// A request the game's state does not allow now: a move on the
+    /// engine's turn, after the end, nothing to take back (409).
+    #[error("{0}")]
+    Conflict(String),
+    /// The tab's session expired or never existed (404).
+    #[error("this tab's session is closed (it expired, or the server restarted); reload the page")]
+    UnknownSession,
+    /// An input over its size limit (413).
+    #[error("{what} is {len} bytes long; at most {limit} are accepted")]
+    TooLarge {
+        /// What was too long.
+        what: &'static str,
+        /// Its length.
+        len: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// Too many tabs or searches at once (503).
+    #[error("{0}")]
+    Busy(String),
+    /// No such page (404).
+    #[error("no such page: {0}")]
+    NotFound(String),
+    /// The method is not the one the path takes (405).
+    #[error("this address does not take that method")]
+    Method,
+    /// A request from another site, or for another host name (403).
+    #[error("{0}")]
+    Forbidden(String),
+}
+
+impl GuiError {
+    /// The HTTP status of the reply.
+    pub fn status(&self) -> u16 {
+        match self {
+            GuiError::BadInput(_) => 400,
+            GuiError::Forbidden(_) => 403,
+            GuiError::UnknownSession | GuiError::NotFound(_) => 404,
+            GuiError::Method => 405,
+            GuiError::Conflict(_) => 409,
+            GuiError::TooLarge { .. } => 413,
+            GuiError::Busy(_) => 503,
+        }
+    }
+}

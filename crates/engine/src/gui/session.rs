@@ -1,0 +1,511 @@
+//! One tab's state: its game, its engine settings, the job running for it
+//! (an engine move, an analysis or the Learn experiment), the pages that
+//! listen to it, and its snapshot as JSON.
+
+use super::json::{array, Object};
+use super::settings::Settings;
+use fianchetto_board::{Bitboards, Board, Color, Move, Square};
+use fianchetto_eval::Score;
+use fianchetto_movegen::pgn::Tags;
+use fianchetto_movegen::{to_san, to_uci, Game, MoveGen, Outcome, Termination};
+use fianchetto_search::{Bound, Info};
+use std::cell::RefCell;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::SyncSender;
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
+
+/// What a job does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JobKind {
+    /// Chooses the engine's move and plays it.
+    EngineMove,
+    /// Analyses the position until stopped.
+    Analysis,
+    /// Runs the Learn experiment on the position.
+    Learn,
+}
+
+/// The job running for a session.
+#[derive(Debug)]
+pub struct Job {
+    /// Tells a finished job whether it is still the session's.
+    pub id: u64,
+    /// What it does.
+    pub kind: JobKind,
+    /// Raised to stop it.
+    pub stop: Arc<AtomicBool>,
+}
+
+/// The lines of an analysis (or of the engine thinking about its move).
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// The position analysed.
+    pub board: Bitboards,
+    /// The latest report of each line (`lines[0]` the best).
+    pub lines: Vec<Option<Info>>,
+    /// Who searches: `"analysis"` or `"engine"`.
+    pub by: &'static str,
+    /// When it started.
+    pub started: Instant,
+    /// Nodes of the searches finished (several lines are several
+    /// searches) and of the one running, at its last report.
+    pub nodes: (u64, u64),
+    /// Time from the start to the last report.
+    pub elapsed: Duration,
+}
+
+impl Analysis {
+    /// An analysis of `board` with `lines` lines, starting now.
+    pub fn new(board: Bitboards, lines: usize, by: &'static str) -> Analysis {
+        Analysis {
+            board,
+            lines: vec![None; lines],
+            by,
+            started: Instant::now(),
+            nodes: (0, 0),
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    /// Takes a report of line `k` (0: the best). The lines below it may
+    /// still come from the previous depth: one that starts with the same
+    /// move is dropped, so that no move is shown twice.
+    pub fn report(&mut self, k: usize, info: &Info) {
+        if let Some(line) = self.lines.get_mut(k) {
+            *line = Some(info.clone());
+        }
+        let first = info.pv.first();
+        for line in self.lines.iter_mut().skip(k + 1) {
+            if line.as_ref().is_some_and(|l| l.pv.first() == first) {
+                *line = None;
+            }
+        }
+        self.nodes.1 = info.nodes;
+        self.elapsed = self.started.elapsed();
+    }
+
+    /// Counts a finished search of `nodes`.
+    pub fn finished(&mut self, nodes: u64) {
+        self.nodes = (self.nodes.0 + nodes, 0);
+        self.elapsed = self.started.elapsed();
+    }
+}
+
+/// One bar of the Learn view.
+#[derive(Clone, Debug)]
+pub struct LearnRow {
+    /// Its name.
+    pub name: &'static str,
+    /// What it shows, in one sentence.
+    pub meaning: &'static str,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+    /// Whether the depth was reached (not cut by the node budget or a stop).
+    pub complete: bool,
+}
+
+/// The Learn experiment's results so far.
+#[derive(Clone, Debug)]
+pub struct Learn {
+    /// The position.
+    pub fen: String,
+    /// The algorithms' depth.
+    pub depth: u32,
+    /// The ablation's depth.
+    pub ablation_depth: u32,
+    /// The evaluation used.
+    pub eval: &'static str,
+    /// The algorithms, one bar each.
+    pub algorithms: Vec<LearnRow>,
+    /// The PVS ablation, one bar each.
+    pub ablation: Vec<LearnRow>,
+}
+
+/// A tab's state.
+pub struct Session {
+    /// Its id (in every request of the tab).
+    pub id: String,
+    /// Itself, for the jobs it starts.
+    pub me: Weak<Mutex<Session>>,
+    /// The game.
+    pub game: Game<Bitboards>,
+    /// The tags of a game read from PGN (written back on export).
+    pub tags: Tags,
+    /// The engine settings.
+    pub settings: Settings,
+    /// Whether the user asked for analysis (it follows the moves until
+    /// stopped).
+    pub analysing: bool,
+    /// The running job.
+    pub job: Option<Job>,
+    /// The id the next job gets.
+    pub next_job: u64,
+    /// The latest analysis or engine thinking.
+    pub analysis: Option<Analysis>,
+    /// The latest Learn experiment.
+    pub learn: Option<Learn>,
+    /// Something the page should tell the user (a search that failed to
+    /// start, a search bug worked around).
+    pub notice: Option<String>,
+    /// When a request or a live connection last showed the tab is open.
+    pub last_seen: Instant,
+    /// The live connections of the tab.
+    pub listeners: Vec<SyncSender<String>>,
+    /// Counts the snapshots published, so that the page keeps the newest
+    /// of those that reach it by two ways (replies and the live stream).
+    pub revision: u64,
+    /// The move list as JSON with the game it was written for (a long game
+    /// read from PGN would otherwise be written in SAN on every update).
+    moves_json: RefCell<Option<(u64, String)>>,
+}
+
+impl Session {
+    /// A session at the start position.
+    pub fn new(id: String, me: Weak<Mutex<Session>>, now: Instant) -> Session {
+        Session {
+            id,
+            me,
+            game: Game::new(Bitboards::startpos()),
+            tags: Tags::new(),
+            settings: Settings::default(),
+            analysing: false,
+            job: None,
+            next_job: 1,
+            analysis: None,
+            learn: None,
+            notice: None,
+            last_seen: now,
+            listeners: Vec::new(),
+            revision: 0,
+            moves_json: RefCell::new(None),
+        }
+    }
+
+    /// The game's end: the outcome, with the draws a player may claim
+    /// (threefold repetition, fifty moves) taken as claimed.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome_with_claims()
+    }
+
+    /// Whether the engine is to move in a game that goes on.
+    pub fn engine_to_move(&self) -> bool {
+        self.outcome().is_none() && self.settings.engine.plays(self.game.board().turn())
+    }
+
+    /// Raises the running job's stop flag and forgets it (its results
+    /// will not be taken).
+    pub fn stop_job(&mut self) {
+        if let Some(job) = self.job.take() {
+            job.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The kind of job running, if any.
+    pub fn job_kind(&self) -> Option<JobKind> {
+        self.job.as_ref().map(|j| j.kind)
+    }
+
+    /// Sends the snapshot to every live connection, forgetting the closed
+    /// ones. A connection that is behind misses this snapshot: each one is
+    /// whole, so the next makes up for it.
+    pub fn publish(&mut self) {
+        self.revision += 1;
+        if self.listeners.is_empty() {
+            return;
+        }
+        let state = self.to_json();
+        self.listeners.retain(|l| match l.try_send(state.clone()) {
+            Ok(()) | Err(std::sync::mpsc::TrySendError::Full(_)) => true,
+            Err(std::sync::mpsc::TrySendError::Disconnected(_)) => false,
+        });
+    }
+
+    /// The whole state of the tab as JSON: the position (pieces, legal
+    /// moves with their SAN, the last move, a king in check), the moves
+    /// in SAN, the outcome, the settings, the analysis and the Learn
+    /// results.
+    pub fn to_json(&self) -> String {
+        let board = self.game.board();
+        let pieces = Object::new();
+        let pieces = Square::all().fold(pieces, |o, sq| match board.piece_at(sq) {
+            Some(p) => o.str(&sq.to_string(), &piece_code(p.color, p.role.upper_char())),
+            None => o,
+        });
+        let legal = array(board.legal_moves().iter().map(|&mv| {
+            let uci = to_uci(board, mv, false);
+            Object::new()
+                .str("uci", &uci)
+                .str("from", uci.get(0..2).unwrap_or(""))
+                .str("to", uci.get(2..4).unwrap_or(""))
+                .opt_str("promotion", uci.get(4..5))
+                .str("san", &to_san(board, mv))
+                .finish()
+        }));
+        let start = self.game.start();
+        let moves = self.moves_json();
+        let last = self.game.moves().last().map(|&mv| {
+            let before = &self.game.positions()[self.game.positions().len() - 2];
+            to_uci(before, mv, false)
+        });
+        let check = board
+            .in_check()
+            .then(|| board.king(board.turn()).to_string());
+        let outcome = self.outcome().map_or("null".to_string(), outcome_json);
+        let job = self.job_kind();
+        let thinking = job == Some(JobKind::EngineMove);
+        let analysis = self.analysis.as_ref().map_or("null".into(), |a| {
+            analysis_json(a, job == Some(JobKind::Analysis) || thinking)
+        });
+        let learn = self.learn.as_ref().map_or("null".into(), |l| {
+            learn_json(l, job == Some(JobKind::Learn))
+        });
+        Object::new()
+            .str("session", &self.id)
+            .int("revision", self.revision as i64)
+            .str("fen", &board.fen())
+            .str("start_fen", &start.fen())
+            .str(
+                "turn",
+                if board.turn() == Color::White {
+                    "w"
+                } else {
+                    "b"
+                },
+            )
+            .raw("pieces", &pieces.finish())
+            .raw("legal", &legal)
+            .raw("moves", &moves)
+            .int("first_move_number", i64::from(start.fullmove_number()))
+            .str(
+                "first_turn",
+                if start.turn() == Color::White {
+                    "w"
+                } else {
+                    "b"
+                },
+            )
+            .opt_str("last", last.as_deref())
+            .opt_str("check", check.as_deref())
+            .raw("outcome", &outcome)
+            .bool("thinking", thinking)
+            .bool("analysing", self.analysing)
+            .bool("learning", job == Some(JobKind::Learn))
+            .raw("settings", &self.settings.to_json())
+            .raw("analysis", &analysis)
+            .raw("learn", &learn)
+            .opt_str("notice", self.notice.as_deref())
+            .finish()
+    }
+}
+
+impl Session {
+    /// The moves played, in SAN and UCI, as JSON (written again only when
+    /// the game changed).
+    fn moves_json(&self) -> String {
+        let mut key = DefaultHasher::new();
+        self.game.start().hash().hash(&mut key);
+        for mv in self.game.moves() {
+            mv.bits().hash(&mut key);
+        }
+        let key = key.finish();
+        let mut cache = self.moves_json.borrow_mut();
+        match &*cache {
+            Some((k, json)) if *k == key => json.clone(),
+            _ => {
+                let json = array(self.game.positions().iter().zip(self.game.moves()).map(
+                    |(before, &mv)| {
+                        Object::new()
+                            .str("san", &to_san(before, mv))
+                            .str("uci", &to_uci(before, mv, false))
+                            .finish()
+                    },
+                ));
+                *cache = Some((key, json.clone()));
+                json
+            }
+        }
+    }
+}
+
+/// `wP`, `bK`: the colour and the role, as the page's `data-piece`.
+fn piece_code(color: Color, role: char) -> String {
+    let c = if color == Color::White { 'w' } else { 'b' };
+    format!("{c}{role}")
+}
+
+/// Why a game ended, in words.
+pub fn termination_text(how: Termination) -> &'static str {
+    match how {
+        Termination::Checkmate => "checkmate",
+        Termination::Stalemate => "stalemate",
+        Termination::InsufficientMaterial => "insufficient material",
+        Termination::FiftyMoves => "the fifty-move rule",
+        Termination::SeventyFiveMoves => "the seventy-five-move rule",
+        Termination::ThreefoldRepetition => "threefold repetition",
+        Termination::FivefoldRepetition => "fivefold repetition",
+    }
+}
+
+fn outcome_json(outcome: Outcome) -> String {
+    let (text, reason) = match outcome {
+        Outcome::Decisive { winner, how } => {
+            let who = if winner == Color::White {
+                "White"
+            } else {
+                "Black"
+            };
+            (
+                format!("{who} wins by {}", termination_text(how)),
+                termination_text(how),
+            )
+        }
+        Outcome::Draw(how) => (
+            format!("Draw by {}", termination_text(how)),
+            termination_text(how),
+        ),
+    };
+    Object::new()
+        .str("result", outcome.result())
+        .str("reason", reason)
+        .str("text", &text)
+        .finish()
+}
+
+/// A score for the side to move as JSON: `cp` or `mate` (moves, negative
+/// when mated) from the mover's view, and `white`, the text from White's
+/// view (`+0.35`, `#3`, `#-2`) with `white_cp` for the evaluation bar.
+pub fn score_json(score: Score, turn: Color) -> String {
+    let white = if turn == Color::White {
+        score
+    } else {
+        score.flip()
+    };
+    let mover = match score.mate_moves() {
+        Some(m) => Object::new().int("mate", i64::from(m)),
+        None => Object::new().int("cp", i64::from(score.value())),
+    };
+    let (text, white_cp) = match white.mate_moves() {
+        Some(m) => (format!("#{m}"), if m > 0 { 10_000 } else { -10_000 }),
+        None => (
+            format!("{:+.2}", f64::from(white.value()) / 100.0),
+            i64::from(white.value()),
+        ),
+    };
+    mover.str("white", &text).int("white_cp", white_cp).finish()
+}
+
+/// A principal variation in SAN with move numbers (up to the first move
+/// that is not legal, which a hash table can put at its end).
+fn pv_san(board: &Bitboards, pv: &[Move]) -> String {
+    let mut legal = 0;
+    let mut b = board.clone();
+    for &mv in pv {
+        if !b.is_legal(mv) {
+            break;
+        }
+        b.play_unchecked(mv);
+        legal += 1;
+    }
+    fianchetto_movegen::san_line(board, &pv[..legal]).unwrap_or_default()
+}
+
+fn analysis_json(a: &Analysis, running: bool) -> String {
+    let turn = a.board.turn();
+    let lines = array(a.lines.iter().enumerate().filter_map(|(k, info)| {
+        let info = info.as_ref()?;
+        let bound = match info.bound {
+            Bound::Exact => "exact",
+            Bound::Lower => "lower",
+            Bound::Upper => "upper",
+        };
+        Some(
+            Object::new()
+                .int("multipv", k as i64 + 1)
+                .int("depth", i64::from(info.depth))
+                .int("seldepth", i64::from(info.seldepth))
+                .raw("score", &score_json(info.score, turn))
+                .str("bound", bound)
+                .int("nodes", info.nodes as i64)
+                .int("nps", info.nps as i64)
+                .int("time_ms", info.time.as_millis() as i64)
+                .str("pv", &pv_san(&a.board, &info.pv))
+                .finish(),
+        )
+    }));
+    let nodes = a.nodes.0 + a.nodes.1;
+    let seconds = a.elapsed.as_secs_f64();
+    Object::new()
+        .str("fen", &a.board.fen())
+        .str("by", a.by)
+        .bool("running", running)
+        .int("nodes", nodes as i64)
+        .int("time_ms", a.elapsed.as_millis() as i64)
+        .int(
+            "nps",
+            if seconds > 0.0 {
+                (nodes as f64 / seconds) as i64
+            } else {
+                0
+            },
+        )
+        .raw("lines", &lines)
+        .finish()
+}
+
+fn learn_rows(rows: &[LearnRow]) -> String {
+    array(rows.iter().map(|r| {
+        Object::new()
+            .str("name", r.name)
+            .str("meaning", r.meaning)
+            .int("nodes", r.nodes as i64)
+            .num("time_ms", r.time.as_secs_f64() * 1000.0)
+            .bool("complete", r.complete)
+            .finish()
+    }))
+}
+
+fn learn_json(l: &Learn, running: bool) -> String {
+    Object::new()
+        .str("fen", &l.fen)
+        .int("depth", i64::from(l.depth))
+        .int("ablation_depth", i64::from(l.ablation_depth))
+        .str("eval", l.eval)
+        .bool("running", running)
+        .raw("algorithms", &learn_rows(&l.algorithms))
+        .raw("ablation", &learn_rows(&l.ablation))
+        .finish()
+}
+
+/// Locks a session; a job that panicked while holding the lock (which
+/// would be a bug) leaves the state as it was, still usable.
+pub fn lock(session: &Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
+    session.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_read_from_white() {
+        assert!(score_json(Score::cp(35), Color::White).contains(r#""white":"+0.35""#));
+        let black = score_json(Score::cp(35), Color::Black);
+        assert!(black.contains(r#""white":"-0.35""#), "{black}");
+        assert!(black.contains(r#""cp":35"#), "{black}");
+        let mate = score_json(Score::mate_in(3), Color::Black);
+        assert!(mate.contains(r##""white":"#-2""##), "{mate}");
+        assert!(mate.contains(r#""mate":2"#), "{mate}");
+    }
+
+    #[test]
+    fn pv_stops_at_an_illegal_move() {
+        let b = Bitboards::startpos();
+        let e4 = fianchetto_movegen::parse_uci(&b, "e2e4").unwrap();
+        assert_eq!(pv_san(&b, &[e4, e4]), "1. e4");
+    }
+}

@@ -1,0 +1,294 @@
+//! The client and the match runner against engines that misbehave.
+//!
+//! This test binary is also the misbehaving engine: run with `--engine
+//! BEHAVIOUR`, it speaks UCI on its standard input and output (playing the
+//! first legal move, as a real engine would play some legal move) until
+//! its behaviour says otherwise. Without it, it runs the tests, which start
+//! copies of itself as engines. (`harness = false` in Cargo.toml.)
+
+use fianchetto_board::{Bitboards, Board};
+use fianchetto_movegen::{Game, MoveGen};
+use fianchetto_uci::matches::{run, EngineSpec, Event, FaultKind, Limit, MatchConfig};
+use fianchetto_uci::{ClientError, Command, Engine, EngineConfig, Go, OptionValue};
+use std::io::{BufRead, Write};
+use std::time::{Duration, Instant};
+
+/// How the fake engine behaves at its `go` number `at` (counted over the
+/// whole process, from 1).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Behaviour {
+    /// Plays legal moves.
+    Good,
+    /// Exits at that `go`.
+    CrashAt(u32),
+    /// Stops answering at that `go` (even `stop`).
+    HangAt(u32),
+    /// Answers an illegal move at that `go`.
+    IllegalAt(u32),
+    /// Answers only once it is told to stop.
+    OnlyOnStop,
+    /// Writes a PV with an illegal second move and a bad `info` line.
+    BadInfo,
+}
+
+fn behaviour(arg: &str) -> Behaviour {
+    let (name, n) = arg.split_once('=').unwrap_or((arg, "1"));
+    let n = n.parse().unwrap_or(1);
+    match name {
+        "crash" => Behaviour::CrashAt(n),
+        "hang" => Behaviour::HangAt(n),
+        "illegal" => Behaviour::IllegalAt(n),
+        "only-on-stop" => Behaviour::OnlyOnStop,
+        "bad-info" => Behaviour::BadInfo,
+        _ => Behaviour::Good,
+    }
+}
+
+/// The fake engine's main loop.
+fn fake_engine(behaviour: Behaviour) {
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout();
+    let mut say = |line: &str| {
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    };
+    let mut game = Game::new(Bitboards::startpos());
+    let mut searches = 0;
+    let mut pending: Option<String> = None;
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { return };
+        let Ok(cmd) = line.parse::<Command>() else {
+            continue;
+        };
+        match cmd {
+            Command::Uci => {
+                say("id name Fake");
+                say("id author the tests");
+                say("option name Hash type spin default 16 min 1 max 64");
+                say("option name Style type combo default Solid var Solid var Wild");
+                say("uciok");
+            }
+            Command::IsReady => say("readyok"),
+            Command::Position(p) => {
+                let start = match &p.fen {
+                    Some(fen) => Bitboards::from_fen(fen).unwrap_or_else(|_| Bitboards::startpos()),
+                    None => Bitboards::startpos(),
+                };
+                game = Game::new(start);
+                for mv in &p.moves {
+                    if let Ok(m) = mv.to_move(game.board()) {
+                        game.play_unchecked(m);
+                    }
+                }
+            }
+            Command::Go(_) => {
+                searches += 1;
+                let legal = game.board().legal_moves();
+                let best = legal.first().map_or("0000".to_string(), |m| m.to_string());
+                match behaviour {
+                    Behaviour::CrashAt(n) if searches >= n => {
+                        say("info string about to crash");
+                        std::process::exit(3);
+                    }
+                    Behaviour::HangAt(n) if searches >= n => {
+                        // Read and ignore everything from now on.
+                        for _ in stdin.lock().lines() {}
+                        return;
+                    }
+                    Behaviour::IllegalAt(n) if searches >= n => say("bestmove a1a1"),
+                    Behaviour::OnlyOnStop => pending = Some(best),
+                    Behaviour::BadInfo => {
+                        say("info depth 1 score cp oops");
+                        say(&format!("info depth 2 score cp 12 pv {best} e2e5"));
+                        say(&format!("bestmove {best} ponder a1a1"));
+                    }
+                    _ => {
+                        say(&format!("info depth 1 score cp 0 nodes 1 pv {best}"));
+                        say(&format!("bestmove {best}"));
+                    }
+                }
+            }
+            Command::Stop => {
+                if let Some(best) = pending.take() {
+                    say(&format!("bestmove {best}"));
+                }
+            }
+            Command::Quit => return,
+            _ => {}
+        }
+    }
+}
+
+fn fake(behaviour: &str) -> EngineConfig {
+    let exe = std::env::current_exe().expect("the test binary has a path");
+    let mut config = EngineConfig::new(exe.to_string_lossy());
+    config.args = vec!["--engine".into(), behaviour.into()];
+    config.grace = Duration::from_millis(300);
+    config.search_timeout = Duration::from_secs(2);
+    config
+}
+
+fn handshake_and_options() {
+    let mut e = Engine::start(fake("good")).expect("starts");
+    assert_eq!((e.name(), e.author()), ("Fake", "the tests"));
+    assert_eq!(e.options().len(), 2);
+    e.set_option("hash", Some("32")).expect("in range");
+    let refused = e.set_option("Hash", Some("65")).unwrap_err().to_string();
+    assert_eq!(
+        refused,
+        "engine Fake: option `Hash` takes a whole number from 1 to 64, got `65`"
+    );
+    assert!(matches!(
+        e.set_option("Threads", Some("2")),
+        Err(ClientError::Option { .. })
+    ));
+    assert!(e
+        .set_option_value("Style", &OptionValue::Combo("wild".into()))
+        .is_ok());
+    assert!(e.set_option_value("Style", &OptionValue::Spin(1)).is_err());
+    e.is_ready().expect("ready");
+    let game = Game::new(Bitboards::startpos());
+    let played = e.play(&game, &Go::depth(1)).expect("plays");
+    assert!(played.best.is_some_and(|m| game.board().is_legal(m)));
+    assert_eq!(played.info.depth, Some(1));
+    assert!(e.quit().is_some_and(|s| s.success()));
+}
+
+fn crash_is_reported() {
+    let mut e = Engine::start(fake("crash=1")).expect("starts");
+    let game = Game::new(Bitboards::startpos());
+    let err = e.play(&game, &Go::depth(1)).unwrap_err();
+    assert!(err.needs_restart());
+    let text = err.to_string();
+    assert!(
+        text.contains("terminated") && text.contains("about to crash"),
+        "{text}"
+    );
+}
+
+fn hang_is_reported_in_time() {
+    let mut e = Engine::start(fake("hang=1")).expect("starts");
+    let game = Game::new(Bitboards::startpos());
+    let t = Instant::now();
+    let err = e
+        .play(&game, &Go::movetime(Duration::from_millis(100)))
+        .unwrap_err();
+    // movetime 100 ms + 300 ms grace, then `stop` and 300 ms more.
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    assert!(matches!(err, ClientError::Timeout { .. }), "{err}");
+}
+
+fn illegal_move_is_reported() {
+    let mut e = Engine::start(fake("illegal=1")).expect("starts");
+    let game = Game::new(Bitboards::startpos());
+    let err = e.play(&game, &Go::depth(1)).unwrap_err();
+    assert!(matches!(err, ClientError::IllegalMove { .. }), "{err}");
+    assert!(!err.needs_restart());
+}
+
+fn stop_ends_an_infinite_search() {
+    let mut e = Engine::start(fake("only-on-stop")).expect("starts");
+    let game = Game::new(Bitboards::startpos());
+    let mut search = e.go(&game, &Go::infinite()).expect("starts searching");
+    search.stop().expect("stop is sent");
+    let played = search.wait().expect("answers after stop");
+    assert!(played.best.is_some());
+    // A search dropped unfinished is stopped, and the next one is in step.
+    drop(e.go(&game, &Go::infinite()).expect("starts"));
+    e.is_ready().expect("in step again");
+}
+
+fn bad_info_is_cut_and_noted() {
+    let mut e = Engine::start(fake("bad-info")).expect("starts");
+    let game = Game::new(Bitboards::startpos());
+    let played = e.play(&game, &Go::depth(2)).expect("the move is legal");
+    assert_eq!(played.info.pv.len(), 1, "the illegal second move is cut");
+    assert_eq!(played.ponder, None, "the illegal ponder move is dropped");
+    let warnings = e.warnings().join("\n");
+    assert!(warnings.contains("`pv` move 2 (`e2e5`)"), "{warnings}");
+    assert!(warnings.contains("oops"), "{warnings}");
+    assert!(warnings.contains("ponder move `a1a1`"), "{warnings}");
+}
+
+fn a_match_survives_crashes_and_keeps_its_games() {
+    // B crashes at its 3rd search of each process (before a repetition
+    // of first-legal-move play can end a game): in every game it is
+    // restarted after, and the match still plays all its games.
+    let mut config = MatchConfig::new(
+        EngineSpec::new(fake("good")),
+        EngineSpec::new(fake("crash=3")),
+        Limit::Nodes(1),
+    );
+    config.games = 4;
+    let mut restarts = 0;
+    let mut games = Vec::new();
+    let summary = run(&config, |event| match event {
+        Event::Game { record, .. } => games.push(record.clone()),
+        Event::Restarted { which, .. } => {
+            assert_eq!(which, "B");
+            restarts += 1;
+        }
+    })
+    .expect("the match runs");
+    assert_eq!(games.len(), 4);
+    assert_eq!(summary.tally.games(), 4);
+    assert!(summary.faults.crash >= 1 && summary.faults.by_b == summary.faults.crash);
+    assert_eq!(summary.faults.restarts, restarts);
+    let crashed: Vec<_> = games
+        .iter()
+        .filter(|g| g.fault.as_ref().is_some_and(|f| f.kind == FaultKind::Crash))
+        .collect();
+    assert!(!crashed.is_empty());
+    for g in &crashed {
+        assert_eq!(g.a_points(), 1.0, "the crashing engine loses");
+        assert_eq!(g.pgn.tags.get("Termination"), Some("abandoned"));
+    }
+    assert_eq!(summary.tally.pairs.iter().sum::<u64>(), 2);
+    assert!(summary.score_line().starts_with("Score of Fake vs Fake: "));
+}
+
+fn a_match_counts_illegal_moves_and_hangs() {
+    let mut config = MatchConfig::new(
+        EngineSpec::new(fake("illegal=3")),
+        EngineSpec::new(fake("hang=2")),
+        Limit::Nodes(1),
+    );
+    config.games = 2;
+    let summary = run(&config, |_| {}).expect("the match runs");
+    assert_eq!(summary.tally.games(), 2);
+    let f = summary.faults;
+    assert_eq!(f.illegal + f.hang, 2, "{f:?}");
+    assert!(f.hang >= 1 && f.restarts >= 1, "{f:?}");
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--engine") {
+        fake_engine(behaviour(args.get(i + 1).map_or("good", String::as_str)));
+        return;
+    }
+    let tests: &[(&str, fn())] = &[
+        ("handshake_and_options", handshake_and_options),
+        ("crash_is_reported", crash_is_reported),
+        ("hang_is_reported_in_time", hang_is_reported_in_time),
+        ("illegal_move_is_reported", illegal_move_is_reported),
+        ("stop_ends_an_infinite_search", stop_ends_an_infinite_search),
+        ("bad_info_is_cut_and_noted", bad_info_is_cut_and_noted),
+        (
+            "a_match_survives_crashes_and_keeps_its_games",
+            a_match_survives_crashes_and_keeps_its_games,
+        ),
+        (
+            "a_match_counts_illegal_moves_and_hangs",
+            a_match_counts_illegal_moves_and_hangs,
+        ),
+    ];
+    let filter = args.iter().skip(1).find(|a| !a.starts_with('-'));
+    for (name, test) in tests {
+        if filter.is_some_and(|f| !name.contains(f.as_str())) {
+            continue;
+        }
+        test();
+        println!("test {name} ... ok");
+    }
+}
