@@ -1,11 +1,10 @@
 //! The AVX2 kernels: 16 `i16` lanes per 256-bit register.
 //!
 //! Compiled for AVX2 whatever the build's target CPU (`#[target_feature]`),
-//! and only called after run-time detection (see [`super::Kernels`]).
+//! and only called after run-time detection (see [`super::Simd`]).
 //! Every raw-pointer access sits in its own `unsafe` block with the reason
 //! it stays in bounds.
 
-use crate::nnue::QA;
 use std::arch::x86_64::{
     __m256i, _mm256_add_epi16, _mm256_add_epi32, _mm256_loadu_si256, _mm256_madd_epi16,
     _mm256_max_epi16, _mm256_min_epi16, _mm256_mullo_epi16, _mm256_set1_epi16,
@@ -98,8 +97,8 @@ unsafe fn update_rows(dst: &mut [i16], src: Option<&[i16]>, adds: &[&[i16]], sub
     }
 }
 
-/// The SCReLU dot product: per lane, `v = clamp(x, 0, QA)`, then
-/// `v · (v · w)`, with `v · w` in `i16` (it fits: |w| ≤ 127) and the pairwise
+/// The SCReLU dot product: per lane, `v = clamp(x, 0, qa)`, then
+/// `v · (v · w)`, with `v · w` in `i16` (it fits: |w| ≤ i16::MAX / qa) and the pairwise
 /// `madd` into eight `i32` sums, which are added up at the end, wrapping.
 ///
 /// # Safety
@@ -107,10 +106,10 @@ unsafe fn update_rows(dst: &mut [i16], src: Option<&[i16]>, adds: &[&[i16]], sub
 /// The CPU must have AVX2. `us.len()` must be a multiple of [`LANES`],
 /// `them` as long as `us`, and `w` twice as long.
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn output(us: &[i16], them: &[i16], w: &[i16]) -> i32 {
+pub(super) unsafe fn output(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
     let n = us.len();
     let zero = _mm256_setzero_si256();
-    let qa = _mm256_set1_epi16(QA as i16);
+    let qa = _mm256_set1_epi16(qa.max(0));
     let mut sum = _mm256_setzero_si256();
     let (w_us, w_them) = w.split_at(n);
     for (half, weights) in [(us, w_us), (them, w_them)] {
