@@ -29,6 +29,7 @@ fn args(data: PathBuf, out: PathBuf) -> TrainArgs {
         seed: None,
         chunk: None,
         window: None,
+        filter: None,
         no_mirror: false,
         resume: false,
         quiet: true,
@@ -56,6 +57,7 @@ fn empty() -> TrainArgs {
         seed: None,
         chunk: None,
         window: None,
+        filter: None,
         no_mirror: false,
         resume: false,
         quiet: true,
@@ -73,18 +75,33 @@ fn train_command_trains_resumes_and_refuses_bad_input() {
     };
     let mut searcher = config.searcher(fianchetto_eval::Material::classic());
     let mut bytes = Vec::new();
+    let mut games = fianchetto_tune::games::header().to_vec();
     for index in 0..4 {
         let game = play_game(&mut searcher, &config, &[], None, 11, index, None);
         for record in game.records(&Filter::default()).unwrap() {
             bytes.extend_from_slice(&record.to_bytes());
         }
+        game.game.write_to(&mut games).unwrap();
     }
     assert!(bytes.len() >= 32 * 50, "too few positions for the test");
     let data = dir.join("games.bin");
     std::fs::write(&data, &bytes).unwrap();
     let out = dir.join("net.nnue");
 
+    // The same games kept whole train the same net: the default filter
+    // picks the positions datagen used to write.
+    let games_file = dir.join("games.games");
+    std::fs::write(&games_file, &games).unwrap();
+    let from_games = dir.join("from-games.nnue");
+    run(&args(games_file.clone(), from_games.clone())).unwrap();
+    let text = std::fs::read_to_string(dir.join("from-games.nnue.run")).unwrap();
+    assert!(text.contains("filter = check,tactical,mates"), "{text}");
+
     run(&args(data.clone(), out.clone())).unwrap();
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(&from_games).unwrap()
+    );
     assert!(Network::from_bytes(&std::fs::read(&out).unwrap()).is_ok());
     assert!(dir.join("net.nnue.ckpt").exists());
     assert!(std::fs::read_to_string(dir.join("net.nnue.svg"))

@@ -136,6 +136,9 @@ pub enum DataError {
     /// The record decodes to an impossible position.
     #[error("record decodes to an impossible position: {0}")]
     Position(#[from] PositionError),
+    /// A games-format file read as training positions is damaged.
+    #[error(transparent)]
+    Games(Box<crate::games::GamesError>),
     /// A record in a file is malformed.
     #[error("{path}: record {index}: {error}")]
     Record {

@@ -152,6 +152,35 @@ fn marlin_and_games_convert_without_loss() {
 }
 
 #[test]
+fn a_trainer_reads_the_same_positions_from_either_format() {
+    use fianchetto_tune::train::TrainData;
+    let dir = dir();
+    let games = played();
+    let source = dir.join("train.games");
+    write_games(&source, &games);
+    for filter in [Filter::default(), Filter::NONE] {
+        let marlin = dir.join(format!("train-{filter}.bin"));
+        copy(
+            std::slice::from_ref(&source),
+            &marlin,
+            &options(DataFormat::Marlin, filter),
+        )
+        .unwrap();
+        let from_games = TrainData::load_filtered(std::slice::from_ref(&source), &filter).unwrap();
+        let from_marlin = TrainData::load(&[marlin]).unwrap();
+        assert_eq!(from_games.len(), from_marlin.len());
+        assert_eq!(from_games.fingerprint(), from_marlin.fingerprint());
+    }
+    // A damaged games file is refused by the trainer with the game named.
+    let mut bytes = std::fs::read(&source).unwrap();
+    bytes.truncate(bytes.len() - 3);
+    let cut = dir.join("cut.games");
+    std::fs::write(&cut, bytes).unwrap();
+    let err = TrainData::load(&[cut]).unwrap_err().to_string();
+    assert!(err.contains("cut.games: game 3 at byte"), "{err}");
+}
+
+#[test]
 fn merge_dedup_and_stats_count_what_they_should() {
     let dir = dir();
     let games = played();

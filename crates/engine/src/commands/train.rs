@@ -6,6 +6,7 @@ use crate::say;
 use fianchetto_board::{Bitboards, Board};
 use fianchetto_eval::nnue::KingBuckets;
 use fianchetto_eval::{Classical, Evaluator};
+use fianchetto_tune::games::Filter;
 use fianchetto_tune::train::{
     self, ConfigRequest, LrSchedule, RunFile, RunOutcome, TrainData, TrainError,
 };
@@ -78,6 +79,12 @@ pub struct TrainArgs {
     /// Chunks held in memory and shuffled together (about 36 bytes a position) [default: 8].
     #[arg(long)]
     pub window: Option<usize>,
+    /// Which positions of games-format data files are trained on: rules
+    /// `check`, `tactical`, `mates`, `first=N`, `max-score=CP`,
+    /// comma-separated, or `none` (marlinformat records are all used)
+    /// [default: check,tactical,mates].
+    #[arg(long)]
+    pub filter: Option<Filter>,
     /// Do not also show positions without castling rights mirrored left to
     /// right (by default half of them are, each epoch).
     #[arg(long)]
@@ -125,6 +132,7 @@ pub fn run(args: &TrainArgs) -> Result<(), CommandError> {
         mirror: args.no_mirror.then_some(false),
         chunk: args.chunk,
         window: args.window,
+        filter: args.filter,
         ..ConfigRequest::default()
     };
     let file = match &args.config {
@@ -151,7 +159,15 @@ pub fn run(args: &TrainArgs) -> Result<(), CommandError> {
     if !args.resume {
         request.fresh().map_err(usage)?;
     }
-    let data = TrainData::load(&data).map_err(usage)?;
+    // A resumed run reads its data with the filter it started with (its run
+    // file says which), unless one is given.
+    let mut filter = request.filter;
+    if args.resume && filter.is_none() {
+        if let Ok(saved) = RunFile::read(&train::run_path(&out)) {
+            filter = saved.request.filter;
+        }
+    }
+    let data = TrainData::load_filtered(&data, &filter.unwrap_or_default()).map_err(usage)?;
     let mut trainer = train::start(&request, data, &out, args.resume).map_err(usage)?;
     let c = trainer.config().clone();
     say!(

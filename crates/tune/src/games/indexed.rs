@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 ///
 /// [`open`](GamesFile::open) reads the whole file once (every game checked
 /// move by move) and keeps, per game that holds a training position, where
-/// it starts in the file and the number of its first position: 16 bytes a
-/// game, a few hundred kilobytes for a million games. A read then seeks to
-/// the game holding its first position and replays from there. The file's
-/// length is taken at `open`: games appended later are not seen.
+/// it starts in the file and the number of its first position: 24 bytes a
+/// game, 24 MB for a million games (about 100 M positions). A read then
+/// seeks to the game holding its first position and replays from there.
+/// The file's length is taken at `open`: games appended later are not seen.
 ///
 /// ```
 /// use fianchetto_board::{Bitboards, Board};

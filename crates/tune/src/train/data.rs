@@ -10,6 +10,7 @@
 //! fit in memory.
 
 use super::TrainError;
+use crate::games::{Filter, GameReader, GamesFile};
 use crate::marlin::{record_count, DataError, PackedBoard, RECORD_SIZE};
 use fianchetto_board::{Bitboard, Color, Piece, Role, Square};
 use fianchetto_eval::nnue::{Arch, SCALE};
@@ -94,6 +95,22 @@ impl PositionSource for MarlinFile {
     }
 }
 
+/// A games-format file: its training positions as `filter` picks them
+/// (see [`GamesFile`]), each game checked move by move when it is opened.
+impl PositionSource for GamesFile {
+    fn name(&self) -> String {
+        self.path().display().to_string()
+    }
+
+    fn len(&self) -> u64 {
+        GamesFile::len(self)
+    }
+
+    fn read(&self, start: u64, count: usize, out: &mut Vec<PackedBoard>) -> Result<(), DataError> {
+        GamesFile::read(self, start, count, out).map_err(|e| DataError::Games(Box::new(e)))
+    }
+}
+
 /// Records held in memory.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MemorySource {
@@ -161,13 +178,35 @@ fn fnv1a64(mut hash: u64, bytes: &[u8]) -> u64 {
 const FNV64_START: u64 = 0xCBF2_9CE4_8422_2325;
 
 impl TrainData {
-    /// The marlinformat files `paths`, in order. Every file's length is
-    /// checked before any is read; then every record (see
-    /// [`from_sources`](Self::from_sources)).
+    /// The data files `paths`, in order, with the default [`Filter`] for
+    /// games-format files: [`load_filtered`](Self::load_filtered).
     pub fn load<P: AsRef<Path>>(paths: &[P]) -> Result<TrainData, TrainError> {
+        Self::load_filtered(paths, &Filter::default())
+    }
+
+    /// The data files `paths`, in order: marlinformat files (every record)
+    /// and games-format files (the positions `filter` keeps), told apart by
+    /// content. Every marlinformat file's length is checked and every games
+    /// file indexed (each game checked move by move) before any position
+    /// is read; then every record (see [`from_sources`](Self::from_sources)).
+    pub fn load_filtered<P: AsRef<Path>>(
+        paths: &[P],
+        filter: &Filter,
+    ) -> Result<TrainData, TrainError> {
         let mut sources: Vec<Arc<dyn PositionSource>> = Vec::with_capacity(paths.len());
         for path in paths {
-            sources.push(Arc::new(MarlinFile::open(path.as_ref())?));
+            let path = path.as_ref();
+            let games = GameReader::is_games_file(path).map_err(|source| DataError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            if games {
+                let file =
+                    GamesFile::open(path, *filter).map_err(|e| DataError::Games(Box::new(e)))?;
+                sources.push(Arc::new(file));
+            } else {
+                sources.push(Arc::new(MarlinFile::open(path)?));
+            }
         }
         Self::from_sources(sources)
     }

@@ -105,6 +105,7 @@ pub use optim::LrSchedule;
 pub use runfile::{RunFile, RunFileError};
 pub use trainer::{EpochStats, Trainer};
 
+use crate::games::Filter;
 use crate::marlin::DataError;
 use fianchetto_eval::nnue::{Arch, KingBuckets};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -150,6 +151,9 @@ pub struct TrainConfig {
     /// Chunks read and shuffled together (what is held in memory: about
     /// 36 bytes a position).
     pub window: usize,
+    /// Which positions of games-format data are trained on (marlinformat
+    /// records are taken as they are).
+    pub filter: Filter,
 }
 
 impl Default for TrainConfig {
@@ -170,6 +174,7 @@ impl Default for TrainConfig {
             mirror: true,
             chunk: 1 << 20,
             window: 8,
+            filter: Filter::default(),
         }
     }
 }
@@ -281,6 +286,8 @@ pub struct ConfigRequest {
     pub chunk: Option<u64>,
     /// [`TrainConfig::window`].
     pub window: Option<usize>,
+    /// [`TrainConfig::filter`].
+    pub filter: Option<Filter>,
 }
 
 impl ConfigRequest {
@@ -305,6 +312,7 @@ impl ConfigRequest {
             mirror: self.mirror.or(other.mirror),
             chunk: self.chunk.or(other.chunk),
             window: self.window.or(other.window),
+            filter: self.filter.or(other.filter),
         }
     }
 
@@ -328,6 +336,7 @@ impl ConfigRequest {
             mirror: Some(config.mirror),
             chunk: Some(config.chunk),
             window: Some(config.window),
+            filter: Some(config.filter),
         }
     }
 
@@ -360,6 +369,7 @@ impl ConfigRequest {
             mirror: self.mirror.unwrap_or(base.mirror),
             chunk: self.chunk.unwrap_or(base.chunk),
             window: self.window.unwrap_or(base.window),
+            filter: self.filter.unwrap_or(base.filter),
         }
     }
 

@@ -268,6 +268,18 @@ pub const SETTINGS: &[Setting] = &[
         },
         given: |r| r.window.is_some(),
     },
+    Setting {
+        key: "filter",
+        write: |c| c.filter.to_string(),
+        read: |r, t| {
+            r.filter = Some(
+                t.parse()
+                    .map_err(|e: crate::games::FilterError| e.to_string())?,
+            );
+            Ok(())
+        },
+        given: |r| r.filter.is_some(),
+    },
 ];
 
 /// Every setting of `config` as (key, value text), in [`SETTINGS`] order.
