@@ -18,6 +18,9 @@
 mod scalar;
 
 #[cfg(target_arch = "x86_64")]
+mod wide;
+
+#[cfg(target_arch = "x86_64")]
 mod avx2;
 
 #[cfg(all(target_arch = "x86_64", fianchetto_avx512))]
