@@ -81,9 +81,15 @@ pub use fianchetto_movegen;
 #[cfg(feature = "search")]
 #[doc(hidden)]
 pub use fianchetto_search;
+#[cfg(feature = "syzygy")]
+#[doc(hidden)]
+pub use fianchetto_syzygy;
 #[cfg(feature = "tune")]
 #[doc(hidden)]
 pub use fianchetto_tune;
+#[cfg(feature = "uci")]
+#[doc(hidden)]
+pub use fianchetto_uci;
 
 /// What most programs need, in one import: `use fianchetto::prelude::*;`.
 ///

@@ -180,7 +180,7 @@ pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
 ///     assert_eq!(pext.rook(Square::E2, occupied), by_magic);
 /// }
 /// ```
-pub trait SliderLookup: Copy + Send + Sync + std::fmt::Debug + sealed::Sealed + 'static {
+pub trait SliderLookup: Copy + Send + Sync + core::fmt::Debug + sealed::Sealed + 'static {
     /// Squares a rook on `sq` attacks, given the occupied squares.
     fn rook(self, sq: Square, occupied: Bitboard) -> Bitboard;
 
@@ -236,8 +236,16 @@ impl PextLookup {
     /// The `PEXT` lookup, if this CPU has BMI2 and the `pext` feature is on.
     pub fn new() -> Option<PextLookup> {
         #[cfg(all(feature = "pext", target_arch = "x86_64"))]
-        if std::arch::is_x86_feature_detected!("bmi2") {
-            return Some(PextLookup(()));
+        {
+            // Without the standard library there is no run-time detection:
+            // BMI2 only if the build targets it.
+            #[cfg(feature = "std")]
+            let bmi2 = std::arch::is_x86_feature_detected!("bmi2");
+            #[cfg(not(feature = "std"))]
+            let bmi2 = cfg!(target_feature = "bmi2");
+            if bmi2 {
+                return Some(PextLookup(()));
+            }
         }
         None
     }

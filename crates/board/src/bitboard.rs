@@ -1,8 +1,8 @@
 //! `Bitboard`: a set of squares in one `u64`, bit `i` for square `i`.
 
 use crate::types::{File, Rank, Square};
-use std::fmt;
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Shl, Shr};
+use core::fmt;
+use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Shl, Shr};
 
 /// A set of squares: bit `i` is square `i` (a1 = bit 0, h8 = bit 63).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]

@@ -14,11 +14,11 @@ fn opaque(mut x: u64) -> u64 {
     // no memory, stack or flag is touched and `x` keeps its value (the tests
     // below check every trick against the hardware result).
     unsafe {
-        std::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags));
+        core::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags));
     }
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     {
-        x = std::hint::black_box(x);
+        x = core::hint::black_box(x);
     }
     x
 }

@@ -8,7 +8,8 @@ use crate::cpu::Level;
 use crate::mv::Move;
 use crate::setup::{FenError, FenOptions, Setup};
 use crate::types::{Color, Piece, Role, Square};
-use std::fmt::Debug;
+use alloc::string::String;
+use core::fmt::Debug;
 
 /// A playable chess position.
 ///

@@ -29,7 +29,8 @@
 
 use crate::bitboard::Bitboard;
 use crate::types::{Color, File, Rank, Square};
-use std::fmt;
+use alloc::string::String;
+use core::fmt;
 
 /// Which side of the board a castling goes to.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -50,8 +50,10 @@
 //! ```
 
 use crate::attacks::{MagicLookup, PextLookup, SliderLookup};
-use std::fmt;
-use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use alloc::format;
+use alloc::string::String;
+use core::fmt;
+use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 /// A set of instructions the hot loops can be compiled for, from the
 /// x86-64 microarchitecture levels.
@@ -84,6 +86,8 @@ impl Tier {
         }
     }
 
+    /// Reads `FIANCHETTO_CPU`'s value.
+    #[cfg(feature = "std")]
     fn parse(s: &str) -> Option<Tier> {
         match s.trim().to_ascii_lowercase().as_str() {
             "baseline" | "x86-64" | "v1" => Some(Tier::Baseline),
@@ -118,6 +122,8 @@ impl Sliders {
         }
     }
 
+    /// Reads `FIANCHETTO_SLIDERS`'s value.
+    #[cfg(feature = "std")]
     fn parse(s: &str) -> Option<Sliders> {
         match s.trim().to_ascii_lowercase().as_str() {
             "magic" | "magics" => Some(Sliders::Magic),
@@ -164,7 +170,7 @@ impl fmt::Display for CpuError {
     }
 }
 
-impl std::error::Error for CpuError {}
+impl core::error::Error for CpuError {}
 
 // The choice, cached in one byte: bit 7 says it has been made, bits 0–1 hold
 // the tier, bit 2 says PEXT (only ever set with the v3 tier). Zero means
@@ -186,7 +192,16 @@ struct Hardware {
 
 #[cfg(target_arch = "x86_64")]
 fn hardware() -> Hardware {
+    // With the standard library: what the running CPU has. Without it (no
+    // run-time detection in `core`): what the build targets.
+    #[cfg(feature = "std")]
     use std::arch::is_x86_feature_detected as has;
+    #[cfg(not(feature = "std"))]
+    macro_rules! has {
+        ($feature:tt) => {
+            cfg!(target_feature = $feature)
+        };
+    }
     let v2 = has!("popcnt") && has!("sse3") && has!("ssse3") && has!("sse4.1") && has!("sse4.2");
     let v3 = v2
         && has!("avx")
@@ -226,7 +241,7 @@ fn hardware() -> Hardware {
 /// and slider lookups through it are several times slower than magics.
 #[cfg(target_arch = "x86_64")]
 fn slow_pext() -> bool {
-    use std::arch::x86_64::__cpuid;
+    use core::arch::x86_64::__cpuid;
     // SAFETY: `cpuid` exists on every x86-64 CPU; leaves 0 and 1 always do.
     // (`__cpuid` became a safe function in later Rust versions.)
     #[allow(unused_unsafe)]
@@ -272,6 +287,7 @@ fn choose(hw: Hardware, tier: Option<Tier>, sliders: Option<Sliders>) -> u8 {
 }
 
 /// The choice from the environment variables, capped to what the CPU has.
+#[cfg(feature = "std")]
 fn env_choice() -> u8 {
     let var = |name| std::env::var(name).ok();
     choose(
@@ -296,11 +312,10 @@ fn state() -> u8 {
 /// The choice made when nobody asked for one: the CPU's best, or with the
 /// `cpu-env` feature, what the environment variables ask for.
 fn automatic_choice() -> u8 {
-    if cfg!(feature = "cpu-env") {
-        env_choice()
-    } else {
-        choose(hardware(), None, None)
-    }
+    #[cfg(feature = "cpu-env")]
+    return env_choice();
+    #[cfg(not(feature = "cpu-env"))]
+    choose(hardware(), None, None)
 }
 
 #[cold]
@@ -400,6 +415,7 @@ pub fn reset() {
 /// cpu::apply_env_overrides();
 /// assert!(cpu::tier() <= cpu::supported_tier());
 /// ```
+#[cfg(feature = "std")]
 pub fn apply_env_overrides() {
     STATE.store(env_choice(), Relaxed);
 }

@@ -8,6 +8,7 @@ use crate::bitboards::Bitboards;
 use crate::board::Board;
 use crate::setup::Setup;
 use crate::types::{Piece, Square};
+use alloc::string::String;
 use core::fmt;
 
 /// Writes `setup` as a text diagram: eight lines from rank 8 down, each the

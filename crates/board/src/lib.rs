@@ -40,8 +40,17 @@
 //! missing fields). With the cargo feature `serde`, the value types and the
 //! positions implement serde's `Serialize` and `Deserialize` (positions as
 //! FEN text): see the `serde_support` module.
+//!
+//! Without the default `std` feature the crate is `no_std` (it needs
+//! `alloc`): it builds for targets without an operating system and for
+//! `wasm32-unknown-unknown`. What needs the standard library is detecting
+//! the CPU's instructions at run time (without it, the instructions the
+//! build targets are used) and [`cpu::apply_env_overrides`].
+#![cfg_attr(not(any(feature = "std", test)), no_std)]
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
+
+extern crate alloc;
 
 pub mod array;
 pub mod attacks;

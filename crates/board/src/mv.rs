@@ -2,7 +2,7 @@
 
 use crate::castling::CastlingSide;
 use crate::types::{Role, Square};
-use std::fmt;
+use core::fmt;
 
 /// What a move does besides going from one square to another. The numbering
 /// is the classic 4-bit scheme: bit 2 marks captures, bit 3 promotions.

@@ -38,10 +38,12 @@ use crate::mv::{Move, MoveKind};
 use crate::setup::Setup;
 use crate::types::{Color, File, Piece, Square};
 use crate::{Bitboards, Board};
+use alloc::format;
+use alloc::string::{String, ToString};
+use core::fmt;
+use core::marker::PhantomData;
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
-use std::fmt;
-use std::marker::PhantomData;
 
 /// A visitor reading a string with `parse`, whose error message becomes the
 /// deserializer's error.

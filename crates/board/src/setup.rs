@@ -4,8 +4,10 @@
 
 use crate::castling::{CastlingMode, CastlingRights, CastlingSide};
 use crate::types::{Color, File, Piece, Rank, Role, Square};
-use std::fmt;
-use std::str::FromStr;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+use core::str::FromStr;
 
 /// The FEN of the standard starting position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

@@ -1,8 +1,9 @@
 //! The small value types every other module speaks: colours, piece kinds,
 //! pieces, files, ranks and squares.
 
-use std::fmt;
-use std::ops::Not;
+use alloc::string::{String, ToString};
+use core::fmt;
+use core::ops::Not;
 
 /// One side of the game.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -487,7 +488,7 @@ impl fmt::Debug for Square {
 #[error("`{0}` is not a square (expected a file a-h and a rank 1-8, like e4)")]
 pub struct ParseSquareError(pub String);
 
-impl std::str::FromStr for Square {
+impl core::str::FromStr for Square {
     type Err = ParseSquareError;
     fn from_str(s: &str) -> Result<Square, ParseSquareError> {
         let mut chars = s.chars();

@@ -11,9 +11,11 @@ use fianchetto_movegen::{Game, MoveGen};
 use fianchetto_search::alphabeta::{AlphaBeta, Horizon, MoveOrdering};
 use fianchetto_search::mcts::{Mcts, MctsConfig, Parallelism, Variant};
 use fianchetto_search::minimax::Minimax;
-use fianchetto_search::pvs::{Pvs, PvsConfig};
+use fianchetto_search::pvs::{Pvs, PvsConfig, Syzygy};
 use fianchetto_search::scout::Scout;
 use fianchetto_search::{Info, Limits, Search, SearchResult};
+use fianchetto_syzygy::Tablebase;
+use std::sync::Arc;
 
 /// A searcher with its backend hidden.
 pub trait Driver: Send {
@@ -116,6 +118,8 @@ pub struct SearchConfig {
     pub pvs: PvsConfig,
     /// MCTS's variant and parameters.
     pub mcts: MctsConfig,
+    /// Syzygy tables for PVS (the other algorithms do without).
+    pub syzygy: Option<Syzygy>,
 }
 
 /// The one place a searcher is built from a choice of algorithm, for the
@@ -132,7 +136,11 @@ pub fn build_search<B: MoveGen, E: Evaluator<B> + Clone + Send + 'static>(
                 .horizon(Horizon::Quiescence),
         ),
         Algo::Scout => Box::new(Scout::new(eval)),
-        Algo::Pvs => Box::new(Pvs::with_config(eval, config.pvs.clone())),
+        Algo::Pvs => {
+            let mut pvs = Pvs::with_config(eval, config.pvs.clone());
+            pvs.set_syzygy(config.syzygy.clone());
+            Box::new(pvs)
+        }
         Algo::Mcts => Box::new(Mcts::with_config(eval, config.mcts.clone())),
     }
 }
@@ -143,8 +151,14 @@ pub fn engine_mcts(threads: usize) -> MctsConfig {
 }
 
 /// The driver the options ask for, evaluating with `choice` (the session
-/// builds it from `Evaluation`, the network and `EvalWeights`).
-pub fn build_driver(o: &EngineOptions, choice: &EvalChoice) -> Box<dyn Driver> {
+/// builds it from `Evaluation`, the network and `EvalWeights`), probing
+/// `tables` (the session loads them from `SyzygyPath`) as the `Syzygy…`
+/// options say.
+pub fn build_driver(
+    o: &EngineOptions,
+    choice: &EvalChoice,
+    tables: Option<&Arc<Tablebase>>,
+) -> Box<dyn Driver> {
     let config = SearchConfig {
         algo: o.algorithm,
         pvs: PvsConfig {
@@ -154,6 +168,12 @@ pub fn build_driver(o: &EngineOptions, choice: &EvalChoice) -> Box<dyn Driver> {
             ..PvsConfig::default()
         },
         mcts: engine_mcts(o.threads),
+        syzygy: tables.map(|t| Syzygy {
+            tables: t.clone(),
+            probe_depth: o.syzygy_probe_depth as i32,
+            probe_limit: o.syzygy_probe_limit as u32,
+            rule50: o.syzygy_50_move_rule,
+        }),
     };
     with_backend!(o.backend, B => with_evaluator!(choice, eval => {
         let d: Box<dyn Driver> = Box::new(Typed::<B> {

@@ -1,12 +1,16 @@
 //! `Score`: centipawns from the side to move's point of view, with mates
-//! encoded as distances from the top of the range.
+//! encoded as distances from the top of the range, and tablebase wins in a
+//! band just below the mates.
 
 use std::fmt;
 use std::ops::{Add, AddAssign, Neg, Sub, SubAssign};
 
 /// A score in centipawns for the side to move; mate scores sit near
 /// [`Score::MATE`]: `MATE - n` means "mate in n plies", `-(MATE - n)` "mated
-/// in n plies".
+/// in n plies". Below them, [`Score::TB_WIN`]` - n` means "a win the endgame
+/// tablebases promise, found n plies from the root" (and its negation a
+/// loss): searches treat both bands alike (decisive, distances adjusted by
+/// ply in hash tables), but only mates are reported as mates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Score(pub i32);
 
@@ -19,8 +23,12 @@ impl Score {
     pub const MATE: Score = Score(32_000);
     /// Above every real score: the bound of a full window.
     pub const INFINITE: Score = Score(32_001);
-    /// Scores at or beyond this magnitude are mates.
+    /// Scores at or beyond this magnitude are decisive: mates, and
+    /// tablebase wins and losses. Evaluations stay below it.
     pub const MATE_BOUND: Score = Score(32_000 - 1_000);
+    /// A tablebase win at the root: above every evaluation, below every
+    /// mate ([`Score::MATE`] less 500 plies).
+    pub const TB_WIN: Score = Score(32_000 - 500);
 
     /// Centipawns.
     #[inline(always)]
@@ -40,9 +48,36 @@ impl Score {
         Score(-Self::MATE.0 + ply as i32)
     }
 
+    /// The tablebases promise the side to move a win, found `ply` plies
+    /// from the root.
+    #[inline]
+    pub const fn tb_win_in(ply: u32) -> Score {
+        Score(Self::TB_WIN.0 - ply as i32)
+    }
+
+    /// The tablebases promise the side to move a loss, found `ply` plies
+    /// from the root.
+    #[inline]
+    pub const fn tb_loss_in(ply: u32) -> Score {
+        Score(-Self::TB_WIN.0 + ply as i32)
+    }
+
     /// Whether this is a mate score (either side).
     #[inline]
     pub const fn is_mate(self) -> bool {
+        self.0.abs() > Self::TB_WIN.0 && self.0.abs() <= Self::MATE.0
+    }
+
+    /// Whether this is a tablebase win or loss (not a mate).
+    #[inline]
+    pub const fn is_tb(self) -> bool {
+        self.0.abs() >= Self::MATE_BOUND.0 && self.0.abs() <= Self::TB_WIN.0
+    }
+
+    /// Whether the score decides the game: a mate or a tablebase result.
+    /// Searches keep such scores out of pruning margins and corrections.
+    #[inline]
+    pub const fn is_decisive(self) -> bool {
         self.0.abs() >= Self::MATE_BOUND.0 && self.0.abs() <= Self::MATE.0
     }
 
@@ -77,12 +112,18 @@ impl Score {
 }
 
 impl fmt::Display for Score {
-    /// UCI form: `cp N` or `mate N`.
+    /// UCI form: `cp N` or `mate N`. A tablebase win found n plies from
+    /// the root is `cp 20000 - n` (a loss `cp -20000 + n`): never a mate,
+    /// above every evaluation, as GUIs expect from engines with tables.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.mate_moves() {
-            Some(m) => write!(f, "mate {m}"),
-            None => write!(f, "cp {}", self.0),
+        if let Some(m) = self.mate_moves() {
+            return write!(f, "mate {m}");
         }
+        if self.is_tb() {
+            let plies = Self::TB_WIN.0 - self.0.abs();
+            return write!(f, "cp {}", self.0.signum() * (20_000 - plies));
+        }
+        write!(f, "cp {}", self.0)
     }
 }
 
@@ -154,5 +195,22 @@ mod tests {
         assert!(!Score::cp(500).is_mate());
         assert!(Score::mate_in(40).is_mate());
         assert!(!Score::INFINITE.is_mate());
+    }
+
+    #[test]
+    fn tablebase_scores_are_decisive_but_not_mates() {
+        let win = Score::tb_win_in(7);
+        assert!(win.is_tb() && win.is_decisive() && !win.is_mate());
+        assert!((-win).is_tb());
+        assert_eq!(win.mate_moves(), None);
+        assert_eq!(win.to_string(), "cp 19993");
+        assert_eq!(Score::tb_loss_in(4).to_string(), "cp -19996");
+        // Between the evaluations and the mates, and distinct from both.
+        assert!(Score::MATE_BOUND.is_decisive());
+        assert!(Score::tb_win_in(400) > Score::MATE_BOUND);
+        assert!(Score::mate_in(499) > Score::TB_WIN);
+        assert!(Score::mate_in(100).is_mate() && Score::mate_in(100).is_decisive());
+        assert!(!Score::mate_in(100).is_tb());
+        assert!(!Score::cp(30_000).is_decisive());
     }
 }

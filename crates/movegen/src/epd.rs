@@ -64,6 +64,9 @@
 use crate::game::IllegalMove;
 use crate::san::{parse_san, San, SanError};
 use crate::MoveGen;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 use core::fmt;
 use core::str::FromStr;
 use fianchetto_board::{Bitboards, FenError, Move, Setup};

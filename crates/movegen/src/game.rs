@@ -2,6 +2,9 @@
 //! history (repetition) or the move list (mate, stalemate) to decide.
 
 use crate::MoveGen;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
 use core::fmt;
 use fianchetto_board::{write_diagram, Board, Color, FenError, Move, Setup};
 

@@ -17,7 +17,10 @@
 //! assert_eq!(board.legal_moves().len(), 20);
 //! assert_eq!(perft(&board, 3), 8_902);
 //! ```
+#![cfg_attr(not(any(feature = "std", test)), no_std)]
 #![warn(missing_docs)]
+
+extern crate alloc;
 
 mod array_gen;
 mod bitboard_gen;
@@ -25,6 +28,7 @@ pub mod epd;
 mod game;
 mod mailbox_gen;
 pub mod perft;
+#[cfg(feature = "std")]
 pub mod pgn;
 pub mod polyglot;
 pub mod san;
@@ -33,9 +37,9 @@ pub mod uci;
 mod x88_gen;
 
 pub use game::{Game, IllegalMove, Outcome, Termination};
-pub use perft::{
-    divide, perft, perft_hashed, perft_parallel, perft_plain, perft_stats, PerftStats,
-};
+pub use perft::{divide, perft, perft_plain, perft_stats, PerftStats};
+#[cfg(feature = "std")]
+pub use perft::{perft_hashed, perft_parallel};
 pub use san::{parse_san, san_line, to_san, ParseSanError, San, SanError, SanSyntaxError, Suffix};
 pub use uci::{
     parse_uci, to_uci, uci_string, ParseUciMoveError, UciMove, UciMoveError, UciSyntaxError,

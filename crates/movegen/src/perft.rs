@@ -10,9 +10,14 @@
 //! compiled for the baseline).
 
 use crate::{GenKind, MoveGen, MoveList};
+use alloc::vec::Vec;
 use fianchetto_board::cpu::Level;
 use fianchetto_board::{with_level, Bitboard, Move};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+// The hashed and parallel perfts (64-bit atomics, threads) need the standard
+// library.
+use core::sync::atomic::{AtomicBool, Ordering};
+#[cfg(feature = "std")]
+use core::sync::atomic::{AtomicU64, AtomicUsize};
 
 /// Leaf count by bulk counting: at the last ply the legal moves are counted,
 /// not played. The fastest form, and the one peers' figures use.
@@ -142,7 +147,7 @@ pub struct PerftStats {
     pub checkmates: u64,
 }
 
-impl std::ops::AddAssign for PerftStats {
+impl core::ops::AddAssign for PerftStats {
     fn add_assign(&mut self, o: PerftStats) {
         self.nodes += o.nodes;
         self.captures += o.captures;
@@ -204,12 +209,14 @@ fn stats<B: MoveGen, L: Level>(level: L, board: &B, depth: u32) -> PerftStats {
     stats
 }
 
+#[cfg(feature = "std")]
 /// A shared perft hash table: lock-free, each entry two atomics written with
 /// the "key XOR data" trick so that a torn write is detected, not trusted.
 struct PerftTable {
     slots: Vec<[AtomicU64; 2]>,
 }
 
+#[cfg(feature = "std")]
 impl PerftTable {
     fn new(megabytes: usize) -> PerftTable {
         let n = (megabytes.max(1) * 1024 * 1024 / 16).next_power_of_two() / 2;
@@ -239,10 +246,12 @@ impl PerftTable {
     }
 }
 
+#[cfg(feature = "std")]
 fn perft_with_table<B: MoveGen>(board: &B, depth: u32, table: &PerftTable) -> u64 {
     with_level!(level => hashed(level, board, depth, table))
 }
 
+#[cfg(feature = "std")]
 #[inline(always)]
 fn hashed<B: MoveGen, L: Level>(level: L, board: &B, depth: u32, table: &PerftTable) -> u64 {
     if depth <= 1 {
@@ -264,6 +273,7 @@ fn hashed<B: MoveGen, L: Level>(level: L, board: &B, depth: u32, table: &PerftTa
     n
 }
 
+#[cfg(feature = "std")]
 /// Perft with a transposition table of `megabytes` MB: positions reached by
 /// different move orders are counted once. (Zobrist collisions could in
 /// principle miscount; with 64-bit keys they are not expected at perft depths.)
@@ -271,6 +281,7 @@ pub fn perft_hashed<B: MoveGen>(board: &B, depth: u32, megabytes: usize) -> u64 
     perft_with_table(board, depth, &PerftTable::new(megabytes))
 }
 
+#[cfg(feature = "std")]
 /// Perft on `threads` threads: the root moves are shared out one at a time.
 /// With `megabytes` > 0 the threads share one hash table.
 pub fn perft_parallel<B: MoveGen>(board: &B, depth: u32, threads: usize, megabytes: usize) -> u64 {

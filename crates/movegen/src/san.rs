@@ -86,10 +86,13 @@
 
 use crate::game::IllegalMove;
 use crate::MoveGen;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt::{self, Write};
+use core::str::FromStr;
 use fianchetto_board::attacks::{attacks, pawn_attacks};
 use fianchetto_board::{Bitboard, Board, CastlingSide, File, Move, MoveKind, Rank, Role, Square};
-use std::fmt::{self, Write};
-use std::str::FromStr;
 
 /// A move in SAN, read without a position: what the text says, not yet
 /// matched against any board (see the [module documentation](self) for the
@@ -465,6 +468,7 @@ pub fn to_san<B: MoveGen>(board: &B, mv: Move) -> Result<String, IllegalMove> {
 
 /// Appends the SAN of `mv`, a move of `legal` (the legal moves of `board`),
 /// given the position `after` it: for writers that play the move anyway.
+#[cfg(feature = "std")] // its one user, the PGN writer, needs std
 pub(crate) fn write_san<B: MoveGen>(
     board: &B,
     mv: Move,
@@ -1561,7 +1565,7 @@ mod tests {
                     text.push(alphabet[(code % alphabet.len() as u64) as usize]);
                     code /= alphabet.len() as u64;
                 }
-                let Ok(t) = std::str::from_utf8(&text) else {
+                let Ok(t) = core::str::from_utf8(&text) else {
                     continue;
                 };
                 if let Ok(san) = San::parse(t) {

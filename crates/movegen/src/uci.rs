@@ -48,11 +48,12 @@
 //! ```
 
 use crate::MoveGen;
+use alloc::string::{String, ToString};
+use core::fmt;
+use core::str::FromStr;
 use fianchetto_board::{
     Board, CastlingMode, CastlingRights, Color, File, Move, Rank, Role, Square,
 };
-use std::fmt;
-use std::str::FromStr;
 
 /// A move in UCI notation, read without a position: what the text says,
 /// not yet checked against any board. With the cargo feature `serde`, serde

@@ -303,3 +303,21 @@ fn a_game_with_clocks_and_evals_written_from_scratch() {
     assert_eq!(one(&out).notes, g.notes);
     assert!(g.game.board().legal_moves().len() > 20);
 }
+
+/// The example of docs/pgn.md, as written there (with the crates' own
+/// paths for the facade's).
+#[test]
+fn the_docs_example_runs() -> Result<(), Box<dyn std::error::Error>> {
+    let pgn = "[Variant \"Chess960\"]\n[FEN \"nrbbkqrn/pppppppp/8/8/8/8/PPPPPPPP/NRBBKQRN w GBgb - 0 1\"]\n\n\
+               1. d4 { [%eval 0.25,18] [%clk 0:03:00] } 1... a5 2. -- a4 *\n";
+    let game: PgnGame<Bitboards> = pgn.parse()?;
+    assert_eq!(game.san_moves()?, ["d4", "a5", "--", "a4"]);
+    let notes = game.annotations(0).ok_or("no first move")?;
+    assert_eq!(notes.commands.clock, Some(Duration::from_secs(180)));
+    assert_eq!(
+        notes.commands.eval,
+        Some(Eval::centipawns(25).with_depth(18))
+    );
+    assert!(game.warnings.is_empty());
+    Ok(())
+}

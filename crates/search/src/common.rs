@@ -346,6 +346,7 @@ where
             hashfull: 0,
             time: elapsed,
             pv: result.pv.clone(),
+            tbhits: 0,
         });
         if mate_limit_reached(limits, score)
             || ctx.control.time.soft_expired(stable)

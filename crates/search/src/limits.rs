@@ -146,6 +146,8 @@ pub struct Info {
     pub time: Duration,
     /// The principal variation, root move first.
     pub pv: Vec<Move>,
+    /// Endgame tablebase probes that gave a value (0 without tables).
+    pub tbhits: u64,
 }
 
 impl Info {
@@ -163,8 +165,15 @@ impl Info {
             Bound::Lower => " lowerbound",
             Bound::Upper => " upperbound",
         };
+        // `tbhits` only when there were some: searches without tables print
+        // the line they always did.
+        let tbhits = if self.tbhits > 0 {
+            format!(" tbhits {}", self.tbhits)
+        } else {
+            String::new()
+        };
         let mut line = format!(
-            "info depth {} seldepth {} score {}{} nodes {} nps {} hashfull {} time {} pv",
+            "info depth {} seldepth {} score {}{} nodes {} nps {} hashfull {}{tbhits} time {} pv",
             self.depth,
             self.seldepth,
             self.score,

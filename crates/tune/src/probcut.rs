@@ -181,7 +181,7 @@ pub fn observe<S: Search<Bitboards>>(
         &game,
         &Limits::depth(max_depth.max(1) as u32),
         &mut |info| {
-            if info.bound == Bound::Exact && !info.score.is_mate() {
+            if info.bound == Bound::Exact && !info.score.is_decisive() {
                 if let Some(slot) = scores.get_mut(info.depth as usize) {
                     *slot = Some(info.score.value());
                 }

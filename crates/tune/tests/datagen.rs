@@ -127,7 +127,7 @@ fn marlin_output_is_the_filtered_games() {
             let board = Bitboards::from_setup(&position.setup).unwrap();
             assert!(!board.in_check(), "a position in check was kept");
             assert!(!board.has_no_moves());
-            assert!(!Score(position.score as i32).is_mate());
+            assert!(!Score(position.score as i32).is_decisive());
             // The FEN written is the FEN read back.
             assert_eq!(
                 PackedBoard::pack(&board, position.score, position.wdl),

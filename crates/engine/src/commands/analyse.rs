@@ -11,7 +11,7 @@ use fianchetto_board::START_FEN;
 use fianchetto_eval::{Evaluator, Preset};
 use fianchetto_movegen::{Game, MoveGen};
 use fianchetto_search::mcts::{MctsConfig, Parallelism, Variant};
-use fianchetto_search::pvs::PvsConfig;
+use fianchetto_search::pvs::{PvsConfig, Syzygy};
 use fianchetto_search::tt::Replacement;
 use fianchetto_search::Limits;
 use std::time::Duration;
@@ -64,6 +64,10 @@ pub struct AnalyseArgs {
     /// probcut, iir.
     #[arg(long, default_value = "")]
     pub disable: String,
+    /// Syzygy tablebase directories (`:`-separated, as the UCI option
+    /// SyzygyPath): PVS ranks the root moves and probes the tree with them.
+    #[arg(long)]
+    pub syzygy_path: Option<String>,
 }
 
 /// Parses an MCTS variant name (for clap).
@@ -103,6 +107,16 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CommandError> {
         algo: args.algo,
         mcts: MctsConfig::new(args.mcts).threads(args.threads as usize, Parallelism::Tree),
         pvs: config,
+        syzygy: match &args.syzygy_path {
+            Some(path) => {
+                let mut tables = fianchetto_syzygy::Tablebase::new();
+                tables
+                    .add_directories(path)
+                    .map_err(|e| CommandError::Usage(e.to_string()))?;
+                Some(Syzygy::new(std::sync::Arc::new(tables)))
+            }
+            None => None,
+        },
     };
     let choice = args.eval.choice()?;
     with_backend!(args.backend, B => with_evaluator!(&choice, eval => run_on::<B, _>(args, &config, eval, choice.name())))

@@ -97,6 +97,7 @@ fn searcher(settings: &Settings, net: &Arc<Network>) -> Box<dyn Search<Bitboards
             ..PvsConfig::default()
         },
         mcts: engine_mcts(1),
+        syzygy: None,
     };
     let choice = EvalChoice::new(settings.eval, net);
     with_evaluator!(&choice, e => build_search::<Bitboards, _>(&config, e))

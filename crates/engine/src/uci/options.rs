@@ -62,6 +62,15 @@ pub struct EngineOptions {
     /// The search's tunables, one spin option each under its own name
     /// ([`SearchParams::ENTRIES`]), for SPSA tuning through UCI.
     pub search_params: SearchParams,
+    /// `SyzygyPath`: directories of Syzygy tables separated by `:` (`;` on
+    /// Windows); empty for none.
+    pub syzygy_path: String,
+    /// `SyzygyProbeDepth`: the least depth at which the search probes.
+    pub syzygy_probe_depth: i64,
+    /// `Syzygy50MoveRule`: cursed wins and blessed losses are draws.
+    pub syzygy_50_move_rule: bool,
+    /// `SyzygyProbeLimit`: probe positions of at most this many pieces.
+    pub syzygy_probe_limit: i64,
 }
 
 impl Default for EngineOptions {
@@ -87,6 +96,10 @@ impl Default for EngineOptions {
             book_file: String::new(),
             book_best_move: false,
             search_params: SearchParams::default(),
+            syzygy_path: String::new(),
+            syzygy_probe_depth: 0,
+            syzygy_50_move_rule: false,
+            syzygy_probe_limit: 0,
         };
         for entry in table() {
             // A declared default always fits its own declaration.
@@ -115,6 +128,9 @@ pub enum Applied {
     /// `BookFile` changed: the caller loads the book (or drops it for an
     /// empty name), and puts the old value back if the file is refused.
     BookFile,
+    /// `SyzygyPath` changed: the caller loads the tables (or drops them for
+    /// an empty path), and puts the old value back if a directory is refused.
+    SyzygyPath,
 }
 
 /// Sets a checked value on the options.
@@ -402,6 +418,39 @@ fn build_table() -> Vec<OptionEntry> {
             "Play the book's highest-weighted move instead of a weighted random choice.",
             |o, b| o.book_best_move = b,
         ),
+        string(
+            "SyzygyPath",
+            "",
+            "Directories of Syzygy tables (.rtbw, .rtbz), separated by `:` (`;` on Windows); empty for none.",
+            |o, path| {
+                o.syzygy_path = path;
+                Applied::SyzygyPath
+            },
+        ),
+        spin(
+            "SyzygyProbeDepth",
+            (1, 1, 100),
+            "Probe the tables inside the search from this depth (at the piece limit).",
+            |o, n| {
+                o.syzygy_probe_depth = n;
+                Applied::Set
+            },
+        ),
+        check(
+            "Syzygy50MoveRule",
+            true,
+            "Count the tables' cursed wins and blessed losses as draws.",
+            |o, b| o.syzygy_50_move_rule = b,
+        ),
+        spin(
+            "SyzygyProbeLimit",
+            (7, 0, 7),
+            "Probe the tables for positions of at most this many pieces.",
+            |o, n| {
+                o.syzygy_probe_limit = n;
+                Applied::Set
+            },
+        ),
     ];
     table.extend(SearchParams::ENTRIES.iter().map(tunable));
     table
@@ -433,10 +482,19 @@ pub fn options_markdown() -> String {
             }
             OptionKind::Combo { default, vars } => (default.clone(), vars.join(", ")),
             OptionKind::Button => (String::new(), String::new()),
-            OptionKind::String { default } if default.is_empty() => {
-                ("(empty)".into(), "a file".into())
+            OptionKind::String { default } => {
+                let what = if e.decl.name.ends_with("Path") {
+                    "directories"
+                } else {
+                    "a file"
+                };
+                let default = if default.is_empty() {
+                    "(empty)".to_string()
+                } else {
+                    default.clone()
+                };
+                (default, what.into())
             }
-            OptionKind::String { default } => (default.clone(), "a file".into()),
         };
         out.push_str(&format!(
             "| `{}` | {} | {} | {} | {} |\n",

@@ -15,6 +15,7 @@ use fianchetto_movegen::polyglot::{Book, BookMove};
 use fianchetto_movegen::{Game, MoveGen};
 use fianchetto_search::tt::{Replacement, TranspositionTable};
 use fianchetto_search::{time::TimeManager, Bound, Info, Limits, SearchResult};
+use fianchetto_syzygy::Tablebase;
 use fianchetto_uci::{
     BestMove, BoundedScore, Command, Go, Id, ParseError, Position, Reply, UciMove,
 };
@@ -91,6 +92,8 @@ pub struct Session {
     book: Option<Book>,
     /// The state of the generator behind weighted book choices.
     book_random: u64,
+    /// The Syzygy tables of `SyzygyPath`, if any.
+    syzygy: Option<Arc<Tablebase>>,
 }
 
 /// Whether the session goes on after a command.
@@ -112,7 +115,7 @@ impl Session {
         // bad build-time EVALFILE slip through, NNUE scores 0 and says why.
         let net = load_network(None).unwrap_or_else(|_| Arc::new(Network::zero()));
         let choice = EvalChoice::new(EvalName::default(), &net);
-        let driver = Arc::new(Mutex::new(build_driver(&options, &choice)));
+        let driver = Arc::new(Mutex::new(build_driver(&options, &choice, None)));
         Session {
             out,
             options,
@@ -124,6 +127,7 @@ impl Session {
             running: None,
             debug: false,
             book: None,
+            syzygy: None,
             // Seeded from the clock, so that games differ from run to run.
             book_random: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -273,6 +277,7 @@ impl Session {
             },
             Ok(Applied::EvalWeights) => self.load_weights(before),
             Ok(Applied::BookFile) => self.load_book(before),
+            Ok(Applied::SyzygyPath) => self.load_syzygy(before),
             Ok(_) => {
                 // The book options leave the searcher (and its table) alone.
                 let unbooked = |o: &EngineOptions| EngineOptions {
@@ -310,7 +315,7 @@ impl Session {
 
     /// A new searcher for the current options (its table starts empty).
     fn rebuild_driver(&mut self) {
-        let driver = build_driver(&self.options, &self.eval_choice());
+        let driver = build_driver(&self.options, &self.eval_choice(), self.syzygy.as_ref());
         self.with_driver(|d| *d = driver);
     }
 
@@ -333,6 +338,40 @@ impl Session {
                     self.error(format!(
                         "EvalWeights `{file}`: {e}; the previous weights stay"
                     ));
+                    return;
+                }
+            }
+        }
+        self.rebuild_driver();
+    }
+
+    /// `SyzygyPath`: finds the tables of the directories the option lists
+    /// (none for an empty path). A directory that cannot be read or holds no
+    /// table is refused with an error, and the previous tables (or none) and
+    /// option value stay: the engine plays on.
+    fn load_syzygy(&mut self, before: EngineOptions) {
+        let path = self.options.syzygy_path.clone();
+        if path.is_empty() {
+            self.syzygy = None;
+        } else {
+            let mut tables = Tablebase::new();
+            match tables.add_directories(&path) {
+                Ok(files) => {
+                    self.out.line(&format!(
+                        "info string Syzygy: {files} table files, {} endgames of up to {} pieces",
+                        tables.materials(),
+                        tables.max_pieces()
+                    ));
+                    self.syzygy = Some(Arc::new(tables));
+                }
+                Err(e) => {
+                    self.options = before;
+                    let now = if self.syzygy.is_some() {
+                        "the previous tables stay"
+                    } else {
+                        "playing without tables"
+                    };
+                    self.error(format!("SyzygyPath `{path}`: {e}; {now}"));
                     return;
                 }
             }
@@ -665,6 +704,8 @@ impl Notation {
             nodes: Some(info.nodes),
             nps: Some(info.nps),
             hashfull: Some(info.hashfull),
+            // Only when there were some: searches without tables print none.
+            tbhits: (info.tbhits > 0).then_some(info.tbhits),
             time: Some(info.time),
             pv: info.pv.iter().map(|&mv| self.write(mv)).collect(),
             ..fianchetto_uci::Info::default()

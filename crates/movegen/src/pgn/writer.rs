@@ -262,7 +262,9 @@ impl Lines<'_> {
         // A command (`[%clk 0:05:00]`) stays on one line.
         let mut command = String::new();
         for piece in text.split(' ') {
-            if command.is_empty() && !(piece.starts_with("[%") && !piece.contains(']')) {
+            // Outside a command, a piece that does not open an unfinished one.
+            let opens_command = piece.starts_with("[%") && !piece.contains(']');
+            if command.is_empty() && !opens_command {
                 self.word(piece);
                 continue;
             }

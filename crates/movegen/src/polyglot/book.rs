@@ -3,8 +3,11 @@
 
 use super::{decode_move, encode_move, hash};
 use crate::MoveGen;
+use alloc::vec::Vec;
 use fianchetto_board::{Board, Move};
+#[cfg(feature = "std")]
 use std::io::Read;
+#[cfg(feature = "std")]
 use std::path::{Path, PathBuf};
 
 /// The size of one book entry in bytes.
@@ -75,6 +78,7 @@ pub struct BookMove {
 #[derive(Debug, thiserror::Error)]
 pub enum BookError {
     /// The file could not be read.
+    #[cfg(feature = "std")]
     #[error("cannot read the book {}: {source}", path.display())]
     Io {
         /// The file.
@@ -121,6 +125,7 @@ pub struct Book {
 
 impl Book {
     /// Reads and checks the book file at `path`.
+    #[cfg(feature = "std")]
     pub fn open(path: impl AsRef<Path>) -> Result<Book, BookError> {
         let path = path.as_ref();
         let io = |source| BookError::Io {
@@ -229,7 +234,7 @@ impl Book {
     /// file order.
     pub fn ranked_moves<B: MoveGen>(&self, board: &B) -> Vec<BookMove> {
         let mut moves = self.moves(board);
-        moves.sort_by_key(|m| std::cmp::Reverse(m.weight));
+        moves.sort_by_key(|m| core::cmp::Reverse(m.weight));
         moves
     }
 

@@ -481,6 +481,7 @@ fn make_info(
         hashfull: (used as u64 * 1000 / capacity.max(1) as u64) as u32,
         time: elapsed,
         pv,
+        tbhits: 0,
     }
 }
 

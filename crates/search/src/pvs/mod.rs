@@ -50,10 +50,13 @@ pub mod movepick;
 pub mod params;
 pub mod probcut;
 mod qpromotions;
+mod tablebase;
 
 pub use config::{PvsConfig, UnknownFeature};
 pub use params::{ParamInfo, SearchParams};
 pub use probcut::{ProbCut, ProbCutFit};
+#[cfg(feature = "syzygy")]
+pub use tablebase::{Syzygy, Tablebase};
 
 use crate::common::{is_draw, mate_limit_reached, no_moves_score, root_moves, Path, PvTable};
 use crate::limits::nps;
@@ -82,6 +85,8 @@ pub struct Pvs<E> {
     scratch: Vec<Scratch<E>>,
     /// The late-move reduction table of the config's parameters.
     lmr: Box<[[i32; 64]; 64]>,
+    /// Syzygy tablebases, when set ([`tablebase`]).
+    tb: tablebase::Tb,
 }
 
 /// What one search thread works in besides its history tables.
@@ -129,6 +134,7 @@ impl<E> Pvs<E> {
             tt,
             tables: Vec::new(),
             scratch: Vec::new(),
+            tb: tablebase::Tb::default(),
         }
     }
 
@@ -186,12 +192,16 @@ impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Pvs<E> {
             self.scratch.push(Scratch::new(self.eval.clone()));
         }
         self.tt.new_search();
+        // A root in the tables searches only the moves they rank best.
+        let (tb_limits, tb) = self.tb.start(game, limits);
+        let limits = tb_limits.as_ref().unwrap_or(limits);
         let shared = Shared {
             tt: &self.tt,
             nodes: AtomicU64::new(0),
             abort: AtomicBool::new(false),
             first_iteration_done: AtomicBool::new(false),
             limits,
+            tb,
         };
         let time = TimeManager::new(limits, game.board().turn());
         let (main_tables, helper_tables) = self.tables.split_at_mut(1);
@@ -276,6 +286,8 @@ struct Shared<'a> {
     /// legal move, and `UCI_Elo`'s smallest budgets with a blunder).
     first_iteration_done: AtomicBool,
     limits: &'a Limits,
+    /// The tablebases as this search uses them, and their hits.
+    tb: tablebase::TbSearch<'a>,
 }
 
 /// Per-ply search state.
@@ -489,11 +501,12 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             self.seldepth = 0;
             self.effort.clear();
             let mut delta = self.params.aspiration_delta;
-            let (mut alpha, mut beta) = if self.cfg.aspiration && target >= 4 && !score.is_mate() {
-                (score - delta, score + delta)
-            } else {
-                (-Score::INFINITE, Score::INFINITE)
-            };
+            let (mut alpha, mut beta) =
+                if self.cfg.aspiration && target >= 4 && !score.is_decisive() {
+                    (score - delta, score + delta)
+                } else {
+                    (-Score::INFINITE, Score::INFINITE)
+                };
             let iteration_score = loop {
                 let s = self.search::<true>(&self.root.clone(), alpha, beta, target, 0, false);
                 if self.aborted {
@@ -580,6 +593,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             },
             time,
             pv: self.pv.line(0).to_vec(),
+            tbhits: self.shared.tb.hits(),
         }
     }
 
@@ -804,6 +818,14 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             }
         }
 
+        // Step 3b. Endgame tablebases: after a capture or a pawn move, the
+        // WDL tables' value ends the node when it decides the window.
+        if !root && !singular_search {
+            if let Some(s) = self.probe_tablebase(board, alpha, beta, depth, ply) {
+                return s;
+            }
+        }
+
         // Step 4. Static evaluation: the table's (raw) one when there is
         // one, corrected by the pawn-structure correction history, then
         // refined by the table's bound. In a singular search the node's own
@@ -820,7 +842,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             };
             let se = self.corrected(board, raw);
             let refined = match (entry, tt_score) {
-                (Some(e), Some(s)) if cfg.tt_cutoffs && !s.is_mate() => match e.bound {
+                (Some(e), Some(s)) if cfg.tt_cutoffs && !s.is_decisive() => match e.bound {
                     TtBound::Lower if s > se => s,
                     TtBound::Upper if s < se => s,
                     TtBound::Exact => s,
@@ -1044,7 +1066,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 ) {
                     if e.depth >= depth - p.se_tt_depth_margin
                         && matches!(e.bound, TtBound::Lower | TtBound::Exact)
-                        && !s.is_mate()
+                        && !s.is_decisive()
                     {
                         let singular_beta = s - p.se_beta_mult * depth / 8;
                         let singular_depth = (depth - 1) / 2;
@@ -1213,7 +1235,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             if cfg.correction_history
                 && !in_check
                 && (best_move.is_null() || best_move.is_quiet())
-                && !best.is_mate()
+                && !best.is_decisive()
                 && !(bound == TtBound::Lower && best <= static_eval)
                 && !(bound == TtBound::Upper && best >= static_eval)
             {

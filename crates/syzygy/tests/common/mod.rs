@@ -10,11 +10,18 @@ pub const TABLES_ENV: &str = "FIANCHETTO_SYZYGY";
 /// The 3- and 4-piece tables the tests probe: `$FIANCHETTO_SYZYGY`, or the
 /// copy in the repository (`crates/syzygy/tests/tables`, left out of the
 /// published package). Fails the test, saying so, when the folder is not
-/// there: a test without its tables must not pass.
+/// there: a test without its tables must not pass. (The engine's tests
+/// include this file too: the path is written from the crates folder, which
+/// both crates share.)
 pub fn tables_dir() -> PathBuf {
     let dir = std::env::var_os(TABLES_ENV)
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/tables")));
+        .unwrap_or_else(|| {
+            PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../syzygy/tests/tables"
+            ))
+        });
     assert!(
         dir.is_dir(),
         "the Syzygy test tables are missing: no folder {} (set {TABLES_ENV} to a folder \

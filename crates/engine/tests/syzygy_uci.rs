@@ -1,0 +1,210 @@
+//! The engine with `SyzygyPath` set, driven over UCI at 2 000 nodes a move:
+//! it converts won 3- and 4-piece endgames (K+B+N v K, K+Q v K+R, K+R v
+//! K+P, K+P v K) against the tables' own defence, and holds drawn ones
+//! (K+P v K+R, K+P v K+Q, K v K+P, K+R v K+R) against the tables' attack.
+//! Also: a bad path is an `info string error` and the engine plays on.
+
+#[path = "../../syzygy/tests/common/mod.rs"]
+mod tables;
+
+use fianchetto_board::{Bitboards, Board};
+use fianchetto_movegen::{parse_uci, Game, Outcome};
+use fianchetto_syzygy::Tablebase;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::Duration;
+
+/// The engine process, its input, and its output lines.
+struct Engine {
+    child: Child,
+    input: ChildStdin,
+    output: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fianchetto"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the engine starts");
+        let input = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (send, output) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            input,
+            output,
+        }
+    }
+
+    fn send(&mut self, command: &str) {
+        writeln!(self.input, "{command}").expect("the engine reads");
+    }
+
+    /// The next line that starts with `prefix` (lines before it skipped).
+    fn expect(&mut self, prefix: &str) -> String {
+        loop {
+            let line = self
+                .output
+                .recv_timeout(Duration::from_secs(60))
+                .unwrap_or_else(|e| panic!("no `{prefix}` line: {e}"));
+            if line.starts_with(prefix) {
+                return line;
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.input, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+fn engine_with_tables() -> Engine {
+    let mut e = Engine::start();
+    e.send(&format!(
+        "setoption name SyzygyPath value {}",
+        tables::tables_dir().display()
+    ));
+    let said = e.expect("info string");
+    assert!(said.contains("70 table files"), "{said}");
+    e
+}
+
+/// Plays `fen` out, the engine (2 000 nodes a move) on the side to move,
+/// the tables' best move on the other, for at most `plies` plies. Checks
+/// after each engine move that the tables' verdict for the engine did not
+/// get worse. Returns how the game ended (None: cut off).
+fn play(e: &mut Engine, tb: &Tablebase, fen: &str, plies: usize) -> Option<Outcome> {
+    e.send("ucinewgame");
+    let mut game = Game::new(Bitboards::from_fen(fen).unwrap());
+    let engine_side = game.board().turn();
+    let verdict = tb.probe_wdl(game.board()).unwrap().under_fifty_move_rule();
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..plies {
+        if let Some(outcome) = game.outcome_with_claims() {
+            return Some(outcome);
+        }
+        let board = game.board().clone();
+        let mv = if board.turn() == engine_side {
+            e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+            e.send("go nodes 2000");
+            let line = e.expect("bestmove");
+            let text = line
+                .split_whitespace()
+                .nth(1)
+                .unwrap_or_default()
+                .to_string();
+            parse_uci(&board, &text).unwrap_or_else(|err| panic!("{fen} {moves:?}: {line}: {err}"))
+        } else {
+            tb.best_move(&board).unwrap().expect("a legal move").mv
+        };
+        moves.push(mv.to_string());
+        game.play(mv).unwrap();
+        if board.turn() == engine_side && game.outcome().is_none() {
+            // The tables' verdict, for the engine, after its move (and with
+            // the fifty-move counter as it stands).
+            let after = -tb.probe_wdl(game.board()).unwrap();
+            let clock_ok = game.board().halfmove_clock() < 100;
+            assert!(
+                after.under_fifty_move_rule() >= verdict || !clock_ok,
+                "{fen} {moves:?}: {verdict} became {after}"
+            );
+        }
+    }
+    None
+}
+
+const WON: &[&str] = &[
+    "8/8/8/3k4/8/8/8/KBN5 w - - 0 1", // K+B+N v K, 58 plies to the capture-free mate
+    "8/3r4/8/4k3/8/8/8/K6Q w - - 0 1", // K+Q v K+R
+    "8/8/K7/P7/6k1/7r/8/8 b - - 0 1", // K+R v K+P, black wins
+    "8/8/1k6/8/8/1K6/1P6/8 w - - 0 1", // K+P v K
+];
+
+const DRAWN: &[&str] = &[
+    "8/8/6K1/3P4/8/4rk2/8/8 w - - 0 1", // K+P v K+R
+    "8/P7/5q1k/8/8/4K3/8/8 w - - 0 1",  // K+P v K+Q, the a-pawn on the seventh
+    "7k/p7/8/2K5/8/8/8/8 w - - 0 1",    // K v K+P
+    "8/5k2/8/8/K7/7R/5r2/8 w - - 0 1",  // K+R v K+R
+];
+
+#[test]
+fn won_endgames_are_converted() {
+    let tb = tables::tablebase();
+    let mut e = engine_with_tables();
+    for fen in WON {
+        let winner = Bitboards::from_fen(fen).unwrap().turn();
+        match play(&mut e, &tb, fen, 400) {
+            Some(Outcome::Decisive { winner: w, .. }) if w == winner => {}
+            other => panic!("{fen}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn drawn_endgames_are_held() {
+    let tb = tables::tablebase();
+    let mut e = engine_with_tables();
+    for fen in DRAWN {
+        let side = Bitboards::from_fen(fen).unwrap().turn();
+        let outcome = play(&mut e, &tb, fen, 120);
+        assert!(
+            !matches!(outcome, Some(Outcome::Decisive { winner, .. }) if winner != side),
+            "{fen}: {outcome:?}"
+        );
+    }
+}
+
+#[test]
+fn a_bad_path_is_an_error_and_the_engine_plays_on() {
+    let mut e = Engine::start();
+    e.send("setoption name SyzygyPath value /no/such/folder");
+    let said = e.expect("info string");
+    assert!(said.starts_with("info string error: SyzygyPath"), "{said}");
+    assert!(said.contains("/no/such/folder"), "{said}");
+    e.send("position fen 8/8/8/3k4/8/8/8/KBN5 w - - 0 1");
+    e.send("go depth 3");
+    let best = e.expect("bestmove");
+    let board = Bitboards::from_fen("8/8/8/3k4/8/8/8/KBN5 w - - 0 1").unwrap();
+    let mv = best.split_whitespace().nth(1).unwrap_or_default();
+    assert!(parse_uci(&board, mv).is_ok(), "{best}");
+}
+
+#[test]
+fn tablebase_hits_are_reported_and_wins_are_not_mates() {
+    let mut e = engine_with_tables();
+    // K+Q+R v K+R is 5 pieces: its captures lead into the 4-piece tables.
+    e.send("position fen 8/8/8/3k4/8/3r4/8/KQR5 w - - 0 1");
+    e.send("go depth 6");
+    let mut last = String::new();
+    loop {
+        let line = e.expect("");
+        if line.starts_with("bestmove") {
+            break;
+        }
+        if line.starts_with("info depth") {
+            last = line;
+        }
+    }
+    let hits: u64 = last
+        .split_whitespace()
+        .skip_while(|w| *w != "tbhits")
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(hits > 0, "{last}");
+    assert!(!last.contains("score mate"), "{last}");
+}
