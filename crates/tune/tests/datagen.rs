@@ -267,36 +267,51 @@ fn a_stop_request_keeps_whole_games() {
 
 #[test]
 fn chess960_openings_are_legal_and_varied() {
-    let config = DatagenConfig {
-        chess960_permille: 1000,
-        dfrc: true,
-        ..config()
-    };
-    let mut searcher = config.searcher(Material::classic());
     let mut arrangements = std::collections::HashSet::new();
-    for index in 0..4 {
-        let played = play_game(&mut searcher, &config, &[], None, 5, index, None);
-        let game = played.game;
-        assert!(game.chess960);
-        let start = game.start_board().unwrap();
-        // 8 or 9 random plies from a Chess960 start: every piece is still
-        // near its home, and the game replays move by move.
-        assert!(start.fullmove_number() >= 5);
-        game.replay(|_, board, entry| {
-            assert!(board.legal_moves().contains(&entry.mv));
-        })
-        .unwrap();
-        let rights = start.castling();
-        let white_rook = rights.rook_file(Color::White, CastlingSide::King);
-        let black_rook = rights.rook_file(Color::Black, CastlingSide::King);
-        arrangements.insert((white_rook, black_rook, start.king(Color::White)));
-        // The record keeps the Chess960 castling rights.
-        let mut bytes = Vec::new();
-        game.write_to(&mut bytes).unwrap();
-        let back = games::GameRecord::from_bytes(&bytes).unwrap();
-        assert_eq!(back.start_board().unwrap().castling(), rights);
+    for dfrc in [false, true] {
+        let config = DatagenConfig {
+            chess960_permille: 1000,
+            dfrc,
+            ..config()
+        };
+        let mut searcher = config.searcher(Material::classic());
+        for index in 0..4 {
+            let played = play_game(&mut searcher, &config, &[], None, 5, index, None);
+            let game = played.game;
+            assert!(game.chess960);
+            let start = game.start_board().unwrap();
+            // 8 or 9 random plies from a Chess960 start: every piece is still
+            // near its home, and the game replays move by move.
+            assert!(start.fullmove_number() >= 5);
+            game.replay(|_, board, entry| {
+                assert!(board.legal_moves().contains(&entry.mv));
+            })
+            .unwrap();
+            let rights = start.castling();
+            let rook = |color, side| rights.rook_file(color, side);
+            if !dfrc {
+                // Mirrored starts: where both sides may still castle on a
+                // side, their rooks started on the same file.
+                for side in [CastlingSide::King, CastlingSide::Queen] {
+                    if let (Some(w), Some(b)) = (rook(Color::White, side), rook(Color::Black, side))
+                    {
+                        assert_eq!(w, b, "game {index}: {side:?}");
+                    }
+                }
+            }
+            arrangements.insert((
+                rook(Color::White, CastlingSide::King),
+                rook(Color::Black, CastlingSide::King),
+                start.king(Color::White),
+            ));
+            // The record keeps the Chess960 castling rights.
+            let mut bytes = Vec::new();
+            game.write_to(&mut bytes).unwrap();
+            let back = games::GameRecord::from_bytes(&bytes).unwrap();
+            assert_eq!(back.start_board().unwrap().castling(), rights);
+        }
     }
-    assert!(arrangements.len() > 1, "{arrangements:?}");
+    assert!(arrangements.len() > 2, "{arrangements:?}");
 }
 
 #[test]
