@@ -11,7 +11,6 @@ use std::path::PathBuf;
 
 fn args(data: PathBuf, out: PathBuf) -> TrainArgs {
     TrainArgs {
-        config: None,
         data: vec![data],
         out: Some(out),
         hidden: Some(16),
@@ -19,20 +18,10 @@ fn args(data: PathBuf, out: PathBuf) -> TrainArgs {
         output_buckets: Some(4),
         epochs: Some(2),
         batch: Some(64),
-        lr: None,
-        lr_schedule: None,
         warmup: Some(3),
-        wdl: None,
-        wdl_end: None,
         threads: Some(2),
         val_fraction: Some(0.1),
-        seed: None,
-        chunk: None,
-        window: None,
-        filter: None,
-        no_mirror: false,
-        resume: false,
-        quiet: true,
+        ..empty()
     }
 }
 
