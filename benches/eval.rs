@@ -1,12 +1,13 @@
 //! `evaluate` per preset on a few positions (opening, middlegame, endgame),
 //! and NNUE inference (full refresh, incremental update, output layer) per
-//! hidden size with AVX2 and with the portable kernels.
+//! architecture (the shipped 256-wide shape, a bucketed 1024-wide one) with
+//! every kernel version the CPU runs (AVX-512, AVX2, scalar).
 //! Run: `cargo bench --bench eval` (`cargo bench --bench eval -- nnue` for
 //! NNUE only). Throughput is reported in evaluations per second ("elem/s").
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use fianchetto::board::{Bitboards, Board, Move};
-use fianchetto::eval::nnue::{Network, INPUTS, MAX_OUTPUT_WEIGHT};
+use fianchetto::eval::nnue::{Arch, KingBuckets, Network, Simd, MAX_OUTPUT_WEIGHT};
 use fianchetto::eval::{Evaluator, Nnue, Preset};
 use fianchetto::movegen::MoveGen;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -62,18 +63,19 @@ fn bench(c: &mut Criterion) {
 
 /// A random network of hidden size `hidden`, the same on every run: weights
 /// of the size trained nets have, so that SCReLU clips as it would.
-fn random_net(hidden: usize) -> Network {
+fn random_net(arch: Arch) -> Network {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x00f1_ac4e_7700);
     let mut uniform = |range: i16| {
         let value = (rng.next_u64() % (2 * range as u64 + 1)) as i32 - i32::from(range);
         value as i16
     };
-    let ft_weights = (0..INPUTS * hidden).map(|_| uniform(80)).collect();
-    let ft_bias = (0..hidden).map(|_| uniform(100)).collect();
-    let out_weights = (0..2 * hidden)
+    let ft_weights = (0..arch.ft_weight_count()).map(|_| uniform(80)).collect();
+    let ft_bias = (0..arch.hidden).map(|_| uniform(100)).collect();
+    let out_weights = (0..arch.out_weight_count())
         .map(|_| uniform(MAX_OUTPUT_WEIGHT))
         .collect();
-    match Network::try_from_parts(hidden, ft_weights, ft_bias, out_weights, 0) {
+    let out_bias = vec![0; arch.output_buckets.count];
+    match Network::new(arch, ft_weights, ft_bias, out_weights, out_bias) {
         Ok(net) => net,
         Err(e) => panic!("benchmark network refused: {e}"),
     }
@@ -102,16 +104,19 @@ fn bench_nnue(c: &mut Criterion) {
             (mv, child)
         })
         .collect();
-    for hidden in [128, 256] {
-        let net = Arc::new(random_net(hidden));
-        let mut group = c.benchmark_group(format!("nnue-{hidden}"));
-        for simd in [true, false] {
-            let mut nnue = Nnue::new(net.clone()).with_simd(simd);
-            if simd && !nnue.uses_avx2() {
-                eprintln!("note: no AVX2 on this CPU; only the portable kernels are measured");
+    // The shipped net's shape and a bucketed 1024-wide one.
+    let bucketed = Arch::plain(1024)
+        .with_king_buckets(KingBuckets::MIRRORED_4)
+        .with_output_buckets(8);
+    for (name, arch) in [("nnue-256", Arch::plain(256)), ("nnue-1024x4x8", bucketed)] {
+        let net = Arc::new(random_net(arch));
+        let mut group = c.benchmark_group(name);
+        for simd in Simd::ALL {
+            let Some(mut nnue) = Nnue::new(net.clone()).with_simd_version(simd) else {
+                eprintln!("note: no {simd} on this CPU or build; not measured");
                 continue;
-            }
-            let kernels = if simd { "avx2" } else { "portable" };
+            };
+            let kernels = simd.name();
 
             group.throughput(Throughput::Elements(boards.len() as u64));
             group.bench_function(BenchmarkId::new("refresh", kernels), |b| {

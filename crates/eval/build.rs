@@ -1,16 +1,35 @@
 //! Chooses the network embedded in the crate: `nets/default.nnue`, or the
 //! file named by the `EVALFILE` environment variable (what OpenBench's
-//! `make EVALFILE=…` passes). The file is copied into `OUT_DIR` and checked
-//! here for the obvious mistakes (missing, not a network, truncated), so
-//! that a bad `EVALFILE` fails the build with a clear message instead of
-//! producing an engine without its evaluation. The full check (checksum,
-//! weight ranges) runs when the net is loaded, and a test loads the
-//! shipped one.
+//! `make EVALFILE=…` passes), and checks it with the crate's own reader
+//! (`src/nnue/arch.rs` and `src/nnue/format.rs`, compiled in here): a file
+//! that is missing, not a network, truncated, corrupted or holding weights
+//! inference cannot take fails the build with the reader's message,
+//! instead of producing an engine without its evaluation.
+//!
+//! It also tells the crate whether the compiler has the AVX-512
+//! intrinsics (Rust 1.89 and later): `cfg(fianchetto_avx512)`.
 
 use std::path::PathBuf;
+use std::process::Command;
+
+// Top-level modules, so that `format.rs`'s `super::arch` finds `arch.rs`
+// here as it does in the crate.
+#[allow(dead_code)]
+#[path = "src/nnue/arch.rs"]
+mod arch;
+#[allow(dead_code)]
+#[path = "src/nnue/format.rs"]
+mod format;
 
 fn main() {
     println!("cargo:rerun-if-env-changed=EVALFILE");
+    println!("cargo:rerun-if-changed=src/nnue/arch.rs");
+    println!("cargo:rerun-if-changed=src/nnue/format.rs");
+    println!("cargo:rustc-check-cfg=cfg(fianchetto_avx512)");
+    if rustc_minor().is_some_and(|minor| minor >= 89) {
+        println!("cargo:rustc-cfg=fianchetto_avx512");
+    }
+
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
     let source = match std::env::var_os("EVALFILE").filter(|v| !v.is_empty()) {
         Some(path) => PathBuf::from(path),
@@ -24,25 +43,25 @@ fn main() {
             source.display()
         )),
     };
-    if bytes.len() < 36 || &bytes[0..7] != b"FIANNUE" {
-        fail(&format!(
-            "{} is not a Fianchetto network file (no FIANNUE header)",
-            source.display()
-        ));
-    }
-    let hidden = u32::from_le_bytes([bytes[16], bytes[17], bytes[18], bytes[19]]) as usize;
-    let expected = 36 + 2 * (768 * hidden + 3 * hidden) + 4;
-    if bytes.len() != expected {
-        fail(&format!(
-            "{} is {} bytes; its hidden size {hidden} needs {expected} (truncated?)",
-            source.display(),
-            bytes.len()
-        ));
+    if let Err(e) = format::parse(&bytes) {
+        fail(&format!("{}: {e}", source.display()));
     }
     let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default()).join("embedded.nnue");
     if let Err(e) = std::fs::write(&out, &bytes) {
         fail(&format!("cannot write {}: {e}", out.display()));
     }
+}
+
+/// The minor version of the compiler building the crate (`1.N.x`), from
+/// `$RUSTC --version`; `None` if it cannot be read.
+fn rustc_minor() -> Option<u32> {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let out = Command::new(rustc).arg("--version").output().ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    let version = text.split_whitespace().nth(1)?;
+    let mut parts = version.split('.');
+    (parts.next()? == "1").then_some(())?;
+    parts.next()?.parse().ok()
 }
 
 fn fail(message: &str) -> ! {

@@ -28,8 +28,11 @@ enum Command {
     Bench(commands::bench::BenchArgs),
     /// The search ablation (BuhoChess) and move-ordering (Rookie) experiments.
     Ablate(commands::ablate::AblateArgs),
-    /// Generate NNUE training data by self-play (marlinformat).
+    /// Generate NNUE training data by self-play (whole games, or marlinformat).
     Datagen(commands::datagen::DatagenArgs),
+    /// Training data tools: `data stats|convert|merge|dedup` on games-format
+    /// and marlinformat files.
+    Data(commands::data::DataArgs),
     /// Balanced opening positions for OpenBench: `genfens N seed S [book FILE|None]`.
     Genfens(commands::genfens::GenfensArgs),
     /// Train an NNUE network on marlinformat data (CPU, multi-threaded).
@@ -91,6 +94,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => commands::bench::run(args),
         Some(Command::Ablate(args)) => commands::ablate::run(args),
         Some(Command::Datagen(args)) => commands::datagen::run(args),
+        Some(Command::Data(args)) => commands::data::run(args),
         Some(Command::Genfens(args)) => commands::genfens::run(args),
         Some(Command::Train(args)) => commands::train::run(args),
         Some(Command::Pgn(args)) => commands::pgn::run(args),

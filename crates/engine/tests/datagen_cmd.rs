@@ -8,20 +8,22 @@ fn bin() -> Command {
 }
 
 #[test]
-fn datagen_writes_resumable_marlinformat() {
+fn datagen_writes_resumable_games_and_marlinformat() {
     let dir = std::env::temp_dir().join(format!("fianchetto-dg-cmd-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let out = dir.join("data.bin");
-    let run = |games: &str| {
+    let run = |out: &std::path::Path, games: &str, extra: &[&str]| {
         bin()
             .args([
                 "datagen", "--games", games, "--nodes", "300", "--hash", "1", "--quiet", "--out",
             ])
-            .arg(&out)
+            .arg(out)
+            .args(extra)
             .output()
             .unwrap()
     };
-    let first = run("2");
+
+    let games = dir.join("data.games");
+    let first = run(&games, "2", &["--chess960-share", "0.5", "--dfrc"]);
     assert!(
         first.status.success(),
         "{}",
@@ -29,20 +31,38 @@ fn datagen_writes_resumable_marlinformat() {
     );
     let text = String::from_utf8_lossy(&first.stdout);
     assert!(text.starts_with("2 games, "), "{text}");
-    let len = std::fs::metadata(&out).unwrap().len();
-    assert!(len > 0 && len % 32 == 0);
-    let records = fianchetto_tune::marlin::read_all(&out).unwrap();
-    assert_eq!(records.len() as u64, len / 32);
-
+    let read = fianchetto_tune::games::GameReader::open(&games)
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    assert_eq!(read.len(), 2);
     // Asking for more resumes where the first run ended.
-    let second = run("3");
+    let second = run(&games, "3", &["--chess960-share", "0.5", "--dfrc"]);
     assert!(second.status.success());
     assert!(String::from_utf8_lossy(&second.stdout).starts_with("1 games, "));
 
-    // No target is a usage error, not a crash.
-    let bad = bin().args(["datagen", "--out"]).arg(&out).output().unwrap();
+    let marlin = dir.join("data.bin");
+    let first = run(&marlin, "2", &["--format", "marlin"]);
+    assert!(first.status.success());
+    let len = std::fs::metadata(&marlin).unwrap().len();
+    assert!(len > 0 && len % 32 == 0);
+    let records = fianchetto_tune::marlin::read_all(&marlin).unwrap();
+    assert_eq!(records.len() as u64, len / 32);
+    // The formats are not mixed in one file.
+    let mixed = run(&marlin, "3", &[]);
+    assert_eq!(mixed.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&mixed.stderr).contains("--format"));
+
+    // No target is a usage error, not a crash; so is a share beyond 1.
+    let bad = bin()
+        .args(["datagen", "--out"])
+        .arg(&games)
+        .output()
+        .unwrap();
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--positions N or --games N"));
+    let bad = run(&games, "9", &["--chess960-share", "1.5"]);
+    assert_eq!(bad.status.code(), Some(2));
 }
 
 #[test]

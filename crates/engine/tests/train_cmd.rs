@@ -1,24 +1,52 @@
 //! `fianchetto train`: trains on a small self-play file, writes the net,
-//! checkpoint and loss curve, refuses to overwrite a run, resumes it, and
-//! rejects bad settings and bad data with a message.
+//! checkpoint, loss curve and run file, refuses to overwrite a run, resumes
+//! it, runs the run file again to the same net, and rejects bad settings
+//! and bad data with a message.
 
 use fianchetto_engine::commands::train::{run, TrainArgs};
-use fianchetto_eval::nnue::Network;
+use fianchetto_eval::nnue::{KingBuckets, Network};
 use fianchetto_tune::datagen::{play_game, DatagenConfig};
+use fianchetto_tune::games::Filter;
 use std::path::PathBuf;
 
 fn args(data: PathBuf, out: PathBuf) -> TrainArgs {
     TrainArgs {
         data: vec![data],
-        out,
+        out: Some(out),
         hidden: Some(16),
+        king_buckets: Some(KingBuckets::MIRRORED_4),
+        output_buckets: Some(4),
         epochs: Some(2),
         batch: Some(64),
-        lr: None,
-        wdl: None,
+        warmup: Some(3),
         threads: Some(2),
         val_fraction: Some(0.1),
+        ..empty()
+    }
+}
+
+/// Arguments that give nothing but quiet.
+fn empty() -> TrainArgs {
+    TrainArgs {
+        config: None,
+        data: Vec::new(),
+        out: None,
+        hidden: None,
+        king_buckets: None,
+        output_buckets: None,
+        epochs: None,
+        batch: None,
+        lr: None,
+        lr_schedule: None,
+        warmup: None,
+        wdl: None,
+        wdl_end: None,
+        threads: None,
+        val_fraction: None,
         seed: None,
+        chunk: None,
+        window: None,
+        filter: None,
         no_mirror: false,
         resume: false,
         quiet: true,
@@ -36,23 +64,65 @@ fn train_command_trains_resumes_and_refuses_bad_input() {
     };
     let mut searcher = config.searcher(fianchetto_eval::Material::classic());
     let mut bytes = Vec::new();
+    let mut games = fianchetto_tune::games::header().to_vec();
     for index in 0..4 {
-        let game = play_game(&mut searcher, &config, &[], 11, index, None);
-        for record in &game.records {
+        let game = play_game(&mut searcher, &config, &[], None, 11, index, None);
+        for record in game.records(&Filter::default()).unwrap() {
             bytes.extend_from_slice(&record.to_bytes());
         }
+        game.game.write_to(&mut games).unwrap();
     }
     assert!(bytes.len() >= 32 * 50, "too few positions for the test");
     let data = dir.join("games.bin");
     std::fs::write(&data, &bytes).unwrap();
     let out = dir.join("net.nnue");
 
+    // The same games kept whole train the same net: the default filter
+    // picks the positions datagen used to write.
+    let games_file = dir.join("games.games");
+    std::fs::write(&games_file, &games).unwrap();
+    let from_games = dir.join("from-games.nnue");
+    run(&args(games_file.clone(), from_games.clone())).unwrap();
+    let text = std::fs::read_to_string(dir.join("from-games.nnue.run")).unwrap();
+    assert!(text.contains("filter = check,tactical,mates"), "{text}");
+
     run(&args(data.clone(), out.clone())).unwrap();
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(&from_games).unwrap()
+    );
     assert!(Network::from_bytes(&std::fs::read(&out).unwrap()).is_ok());
     assert!(dir.join("net.nnue.ckpt").exists());
     assert!(std::fs::read_to_string(dir.join("net.nnue.svg"))
         .unwrap()
         .contains("<svg"));
+    let first = std::fs::read(&out).unwrap();
+
+    // The run file runs the whole run again, here into another file.
+    let run_file = dir.join("net.nnue.run");
+    let text = std::fs::read_to_string(&run_file).unwrap();
+    assert!(text.contains("king-buckets = mirrored-4"), "{text}");
+    assert!(text.contains("epochs = 2"), "{text}");
+    let again = dir.join("again.nnue");
+    let from_file = TrainArgs {
+        config: Some(run_file),
+        data: Vec::new(),
+        out: Some(again.clone()),
+        ..empty()
+    };
+    run(&from_file).unwrap();
+    assert_eq!(
+        std::fs::read(&again).unwrap(),
+        first,
+        "the run file reproduces the net"
+    );
+    let err = run(&TrainArgs {
+        config: Some(dir.join("missing.run")),
+        ..empty()
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("missing.run"), "{err}");
 
     let again = run(&args(data.clone(), out.clone()))
         .unwrap_err()

@@ -1,4 +1,5 @@
-//! NNUE inference: the incremental accumulators and the AVX2 kernels against
+//! NNUE inference: the incremental accumulators (mirroring, king buckets
+//! through the refresh cache, output buckets) and the SIMD kernels against
 //! a plain reference computed from scratch, on every backend.
 //!
 //! Move sequences are scripted once on `Bitboards` (random legal games with
@@ -6,9 +7,11 @@
 //! replayed on each backend, so that all three follow the same tree and
 //! must produce the same scores.
 
-use fianchetto_board::{Bitboards, Board, Board0x88, Color, Mailbox, Move, MoveKind, Role, Setup};
+use fianchetto_board::{
+    Bitboards, Board, Board0x88, Color, Mailbox, Move, MoveKind, Role, Setup, Square,
+};
 use fianchetto_eval::nnue::{
-    feature, NetError, Network, Nnue, HEADER_SIZE, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE,
+    Arch, KingBuckets, NetError, Network, Nnue, Simd, HEADER_SIZE, INPUTS, MAX_OUTPUT_WEIGHT,
 };
 use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{parse_uci, MoveGen};
@@ -25,55 +28,93 @@ fn uniform(rng: &mut Xoshiro256PlusPlus, range: i32) -> i16 {
     value as i16
 }
 
-/// A random network whose accumulators often leave `0..=QA` on both sides,
-/// so that SCReLU clips in both directions.
-fn random_net(hidden: usize, seed: u64) -> Network {
+/// A random network of `arch` whose accumulators often leave `0..=QA` on
+/// both sides, so that SCReLU clips in both directions.
+fn random_arch_net(arch: Arch, seed: u64) -> Network {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let ft_weights = (0..INPUTS * hidden)
+    let ft_weights = (0..arch.ft_weight_count())
         .map(|_| uniform(&mut rng, 80))
         .collect();
-    let ft_bias = (0..hidden).map(|_| uniform(&mut rng, 100)).collect();
-    let out_weights = (0..2 * hidden)
+    let ft_bias = (0..arch.hidden).map(|_| uniform(&mut rng, 100)).collect();
+    let out_weights = (0..arch.out_weight_count())
         .map(|_| uniform(&mut rng, MAX_OUTPUT_WEIGHT.into()))
         .collect();
-    let out_bias = uniform(&mut rng, 20_000) as i32 * 4;
-    Network::try_from_parts(hidden, ft_weights, ft_bias, out_weights, out_bias)
+    let out_bias = (0..arch.output_buckets.count)
+        .map(|_| uniform(&mut rng, 20_000) as i32 * 4)
+        .collect();
+    Network::new(arch, ft_weights, ft_bias, out_weights, out_bias)
         .expect("random weights are in range")
 }
 
+/// A random plain network (768 → `hidden`)×2 → 1.
+fn random_net(hidden: usize, seed: u64) -> Network {
+    random_arch_net(Arch::plain(hidden), seed)
+}
+
+/// A random bucketed network: nine mirrored king buckets (so that king
+/// moves change buckets often) and eight output buckets.
+fn bucketed_net(hidden: usize, seed: u64) -> Network {
+    let arch = Arch::plain(hidden)
+        .with_king_buckets(KingBuckets::MIRRORED_9)
+        .with_output_buckets(8);
+    random_arch_net(arch, seed)
+}
+
 /// A network at the edge of what is accepted: feature weights and biases
-/// as large as the i16 accumulator allows, output weights at ±127. Sums
-/// wrap in i32; only the two kernel versions are compared on it.
-fn extreme_net(hidden: usize, seed: u64) -> Network {
+/// as large as the i16 accumulator allows, output weights at the limit.
+/// Sums wrap in i32; only the kernel versions are compared on it.
+fn extreme_net(arch: Arch, seed: u64) -> Network {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let ft_weights = (0..INPUTS * hidden)
+    let ft_weights = (0..arch.ft_weight_count())
         .map(|_| uniform(&mut rng, 1000))
         .collect();
-    let ft_bias = (0..hidden).map(|_| uniform(&mut rng, 767)).collect();
-    let out_weights = (0..2 * hidden)
+    let ft_bias = (0..arch.hidden).map(|_| uniform(&mut rng, 767)).collect();
+    let max = i32::from(MAX_OUTPUT_WEIGHT);
+    let out_weights = (0..arch.out_weight_count())
         .map(|i| {
             if i % 3 == 0 {
-                127
+                max as i16
             } else {
-                uniform(&mut rng, 127)
+                uniform(&mut rng, max)
             }
         })
         .collect();
-    Network::try_from_parts(hidden, ft_weights, ft_bias, out_weights, i32::MAX / 2)
+    let out_bias = vec![i32::MAX / 2; arch.output_buckets.count];
+    Network::new(arch, ft_weights, ft_bias, out_weights, out_bias)
         .expect("weights at the limits are accepted")
 }
 
-/// The network from scratch, written as plainly as possible: accumulators
-/// in i32 (white's perspective, black's) and the score in i64.
+/// The network from scratch, written as plainly as possible from the
+/// definition (not through the crate's views): accumulators in i32
+/// (white's perspective, black's) and the score in i64.
 fn reference<B: Board>(net: &Network, board: &B) -> (Vec<i16>, Vec<i16>, Score) {
+    let arch = net.arch();
     let h = net.hidden();
     let acc = |perspective: Color| -> Vec<i16> {
+        // The board as `perspective` sees it: its own side at the bottom,
+        // mirrored left to right when its king is on files e-h.
+        let own = |sq: Square| match perspective {
+            Color::White => sq,
+            Color::Black => sq.flip_vertical(),
+        };
+        let king = own(board.king(perspective));
+        let mirrored = arch.king_buckets.mirror && king.file().index() >= 4;
+        let seen = |sq: Square| {
+            let sq = own(sq);
+            if mirrored {
+                sq.flip_horizontal()
+            } else {
+                sq
+            }
+        };
+        let bucket = usize::from(arch.king_buckets.map[seen(board.king(perspective)).index()]);
         let mut sums: Vec<i32> = net.ft_bias().iter().map(|&b| b.into()).collect();
         for sq in board.occupied() {
             let Some(piece) = board.piece_at(sq) else {
                 panic!("occupied square {sq} is empty")
             };
-            let f = feature(perspective, piece, sq);
+            let side = usize::from(piece.color != perspective);
+            let f = bucket * INPUTS + side * 384 + piece.role.index() * 64 + seen(sq).index();
             for (s, &w) in sums.iter_mut().zip(&net.ft_weights()[f * h..(f + 1) * h]) {
                 *s += i32::from(w);
             }
@@ -87,15 +128,19 @@ fn reference<B: Board>(net: &Network, board: &B) -> (Vec<i16>, Vec<i16>, Score) 
         Color::White => (&white, &black),
         Color::Black => (&black, &white),
     };
-    let screlu = |x: i16| i64::from(x.clamp(0, QA as i16)).pow(2);
+    let n = arch.output_buckets.count;
+    let pieces = board.occupied().count() as usize;
+    let bucket = ((pieces - 2) / 32_usize.div_ceil(n)).min(n - 1);
+    let q = arch.quant;
+    let screlu = |x: i16| i64::from(x.clamp(0, q.qa as i16)).pow(2);
     let sum: i64 = us
         .iter()
         .chain(them)
-        .zip(net.out_weights())
+        .zip(&net.out_weights()[bucket * 2 * h..(bucket + 1) * 2 * h])
         .map(|(&x, &w)| screlu(x) * i64::from(w))
         .sum();
-    let cp =
-        (sum / i64::from(QA) + i64::from(net.out_bias())) * i64::from(SCALE) / i64::from(QA * QB);
+    let cp = (sum / i64::from(q.qa) + i64::from(net.out_bias()[bucket])) * i64::from(q.scale)
+        / i64::from(q.qa * q.qb);
     (white, black, Score::cp(cp as i32))
 }
 
@@ -268,15 +313,48 @@ fn replay<B: MoveGen>(nnue: &mut Nnue, fen: &str, ops: &[Op]) -> Vec<Score> {
     scores
 }
 
-/// Replays on all three backends; they must agree with the reference and
-/// with each other.
-fn replay_everywhere(net: &Arc<Network>, simd: bool, fen: &str, ops: &[Op]) {
-    let fresh = || Nnue::new(net.clone()).with_simd(simd);
+/// Replays on all three backends with the kernels `simd`; they must agree
+/// with the reference and with each other.
+fn replay_everywhere(net: &Arc<Network>, simd: Simd, fen: &str, ops: &[Op]) {
+    let fresh = || match Nnue::new(net.clone()).with_simd_version(simd) {
+        Some(nnue) => nnue,
+        None => panic!("{simd} is not supported here"),
+    };
     let bb = replay::<Bitboards>(&mut fresh(), fen, ops);
     let x88 = replay::<Board0x88>(&mut fresh(), fen, ops);
     let mailbox = replay::<Mailbox>(&mut fresh(), fen, ops);
     assert_eq!(bb, x88, "bitboards and 0x88 disagree from {fen}");
     assert_eq!(bb, mailbox, "bitboards and mailbox disagree from {fen}");
+}
+
+/// How many pushes of a script change a perspective's king bucket, and how
+/// many its mirroring, under `buckets`.
+fn view_changes(buckets: &KingBuckets, fen: &str, ops: &[Op]) -> (usize, usize) {
+    let Ok(root) = Bitboards::from_fen(fen) else {
+        panic!("bad test FEN {fen}")
+    };
+    let mut line = vec![root];
+    let (mut bucket, mut mirror) = (0, 0);
+    for op in ops {
+        match *op {
+            Op::Push(mv) => {
+                let Some(top) = line.last() else { break };
+                let next = played(top, mv);
+                for p in Color::ALL {
+                    let was = buckets.view(p.index(), top.king(p).index());
+                    let is = buckets.view(p.index(), next.king(p).index());
+                    bucket += usize::from(was.base != is.base);
+                    mirror += usize::from((was.xor ^ is.xor) & 7 != 0);
+                }
+                line.push(next);
+            }
+            Op::Pop => {
+                line.pop();
+            }
+            Op::Eval => {}
+        }
+    }
+    (bucket, mirror)
 }
 
 /// The kinds of move a script plays, with the mover's colour.
@@ -307,12 +385,14 @@ fn kinds(fen: &str, ops: &[Op]) -> HashSet<(Color, Option<MoveKind>)> {
 
 #[test]
 fn every_move_of_special_positions_matches_a_refresh_on_every_backend() {
-    let net = Arc::new(random_net(32, 1));
     let mut seen = HashSet::new();
-    for fen in SPECIAL_FENS {
-        let ops = every_move_script(fen);
-        seen.extend(kinds(fen, &ops));
-        replay_everywhere(&net, true, fen, &ops);
+    for net in [random_net(32, 1), bucketed_net(32, 1)] {
+        let net = Arc::new(net);
+        for fen in SPECIAL_FENS {
+            let ops = every_move_script(fen);
+            seen.extend(kinds(fen, &ops));
+            replay_everywhere(&net, Simd::detect(), fen, &ops);
+        }
     }
     for color in Color::ALL {
         for kind in [
@@ -339,16 +419,27 @@ fn every_move_of_special_positions_matches_a_refresh_on_every_backend() {
 
 #[test]
 fn random_games_with_probes_match_a_refresh_on_every_backend() {
-    let net = Arc::new(random_net(64, 2));
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x05ee_da11);
     let mut seen = HashSet::new();
-    for fen in start_fens() {
-        for _ in 0..3 {
-            let ops = random_script(fen, &mut rng, 120);
-            seen.extend(kinds(fen, &ops));
-            replay_everywhere(&net, true, fen, &ops);
+    let (mut buckets, mut mirrors) = (0, 0);
+    for net in [random_net(64, 2), bucketed_net(64, 2)] {
+        let net = Arc::new(net);
+        for fen in start_fens() {
+            for _ in 0..3 {
+                let ops = random_script(fen, &mut rng, 120);
+                seen.extend(kinds(fen, &ops));
+                let (b, m) = view_changes(&net.arch().king_buckets, fen, &ops);
+                buckets += b;
+                mirrors += m;
+                replay_everywhere(&net, Simd::detect(), fen, &ops);
+            }
         }
     }
+    // The bucketed net met many king moves across buckets and files.
+    assert!(
+        buckets > 100 && mirrors > 100,
+        "{buckets} bucket changes, {mirrors} mirror changes"
+    );
     for color in Color::ALL {
         for kind in [
             None, // a null move
@@ -367,18 +458,20 @@ fn random_games_with_probes_match_a_refresh_on_every_backend() {
 }
 
 #[test]
-fn portable_kernels_follow_the_same_trees() {
-    let net = Arc::new(random_net(48, 3));
+fn every_kernel_version_follows_the_same_trees() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
-    for fen in start_fens() {
-        let ops = random_script(fen, &mut rng, 60);
-        replay_everywhere(&net, false, fen, &ops);
+    for simd in Simd::supported() {
+        let net = Arc::new(bucketed_net(64, 3));
+        for fen in start_fens() {
+            let ops = random_script(fen, &mut rng, 60);
+            replay_everywhere(&net, simd, fen, &ops);
+        }
     }
 }
 
 #[test]
 fn scripted_lines_with_castling_en_passant_promotions_and_null_moves() {
-    let net = Arc::new(random_net(16, 4));
+    let nets = [Arc::new(random_net(16, 4)), Arc::new(bucketed_net(16, 4))];
     let lines: &[(&str, &[&str])] = &[
         (SPECIAL_FENS[0], &["e1g1", "e8c8", "0000", "h7h5", "a2a3"]),
         (SPECIAL_FENS[2], &["e8g8", "e1c1", "0000", "d1d8", "f8d8"]),
@@ -411,7 +504,9 @@ fn scripted_lines_with_castling_en_passant_promotions_and_null_moves() {
         for _ in moves.iter() {
             ops.extend([Op::Pop, Op::Eval]);
         }
-        replay_everywhere(&net, true, fen, &ops);
+        for net in &nets {
+            replay_everywhere(net, Simd::detect(), fen, &ops);
+        }
     }
 }
 
@@ -419,7 +514,6 @@ fn scripted_lines_with_castling_en_passant_promotions_and_null_moves() {
 fn lines_deeper_than_the_stack_stay_correct() {
     // 300 plies of knight shuffles and null moves, evaluated on the way up
     // and all the way back down.
-    let net = Arc::new(random_net(16, 5));
     let fen = fianchetto_board::START_FEN;
     let Ok(mut board) = Bitboards::from_fen(fen) else {
         panic!("bad start FEN")
@@ -463,12 +557,14 @@ fn lines_deeper_than_the_stack_stay_correct() {
     for _ in 0..300 {
         ops.extend([Op::Pop, Op::Eval]);
     }
-    replay_everywhere(&net, true, fen, &ops);
+    for net in [random_net(16, 5), bucketed_net(16, 5)] {
+        replay_everywhere(&Arc::new(net), Simd::detect(), fen, &ops);
+    }
 }
 
 #[test]
 fn a_caller_that_never_resets_or_pushes_still_gets_right_answers() {
-    let net = Arc::new(random_net(32, 6));
+    let net = Arc::new(bucketed_net(32, 6));
     let mut nnue = Nnue::new(net.clone());
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
     for fen in start_fens() {
@@ -519,47 +615,53 @@ fn positions(seed: u64, per_fen: usize) -> Vec<Bitboards> {
 }
 
 #[test]
-fn avx2_and_portable_kernels_agree_bit_for_bit() {
-    if !Nnue::new(Arc::new(random_net(16, 0))).uses_avx2() {
-        eprintln!("note: this CPU has no AVX2; the AVX2 half of this test was skipped");
-        return;
+fn every_kernel_version_agrees_with_the_portable_one_bit_for_bit() {
+    for simd in Simd::ALL {
+        if !simd.is_supported() {
+            eprintln!("note: this CPU or build has no {simd}; that version was not compared");
+        }
     }
     let boards = positions(9, 80);
-    for (i, net) in [
+    let bucketed = Arch::plain(1024)
+        .with_king_buckets(KingBuckets::MIRRORED_9)
+        .with_output_buckets(8);
+    let nets = [
         random_net(256, 10),
-        random_net(128, 11),
-        extreme_net(64, 12),
-        extreme_net(1024, 13),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        let net = Arc::new(net);
-        let mut fast = Nnue::new(net.clone()).with_simd(true);
-        let mut slow = Nnue::new(net.clone()).with_simd(false);
-        assert!(fast.uses_avx2() && !slow.uses_avx2());
-        let mut prev: Option<&Bitboards> = None;
-        for board in &boards {
-            // Incrementally where the boards follow each other, else fresh.
-            if let Some(before) = prev {
-                fast.push(before, Move::NULL, board);
-                slow.push(before, Move::NULL, board);
+        bucketed_net(128, 11),
+        extreme_net(Arch::plain(64), 12),
+        extreme_net(bucketed, 13),
+    ];
+    for simd in Simd::supported().filter(|&s| s != Simd::Scalar) {
+        for (i, net) in nets.iter().enumerate() {
+            let net = Arc::new(net.clone());
+            let Some(mut fast) = Nnue::new(net.clone()).with_simd_version(simd) else {
+                panic!("{simd} was reported as supported")
+            };
+            let mut slow = Nnue::new(net.clone()).with_simd(false);
+            assert_eq!((fast.simd(), slow.simd()), (simd, Simd::Scalar));
+            let mut prev: Option<&Bitboards> = None;
+            for board in &boards {
+                // Incrementally where the boards follow each other, else fresh.
+                if let Some(before) = prev {
+                    fast.push(before, Move::NULL, board);
+                    slow.push(before, Move::NULL, board);
+                }
+                let (fw, fb) = fast.accumulators(board);
+                let (fw, fb) = (fw.to_vec(), fb.to_vec());
+                let (sw, sb) = slow.accumulators(board);
+                assert!(
+                    fw == sw && fb == sb,
+                    "{simd}, net {i}: accumulators at {}",
+                    board.fen()
+                );
+                assert_eq!(
+                    fast.evaluate(board),
+                    slow.evaluate(board),
+                    "{simd}, net {i}: score at {}",
+                    board.fen()
+                );
+                prev = Some(board);
             }
-            let (fw, fb) = fast.accumulators(board);
-            let (fw, fb) = (fw.to_vec(), fb.to_vec());
-            let (sw, sb) = slow.accumulators(board);
-            assert!(
-                fw == sw && fb == sb,
-                "net {i}: accumulators at {}",
-                board.fen()
-            );
-            assert_eq!(
-                fast.evaluate(board),
-                slow.evaluate(board),
-                "net {i}: score at {}",
-                board.fen()
-            );
-            prev = Some(board);
         }
     }
 }
@@ -587,29 +689,46 @@ fn check_flip<B: MoveGen>(net: &Arc<Network>, boards: &[Bitboards]) {
 
 #[test]
 fn colour_flipped_positions_score_the_same_for_the_side_to_move() {
-    let net = Arc::new(random_net(64, 14));
     let boards = positions(15, 60);
-    check_flip::<Bitboards>(&net, &boards);
-    check_flip::<Board0x88>(&net, &boards);
-    check_flip::<Mailbox>(&net, &boards);
+    for net in [random_net(64, 14), bucketed_net(64, 14)] {
+        let net = Arc::new(net);
+        check_flip::<Bitboards>(&net, &boards);
+        check_flip::<Board0x88>(&net, &boards);
+        check_flip::<Mailbox>(&net, &boards);
+    }
 }
 
 // ---- Malformed networks --------------------------------------------------------
 
-/// FNV-1a, as the file's checksum.
-fn fnv1a(bytes: &[u8]) -> u32 {
-    bytes.iter().fold(0x811C_9DC5u32, |h, &b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    })
+/// FNV-1a, as the file's checksum, continued from `h`.
+fn fnv1a(h: u32, bytes: &[u8]) -> u32 {
+    bytes
+        .iter()
+        .fold(h, |h, &b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193))
 }
 
-/// `bytes` with the `i16` at `at` set to `value` and the checksum redone.
+/// A version 2 file with its checksum (bytes 48..52, over every other
+/// byte) redone.
+fn resummed(mut b: Vec<u8>) -> Vec<u8> {
+    let sum = fnv1a(fnv1a(0x811C_9DC5, &b[..48]), &b[52..]);
+    b[48..52].copy_from_slice(&sum.to_le_bytes());
+    b
+}
+
+/// `bytes` (version 2) with the `i16` at `at` set to `value` and the
+/// checksum redone.
 fn patched(bytes: &[u8], at: usize, value: i16) -> Vec<u8> {
     let mut b = bytes.to_vec();
     b[at..at + 2].copy_from_slice(&value.to_le_bytes());
-    let sum = fnv1a(&b[HEADER_SIZE..]);
-    b[32..36].copy_from_slice(&sum.to_le_bytes());
-    b
+    resummed(b)
+}
+
+/// `bytes` (version 2) with the header word at `at` set to `value` and the
+/// checksum redone.
+fn with_word(bytes: &[u8], at: usize, value: u32) -> Vec<u8> {
+    let mut b = bytes.to_vec();
+    b[at..at + 4].copy_from_slice(&value.to_le_bytes());
+    resummed(b)
 }
 
 fn parts(hidden: usize) -> (Vec<i16>, Vec<i16>, Vec<i16>) {
@@ -627,7 +746,6 @@ fn parts_of_the_wrong_length_are_refused() {
         Network::try_from_parts(16, w[1..].to_vec(), b.clone(), o.clone(), 0),
         Err(NetError::Shape {
             part: "feature weights",
-            hidden: 16,
             expected: INPUTS * 16,
             got: INPUTS * 16 - 1,
         })
@@ -648,23 +766,57 @@ fn parts_of_the_wrong_length_are_refused() {
             ..
         })
     ));
-    assert_eq!(
-        Network::try_from_parts(24, w, b, o, 0),
-        Err(NetError::Hidden(24))
-    );
+    // A bucketed architecture needs rows for every bucket and a bias per
+    // output bucket.
+    let arch = Arch::plain(16)
+        .with_king_buckets(KingBuckets::MIRRORED_4)
+        .with_output_buckets(8);
+    assert!(matches!(
+        Network::new(arch, w.clone(), b.clone(), vec![0; 16 * 16], vec![0; 8]),
+        Err(NetError::Shape {
+            part: "feature weights",
+            expected: 49_152,
+            ..
+        })
+    ));
+    assert!(matches!(
+        Network::new(
+            arch,
+            vec![0; 4 * INPUTS * 16],
+            b.clone(),
+            vec![0; 16 * 16],
+            vec![0; 1]
+        ),
+        Err(NetError::Shape {
+            part: "output biases",
+            expected: 8,
+            got: 1,
+        })
+    ));
+    let message = Network::try_from_parts(24, w, b, o, 0)
+        .expect_err("24 is no multiple of 16")
+        .to_string();
+    assert!(message.contains("hidden size 24"), "{message}");
 }
 
 #[test]
-fn output_weights_beyond_127_are_refused_by_index() {
+fn output_weights_beyond_the_bound_are_refused_by_index() {
+    let max = MAX_OUTPUT_WEIGHT;
+    assert_eq!(max, 128, "i16::MAX / QA");
     let (w, b, mut o) = parts(16);
-    o[5] = 127;
-    o[6] = -127;
-    let ok =
-        Network::try_from_parts(16, w.clone(), b.clone(), o.clone(), 0).expect("±127 is accepted");
-    for (index, value) in [(7usize, 128i16), (20, -128), (31, i16::MIN)] {
+    o[5] = max;
+    o[6] = -max;
+    let ok = Network::try_from_parts(16, w.clone(), b.clone(), o.clone(), 0)
+        .expect("the bound itself is accepted");
+    for (index, value) in [(7usize, max + 1), (20, -max - 1), (31, i16::MIN)] {
         let mut bad = o.clone();
         bad[index] = value;
-        let expect = Err(NetError::OutputWeight { index, value });
+        let expect = Err(NetError::OutputWeight {
+            bucket: 0,
+            index,
+            value,
+            max: max.into(),
+        });
         assert_eq!(
             Network::try_from_parts(16, w.clone(), b.clone(), bad.clone(), 0),
             expect
@@ -679,12 +831,17 @@ fn output_weights_beyond_127_are_refused_by_index() {
             Err(NetError::OutputWeight { .. })
         ));
     }
-    let message = NetError::OutputWeight {
-        index: 7,
-        value: 128,
-    }
-    .to_string();
-    assert!(message.contains("output weight 7 is 128"), "{message}");
+    // In the third output bucket of a bucketed net.
+    let arch = Arch::plain(16).with_output_buckets(4);
+    let mut out = vec![0; arch.out_weight_count()];
+    out[2 * 32 + 9] = 200;
+    let message = Network::new(arch, w, b, out, vec![0; 4])
+        .expect_err("200 is out of range")
+        .to_string();
+    assert!(
+        message.contains("output weight 9 (output bucket 2) is 200"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -744,22 +901,118 @@ fn feature_weights_that_could_overflow_the_accumulator_are_refused() {
 }
 
 #[test]
+fn bad_files_are_refused_naming_what_is_wrong() {
+    let arch = Arch::plain(16)
+        .with_king_buckets(KingBuckets::MIRRORED_4)
+        .with_output_buckets(8);
+    let net = random_arch_net(arch, 20);
+    let bytes = net.to_bytes();
+    assert_eq!(Network::from_bytes(&bytes).as_ref(), Ok(&net));
+    let refused = |b: &[u8]| match Network::from_bytes(b) {
+        Ok(_) => panic!("a bad file was accepted"),
+        Err(e) => e.to_string(),
+    };
+    let has = |message: String, want: &str| {
+        assert!(message.contains(want), "{want:?} not in {message:?}");
+    };
+    has(refused(&bytes[..20]), "20 bytes, shorter than its header");
+    has(refused(&bytes[..100]), "100 bytes, shorter than its header");
+    let mut b = bytes.clone();
+    b[0] = b'X';
+    has(refused(&b), "magic bytes");
+    has(refused(&with_word(&bytes, 8, 3)), "format version 3");
+    has(refused(&with_word(&bytes, 12, 24)), "hidden size 24");
+    has(refused(&with_word(&bytes, 12, 8192)), "hidden size 8192");
+    has(refused(&with_word(&bytes, 16, 2)), "activation 2");
+    has(
+        refused(&with_word(&bytes, 20, 5)),
+        "declares 5 buckets, the map uses 4",
+    );
+    has(refused(&with_word(&bytes, 20, 3)), "square 16 has bucket 3");
+    has(refused(&with_word(&bytes, 20, 40)), "40 king buckets");
+    has(refused(&with_word(&bytes, 24, 2)), "flags 0x2");
+    has(refused(&with_word(&bytes, 28, 0)), "0 output buckets");
+    has(refused(&with_word(&bytes, 28, 17)), "17 output buckets");
+    has(refused(&with_word(&bytes, 32, 2)), "output bucket rule 2");
+    has(refused(&with_word(&bytes, 36, 0)), "QA=0");
+    has(refused(&with_word(&bytes, 40, 5000)), "QB=5000");
+    has(refused(&with_word(&bytes, 116, 1)), "byte 116 is 1");
+    // A smaller output-bucket count makes the file too long for its header.
+    has(refused(&with_word(&bytes, 28, 4)), "needs");
+    has(refused(&bytes[..bytes.len() - 2]), "truncated or padded");
+    let mut long = bytes.clone();
+    long.push(0);
+    has(refused(&resummed(long)), "truncated or padded");
+    let mut b = bytes.clone();
+    let last = b.len() - 1;
+    b[last] ^= 1;
+    has(refused(&b), "checksum mismatch");
+    // The header is covered by the checksum too.
+    let mut b = bytes.clone();
+    b[60] ^= 1;
+    has(refused(&b), "checksum mismatch");
+}
+
+#[test]
+fn version_1_files_still_load() {
+    // The shipped s7 net is a version 1 file.
+    let shipped = include_bytes!("../nets/default.nnue");
+    assert_eq!(shipped[8], 1, "default.nnue is FIANNUE v1");
+    let net = Network::from_bytes(shipped).expect("the shipped v1 net loads");
+    assert_eq!(*net.arch(), Arch::plain(256));
+    assert_eq!(
+        net.arch().to_string(),
+        "(768 -> 256)x2 SCReLU -> 1, QA 255 QB 64 scale 400"
+    );
+    // Written back as v2 and as v1, it is the same network.
+    assert_eq!(Network::from_bytes(&net.to_bytes()).as_ref(), Ok(&net));
+    assert_eq!(net.to_bytes_v1().as_deref(), Some(&shipped[..]));
+    // v1 cannot describe a bucketed net.
+    assert!(bucketed_net(16, 0).to_bytes_v1().is_none());
+    // A corrupted v1 file is refused as before.
+    let mut b = shipped.to_vec();
+    b[1000] ^= 4;
+    assert!(matches!(
+        Network::from_bytes(&b),
+        Err(NetError::Checksum { .. })
+    ));
+    let mut b = shipped.to_vec();
+    b[12] = 2;
+    assert_eq!(Network::from_bytes(&b), Err(NetError::Architecture(2)));
+}
+
+#[test]
+fn the_architecture_prints_as_one_line() {
+    let arch = Arch::plain(1024)
+        .with_king_buckets(KingBuckets::MIRRORED_4)
+        .with_output_buckets(8);
+    assert_eq!(
+        arch.to_string(),
+        "(768x4 mirrored-4 -> 1024)x2 SCReLU -> 1 x8 output buckets, QA 255 QB 64 scale 400"
+    );
+    assert_eq!(
+        format!("{:?}", bucketed_net(16, 0)),
+        "Network { (768x9 mirrored-9 -> 16)x2 SCReLU -> 1 x8 output buckets, QA 255 QB 64 scale 400 }"
+    );
+    for (name, buckets) in KingBuckets::NAMED {
+        assert_eq!(KingBuckets::named(name), Some(*buckets));
+        assert_eq!(buckets.name(), Some(*name));
+    }
+}
+
+#[test]
 fn the_shipped_network_loads_and_plays_sensibly() {
     use fianchetto_eval::nnue::embedded_network;
     let net = embedded_network().expect("the embedded network passes every check");
-    let mut nnue = fianchetto_eval::nnue::Nnue::default();
+    let mut nnue = Nnue::embedded().expect("the embedded network passes every check");
     assert!(Arc::ptr_eq(nnue.network(), &net));
     // A queen up is winning for the side that has it, whoever is to move.
-    let up = fianchetto_board::Bitboards::from_fen(
-        "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    )
-    .unwrap();
-    let down = fianchetto_board::Bitboards::from_fen(
-        "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
-    )
-    .unwrap();
+    let up =
+        Bitboards::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+    let down =
+        Bitboards::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1").unwrap();
     assert!(nnue.evaluate(&up).value() > 400);
     assert!(nnue.evaluate(&down).value() < -400);
-    let start = fianchetto_board::Bitboards::startpos();
+    let start = Bitboards::startpos();
     assert!(nnue.evaluate(&start).value().abs() < 100);
 }

@@ -176,6 +176,11 @@ impl PvTable {
         })
     }
 
+    /// Empties every line (a table kept from an earlier search).
+    pub fn reset(&mut self) {
+        self.len = [0; MAX_PLY + 1];
+    }
+
     /// Empties the line at `ply` (on entering a node).
     #[inline]
     pub fn clear(&mut self, ply: usize) {

@@ -1,18 +1,24 @@
 //! Self-play data generation: games of the PVS searcher against itself at a
-//! soft node limit, written as [marlinformat](crate::marlin) records.
+//! soft node limit, written whole in the [games format](crate::games) (or,
+//! filtered, as [marlinformat](crate::marlin) records).
 //!
-//! Each game starts from the start position (or a position of an opening
-//! book) plus 8 or 9 random legal plies. A verification search throws the
-//! opening away when it is already decided (|score| > 1000) and draws
-//! another. Then the searcher plays both sides; a game ends by the rules
+//! Each game starts from the start position, a Chess960 start (a share of
+//! the games; both sides alike, or each its own arrangement: "double
+//! Fischer random") or a position of an opening book, plus 8 or 9 random
+//! legal plies. The game's first search doubles as the opening's check: an
+//! opening already decided (|score| > 1000) is thrown away and another
+//! drawn. Then the searcher plays both sides; a game ends by the rules
 //! (mate, stalemate, repetition, fifty moves, insufficient material) or by
 //! adjudication: a win once the score stays beyond ±2500 for a few plies, a
-//! draw once it stays near 0 for many plies after move 40.
+//! draw once it stays near 0 for many plies after move 40, or, with Syzygy
+//! tables, the tables' result as soon as a capture reaches a position they
+//! hold.
 //!
-//! Not every position is written: positions in check, positions whose best
-//! move is a capture or a promotion (the score then reflects a tactic the
-//! network cannot see statically) and mate scores are skipped. Every
-//! written position carries its search score and the game's result.
+//! In the games format every searched position is kept, with the move
+//! played and its score: which are training positions is decided when the
+//! data is read ([`Filter`]). In marlinformat the default filter is
+//! applied as the game is written (no position in check, none whose best
+//! move captures or promotes, no mate scores).
 //!
 //! **Deterministic**: game number `i` of seed `s` depends only on `s` and
 //! `i` (the searcher is cleared before each game and stops at node counts,
@@ -20,29 +26,32 @@
 //! number of threads. **Resumable**: a small sidecar file (`FILE.progress`)
 //! records, after every game written, the seed, the next game number and the
 //! length of the data; a run that finds it truncates the data to that length
-//! (dropping a record half-written by a killed process) and carries on.
+//! (dropping a game half-written by a killed process) and carries on. A
+//! games file without a sidecar loses only a half-written last game.
 //!
 //! ```
 //! use fianchetto_eval::Material;
 //! use fianchetto_tune::datagen::{play_game, DatagenConfig};
+//! use fianchetto_tune::games::Filter;
 //!
 //! let config = DatagenConfig { soft_nodes: 300, ..DatagenConfig::default() };
 //! let mut searcher = config.searcher(Material::classic());
-//! let game = play_game(&mut searcher, &config, &[], 7, 0, None);
-//! assert!(game.plies > 0);
-//! for record in &game.records {
-//!     let position = record.unpack()?;
-//!     assert_eq!(position.wdl, game.result);
+//! let played = play_game(&mut searcher, &config, &[], None, 7, 0, None);
+//! assert!(!played.game.entries.is_empty());
+//! for record in played.records(&Filter::default())? {
+//!     assert_eq!(record.unpack()?.wdl, played.game.result);
 //! }
-//! # Ok::<(), fianchetto_tune::marlin::DataError>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use crate::games::{self, Ending, Entry, Filter, FilterCounts, GameError, GameRecord, GamesError};
 use crate::marlin::{record_count, DataError, PackedBoard, Wdl, RECORD_SIZE};
 use fianchetto_board::{Bitboards, Board, Color, FenError, Setup};
 use fianchetto_eval::Evaluator;
-use fianchetto_movegen::{Game, MoveGen, Outcome};
+use fianchetto_movegen::{Game, MoveGen, Outcome, Termination};
 use fianchetto_search::pvs::{Pvs, PvsConfig};
-use fianchetto_search::{Bound, Limits, Search};
+use fianchetto_search::{Bound, Limits, Search, SearchResult};
+use fianchetto_syzygy::{Tablebase, Wdl as TbWdl};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -51,7 +60,7 @@ use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 /// The parameters of self-play.
@@ -65,7 +74,13 @@ pub struct DatagenConfig {
     pub min_random_plies: u32,
     /// The most random plies played from the opening position.
     pub max_random_plies: u32,
-    /// An opening whose verification score is beyond this (centipawns) is
+    /// Games (per thousand) that start from a Chess960 position instead of
+    /// the start position or the book.
+    pub chess960_permille: u32,
+    /// Chess960 starts give each side its own arrangement (double Fischer
+    /// random) instead of mirrored ones.
+    pub dfrc: bool,
+    /// An opening whose first search scores beyond this (centipawns) is
     /// thrown away.
     pub max_opening_score: i32,
     /// A side is adjudicated the winner once the score stays at or beyond
@@ -82,7 +97,10 @@ pub struct DatagenConfig {
     /// A game still running after this many plies is drawn (the 75-move
     /// rule would end it anyway; this bounds the work).
     pub max_plies: u32,
-    /// The searcher's hash table in MB.
+    /// The searcher's hash table in MB. Searches of a few thousand nodes
+    /// fill a small fraction of a megabyte, and a table that stays in the
+    /// CPU's caches is faster: at 1 000 nodes a 1 MB table gave 30 % more
+    /// positions per CPU-second than 16 MB, at 5 000 nodes about 10 %.
     pub hash_mb: usize,
 }
 
@@ -93,6 +111,8 @@ impl Default for DatagenConfig {
             hard_nodes: 100_000,
             min_random_plies: 8,
             max_random_plies: 9,
+            chess960_permille: 0,
+            dfrc: false,
             max_opening_score: 1_000,
             win_score: 2_500,
             win_plies: 4,
@@ -100,7 +120,7 @@ impl Default for DatagenConfig {
             draw_plies: 12,
             draw_after_move: 40,
             max_plies: 600,
-            hash_mb: 16,
+            hash_mb: 1,
         }
     }
 }
@@ -123,19 +143,34 @@ impl DatagenConfig {
     }
 }
 
-/// One self-play game: the records it wrote and how it went.
+/// One self-play game and how it went.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
-    /// The positions kept, each with its score and the game's result.
-    pub records: Vec<PackedBoard>,
-    /// The result.
-    pub result: Wdl,
-    /// Plies played after the random opening.
-    pub plies: u32,
+pub struct PlayedGame {
+    /// The game as the games format keeps it: every searched position with
+    /// the move played and its score, the result and the ending.
+    pub game: GameRecord,
     /// Openings thrown away as unbalanced (or ended) before this one.
     pub rejected_openings: u32,
+    /// Nodes searched for the game (its openings' checks included).
+    pub nodes: u64,
+}
+
+impl PlayedGame {
     /// Whether the game ended by adjudication rather than by the rules.
-    pub adjudicated: bool,
+    pub fn adjudicated(&self) -> bool {
+        matches!(
+            self.game.ending,
+            Ending::AdjudicatedWin | Ending::AdjudicatedDraw | Ending::MaxPlies
+        )
+    }
+
+    /// The positions `filter` keeps, as marlinformat records.
+    pub fn records(&self, filter: &Filter) -> Result<Vec<PackedBoard>, GameError> {
+        let mut out = Vec::new();
+        self.game
+            .expand(filter, &mut out, &mut FilterCounts::default())?;
+        Ok(out)
+    }
 }
 
 /// A search at the soft node limit: stops after the first complete
@@ -144,7 +179,7 @@ fn soft_search<E: Evaluator<Bitboards> + Clone>(
     pvs: &mut Pvs<E>,
     game: &Game<Bitboards>,
     config: &DatagenConfig,
-) -> fianchetto_search::SearchResult {
+) -> SearchResult {
     let limits = config.limits();
     let stop = limits.stop.clone();
     let soft = config.soft_nodes;
@@ -169,46 +204,97 @@ fn below(rng: &mut Xoshiro256PlusPlus, n: usize) -> usize {
     ((rng.next_u64() as u128 * n as u128) >> 64) as usize
 }
 
-/// Draws an opening: a book position (or the start) plus random plies, kept
-/// only when a verification search finds it balanced.
+/// The position an opening starts from before its random plies, and
+/// whether it is a Chess960 one.
+fn opening_start(
+    config: &DatagenConfig,
+    book: &[Setup],
+    rng: &mut Xoshiro256PlusPlus,
+) -> (Bitboards, bool) {
+    if config.chess960_permille > 0 && (below(rng, 1000) as u32) < config.chess960_permille {
+        let white = below(rng, 960) as u32;
+        let black = if config.dfrc {
+            below(rng, 960) as u32
+        } else {
+            white
+        };
+        // Numbers below 960 always give a position, and every Chess960
+        // start is legal.
+        if let Some(board) =
+            Setup::double_chess960(white, black).and_then(|s| Bitboards::from_setup(&s).ok())
+        {
+            return (board, true);
+        }
+    }
+    let board = if book.is_empty() {
+        Bitboards::startpos()
+    } else {
+        // Book positions were validated when the book was read.
+        Bitboards::from_setup(&book[below(rng, book.len())])
+            .unwrap_or_else(|_| Bitboards::startpos())
+    };
+    // A book position may itself carry Chess960 castling rights.
+    let chess960 = !board.castling().is_standard();
+    (board, chess960)
+}
+
+/// An opening the game can start from: its position (after the random
+/// plies), whether it is Chess960, the first search of it (which found it
+/// balanced) and the openings thrown away before it.
+struct Opening {
+    game: Game<Bitboards>,
+    chess960: bool,
+    first: SearchResult,
+    rejected: u32,
+    /// Nodes of the rejected openings' searches.
+    nodes: u64,
+}
+
+/// Draws openings until one is balanced: a start position (see
+/// [`opening_start`]) plus random plies, searched once from an empty table.
+/// That search is the game's first, so checking the opening costs nothing.
 fn opening<E: Evaluator<Bitboards> + Clone>(
     pvs: &mut Pvs<E>,
     config: &DatagenConfig,
     book: &[Setup],
     rng: &mut Xoshiro256PlusPlus,
-) -> (Game<Bitboards>, u32) {
+) -> Opening {
     let mut rejected = 0;
+    let mut nodes = 0;
     loop {
-        let start = if book.is_empty() {
-            Bitboards::startpos()
-        } else {
-            // Book positions were validated when the book was read.
-            Bitboards::from_setup(&book[below(rng, book.len())])
-                .unwrap_or_else(|_| Bitboards::startpos())
-        };
-        let mut game = Game::new(start);
+        let (start, chess960) = opening_start(config, book, rng);
+        let mut board = start;
         let span = config
             .max_random_plies
             .saturating_sub(config.min_random_plies) as usize
             + 1;
         let plies = config.min_random_plies as usize + below(rng, span);
         let mut ok = true;
+        // The random plies are played on a bare board: the game (and its
+        // record) starts after them, so that replaying the record sees the
+        // same history the players saw.
         for _ in 0..plies {
-            let moves = game.board().legal_moves();
+            let moves = board.legal_moves();
             if moves.is_empty() {
                 ok = false;
                 break;
             }
-            game.play_unchecked(moves[below(rng, moves.len())]);
+            board.play_unchecked(moves[below(rng, moves.len())]);
         }
+        let game = Game::new(board);
         if ok && game.outcome_with_claims().is_none() {
             pvs.clear();
-            let verdict = soft_search(pvs, &game, config);
-            if verdict.best_move.is_some()
-                && verdict.score.value().abs() <= config.max_opening_score
-            {
-                return (game, rejected);
+            let first = soft_search(pvs, &game, config);
+            if first.best_move.is_some() && first.score.value().abs() <= config.max_opening_score {
+                return Opening {
+                    game,
+                    chess960,
+                    first,
+                    rejected,
+                    nodes,
+                };
             }
+            nodes += first.nodes;
         }
         rejected += 1;
     }
@@ -225,104 +311,132 @@ pub fn opening_position<E: Evaluator<Bitboards> + Clone>(
     index: u64,
 ) -> Bitboards {
     let mut rng = game_rng(seed, index);
-    let (game, _) = opening(pvs, config, book, &mut rng);
-    game.board().clone()
+    opening(pvs, config, book, &mut rng).game.board().clone()
 }
 
-/// Plays game `index` of `seed` with `pvs` and returns the positions worth
-/// keeping. `stop` (when given) abandons the game between moves; the
-/// returned record then has no positions.
+/// The games format's ending for a game the rules ended.
+fn ending_of(outcome: Outcome) -> Ending {
+    let how = match outcome {
+        Outcome::Decisive { how, .. } | Outcome::Draw(how) => how,
+    };
+    match how {
+        Termination::Checkmate => Ending::Checkmate,
+        Termination::Stalemate => Ending::Stalemate,
+        Termination::InsufficientMaterial => Ending::InsufficientMaterial,
+        Termination::FiftyMoves | Termination::SeventyFiveMoves => Ending::FiftyMoves,
+        Termination::ThreefoldRepetition | Termination::FivefoldRepetition => Ending::Repetition,
+    }
+}
+
+/// The result the tablebase gives for `board`, when it is a position the
+/// tables hold and was just reached by a capture or a pawn move (so that
+/// their fifty-move-free answer is exact; a position with fewer pieces than
+/// before is always such a one).
+fn tablebase_result(tablebase: &Tablebase, board: &Bitboards) -> Option<Option<Color>> {
+    if board.halfmove_clock() != 0 || board.occupied().count() > tablebase.max_pieces() {
+        return None;
+    }
+    let wdl = tablebase.probe_wdl(board).ok()?;
+    Some(match wdl {
+        TbWdl::Win => Some(board.turn()),
+        TbWdl::Loss => Some(!board.turn()),
+        TbWdl::CursedWin | TbWdl::Draw | TbWdl::BlessedLoss => None,
+    })
+}
+
+/// Plays game `index` of `seed` with `pvs`; with a `tablebase`, a game
+/// that reaches a position its tables hold ends there with their result.
+/// `stop` (when given) abandons the game between moves; the returned game
+/// then has no entries.
 pub fn play_game<E: Evaluator<Bitboards> + Clone>(
     pvs: &mut Pvs<E>,
     config: &DatagenConfig,
     book: &[Setup],
+    tablebase: Option<&Tablebase>,
     seed: u64,
     index: u64,
     stop: Option<&AtomicBool>,
-) -> GameRecord {
+) -> PlayedGame {
     let mut rng = game_rng(seed, index);
-    let (mut game, rejected_openings) = opening(pvs, config, book, &mut rng);
-    pvs.clear();
-    // Positions with their white-relative scores; the result is known last.
-    let mut kept: Vec<(PackedBoard, i16)> = Vec::new();
-    let mut plies = 0;
+    let Opening {
+        mut game,
+        chess960,
+        first,
+        rejected,
+        mut nodes,
+    } = opening(pvs, config, book, &mut rng);
+    let mut record = GameRecord::new(game.board(), chess960);
+    let mut next_search = Some(first);
     let mut win_run = WinRun::default();
     let mut draw_run = 0u32;
-    let mut adjudicated = false;
-    let winner: Option<Color> = loop {
+    let (winner, ending): (Option<Color>, Ending) = loop {
         if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-            return GameRecord {
-                records: Vec::new(),
-                result: Wdl::Draw,
-                plies,
-                rejected_openings,
-                adjudicated: false,
+            record.entries.clear();
+            return PlayedGame {
+                game: record,
+                rejected_openings: rejected,
+                nodes,
             };
         }
         if let Some(outcome) = game.outcome_with_claims() {
-            break match outcome {
+            let winner = match outcome {
                 Outcome::Decisive { winner, .. } => Some(winner),
                 Outcome::Draw(_) => None,
             };
+            break (winner, ending_of(outcome));
         }
-        if plies >= config.max_plies {
-            adjudicated = true;
-            break None;
+        // (Not before the first move: a game has at least one position.)
+        let probe = tablebase.filter(|_| !record.entries.is_empty());
+        if let Some(winner) = probe.and_then(|tb| tablebase_result(tb, game.board())) {
+            break (winner, Ending::Tablebase);
         }
-        let result = soft_search(pvs, &game, config);
+        if record.entries.len() >= config.max_plies as usize {
+            break (None, Ending::MaxPlies);
+        }
+        let result = match next_search.take() {
+            Some(first) => first,
+            None => soft_search(pvs, &game, config),
+        };
+        nodes += result.nodes;
         let Some(best) = result.best_move else {
             // No legal move: the rules above end such games first.
-            break None;
+            break (None, Ending::Unknown);
         };
         let board = game.board();
-        let stm = board.turn();
-        let white_score = if stm == Color::White {
+        let white_score = if board.turn() == Color::White {
             result.score
         } else {
             -result.score
         };
-        if !board.in_check() && best.is_quiet() && !result.score.is_decisive() {
-            let cp = white_score
-                .value()
-                .clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16;
-            kept.push((PackedBoard::pack(board, cp, Wdl::Draw), cp));
-        }
+        // Search scores stay within ±32 001, so the clamp never reaches
+        // `games::NO_SCORE`.
+        let score = white_score
+            .value()
+            .clamp(-(i16::MAX as i32), i16::MAX as i32) as i16;
+        record.entries.push(Entry { mv: best, score });
+        let fullmove = board.fullmove_number();
+        game.play_unchecked(best);
 
         // Win adjudication: the score stays decisive for one side.
         if let Some(l) = win_run.update(white_score.value(), config.win_score, config.win_plies) {
-            adjudicated = true;
-            break Some(l);
+            break (Some(l), Ending::AdjudicatedWin);
         }
         // Draw adjudication: a long quiet stretch late in the game.
-        if board.fullmove_number() >= config.draw_after_move
-            && white_score.value().abs() <= config.draw_score
-        {
+        if fullmove >= config.draw_after_move && white_score.value().abs() <= config.draw_score {
             draw_run += 1;
             if draw_run >= config.draw_plies {
-                adjudicated = true;
-                break None;
+                break (None, Ending::AdjudicatedDraw);
             }
         } else {
             draw_run = 0;
         }
-
-        game.play_unchecked(best);
-        plies += 1;
     };
-    let result = Wdl::from_winner(winner);
-    let records = kept
-        .into_iter()
-        .map(|(mut p, _)| {
-            p.wdl = result as u8;
-            p
-        })
-        .collect();
-    GameRecord {
-        records,
-        result,
-        plies,
-        rejected_openings,
-        adjudicated,
+    record.result = Wdl::from_winner(winner);
+    record.ending = ending;
+    PlayedGame {
+        game: record,
+        rejected_openings: rejected,
+        nodes,
     }
 }
 
@@ -333,6 +447,17 @@ pub enum Target {
     Positions(u64),
     /// Until this many games have been written to the file.
     Games(u64),
+}
+
+/// The file format a run writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Whole games, every position ([`crate::games`]); filtered when read.
+    #[default]
+    Games,
+    /// One 32-byte record per training position ([`crate::marlin`]), the
+    /// default [`Filter`] applied as it is written.
+    Marlin,
 }
 
 /// What went wrong in a data generation run.
@@ -346,9 +471,31 @@ pub enum DatagenError {
         /// What went wrong.
         source: io::Error,
     },
-    /// The existing output is not a marlinformat file.
+    /// The existing output is not a whole marlinformat file.
     #[error(transparent)]
     Data(#[from] DataError),
+    /// The existing output is a damaged games file.
+    #[error(transparent)]
+    Games(#[from] GamesError),
+    /// The existing output is of the other format.
+    #[error("{path} holds {found} data but the run writes {wanted}; choose that --format or another --out")]
+    FormatMismatch {
+        /// The file.
+        path: PathBuf,
+        /// What it holds.
+        found: &'static str,
+        /// What the run writes.
+        wanted: &'static str,
+    },
+    /// A game could not be written (more plies than the format holds:
+    /// impossible with `max_plies` ≤ 65 535).
+    #[error("{path}: {source}")]
+    Game {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with the game.
+        source: GameError,
+    },
     /// The sidecar progress file is not one this program wrote.
     #[error("{path}: not a datagen progress file ({why}); move it away to start afresh")]
     Sidecar {
@@ -418,6 +565,9 @@ struct Progress {
     next_game: u64,
     bytes: u64,
     games: u64,
+    /// Positions in the file (absent from sidecars of marlinformat runs
+    /// before the games format: then `bytes / 32`).
+    positions: u64,
 }
 
 const SIDECAR_MAGIC: &str = "fianchetto-datagen 1";
@@ -445,6 +595,7 @@ impl Progress {
         }
         let mut p = Progress::default();
         let mut seen = 0;
+        let mut positions = None;
         for line in lines {
             let (key, value) = line
                 .split_once(' ')
@@ -457,6 +608,10 @@ impl Progress {
                 "next_game" => p.next_game = value,
                 "bytes" => p.bytes = value,
                 "games" => p.games = value,
+                "positions" => {
+                    positions = Some(value);
+                    continue;
+                }
                 _ => return Err(bad("an unknown key")),
             }
             seen += 1;
@@ -464,6 +619,7 @@ impl Progress {
         if seen != 4 {
             return Err(bad("missing keys"));
         }
+        p.positions = positions.unwrap_or(p.bytes / RECORD_SIZE as u64);
         Ok(Some(p))
     }
 
@@ -475,8 +631,8 @@ impl Progress {
         std::fs::write(
             &tmp,
             format!(
-                "{SIDECAR_MAGIC}\nseed {}\nnext_game {}\nbytes {}\ngames {}\n",
-                self.seed, self.next_game, self.bytes, self.games
+                "{SIDECAR_MAGIC}\nseed {}\nnext_game {}\nbytes {}\ngames {}\npositions {}\n",
+                self.seed, self.next_game, self.bytes, self.games, self.positions
             ),
         )
         .map_err(io_err(&tmp))?;
@@ -489,6 +645,8 @@ impl Progress {
 pub struct RunOptions {
     /// The output file (created, or resumed / appended to).
     pub out: PathBuf,
+    /// What it is written in.
+    pub format: Format,
     /// When to stop.
     pub target: Target,
     /// Worker threads.
@@ -497,6 +655,9 @@ pub struct RunOptions {
     pub seed: u64,
     /// Openings (empty: the start position).
     pub book: Vec<Setup>,
+    /// Endgame tables that end a game as soon as it reaches a position they
+    /// hold (with their exact result).
+    pub tablebase: Option<Arc<Tablebase>>,
     /// Draw a progress bar on standard error.
     pub progress: bool,
 }
@@ -506,7 +667,12 @@ pub struct RunOptions {
 pub struct Summary {
     /// Games written by this run.
     pub games: u64,
-    /// Positions written by this run.
+    /// Positions searched (plies played after the openings) by this run.
+    pub plies: u64,
+    /// Nodes searched by this run.
+    pub nodes: u64,
+    /// Positions written by this run (games format: every searched
+    /// position; marlinformat: those the default filter keeps).
     pub positions: u64,
     /// Positions in the file now.
     pub total_positions: u64,
@@ -514,10 +680,88 @@ pub struct Summary {
     pub adjudicated: u64,
     /// Openings thrown away as unbalanced.
     pub rejected_openings: u64,
+    /// Games that started from a Chess960 position.
+    pub chess960: u64,
     /// Results of the games written: black wins, draws, white wins.
     pub results: [u64; 3],
     /// Seconds the run took.
     pub seconds: f64,
+}
+
+/// Opens (or creates) the output and finds where the run stands: a sidecar
+/// is trusted (and the file cut back to its length), a file without one is
+/// checked and appended to.
+fn open_output(
+    opts: &RunOptions,
+    sidecar: &Path,
+) -> Result<(std::fs::File, Progress), DatagenError> {
+    let out = &opts.out;
+    let previous = Progress::read(sidecar)?;
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .map_err(io_err(out))?;
+    let len = file.metadata().map_err(io_err(out))?.len();
+    let is_games = len > 0 && games::GameReader::is_games_file(out).map_err(io_err(out))?;
+    let name = |games: bool| {
+        if games {
+            "games-format"
+        } else {
+            "marlinformat"
+        }
+    };
+    if len > 0 && is_games != (opts.format == Format::Games) {
+        return Err(DatagenError::FormatMismatch {
+            path: out.clone(),
+            found: name(is_games),
+            wanted: name(opts.format == Format::Games),
+        });
+    }
+    let progress = match previous {
+        // Resume: drop whatever a killed run wrote after its last whole game.
+        Some(p) if p.bytes <= len => {
+            if p.bytes < len {
+                file.set_len(p.bytes).map_err(io_err(out))?;
+            }
+            if p.seed == opts.seed {
+                p
+            } else {
+                // Appending under another seed starts at its first game.
+                Progress {
+                    seed: opts.seed,
+                    next_game: 0,
+                    ..p
+                }
+            }
+        }
+        Some(_) => {
+            return Err(DatagenError::Sidecar {
+                path: sidecar.to_path_buf(),
+                why: format!("it records more bytes than {} holds", out.display()),
+            })
+        }
+        // A file without a sidecar (another tool's data, or a copy): append
+        // to it, provided it is whole records or whole games.
+        None => {
+            let (bytes, positions) = if len == 0 {
+                (0, 0)
+            } else if is_games {
+                let repair = games::repair_tail(out)?;
+                (repair.len, repair.positions)
+            } else {
+                (len, record_count(out)?)
+            };
+            Progress {
+                seed: opts.seed,
+                next_game: 0,
+                bytes,
+                games: 0,
+                positions,
+            }
+        }
+    };
+    Ok((file, progress))
 }
 
 /// Generates data into `opts.out` until the target is reached or `stop` is
@@ -533,57 +777,20 @@ pub fn run<E: Evaluator<Bitboards> + Clone + Send>(
 ) -> Result<Summary, DatagenError> {
     let started = Instant::now();
     let sidecar = Progress::path(&opts.out);
-    let previous = Progress::read(&sidecar)?;
-    let mut file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&opts.out)
-        .map_err(io_err(&opts.out))?;
-    let len = file.metadata().map_err(io_err(&opts.out))?.len();
-    let mut progress = match previous {
-        // Resume: drop whatever a killed run wrote after its last whole game.
-        Some(p) if p.bytes <= len => {
-            if p.bytes < len {
-                file.set_len(p.bytes).map_err(io_err(&opts.out))?;
-            }
-            if p.seed == opts.seed {
-                p
-            } else {
-                // Appending under another seed starts at its first game.
-                Progress {
-                    seed: opts.seed,
-                    next_game: 0,
-                    ..p
-                }
-            }
-        }
-        Some(_) => {
-            return Err(DatagenError::Sidecar {
-                path: sidecar,
-                why: format!("it records more bytes than {} holds", opts.out.display()),
-            })
-        }
-        // A file without a sidecar (another tool's data): append to it,
-        // provided it is whole records.
-        None => {
-            record_count(&opts.out)?;
-            Progress {
-                seed: opts.seed,
-                next_game: 0,
-                bytes: len,
-                games: 0,
-            }
-        }
-    };
+    let (mut file, mut progress) = open_output(opts, &sidecar)?;
+    if progress.bytes == 0 && opts.format == Format::Games {
+        file.write_all(&games::header())
+            .map_err(io_err(&opts.out))?;
+        progress.bytes = games::HEADER_SIZE as u64;
+    }
     progress.write(&sidecar)?;
 
-    let positions_now = |p: &Progress| p.bytes / RECORD_SIZE as u64;
     let done = |p: &Progress| match opts.target {
-        Target::Positions(n) => positions_now(p) >= n,
+        Target::Positions(n) => p.positions >= n,
         Target::Games(n) => p.games >= n,
     };
     let mut summary = Summary {
-        total_positions: positions_now(&progress),
+        total_positions: progress.positions,
         ..Summary::default()
     };
     if done(&progress) {
@@ -592,7 +799,7 @@ pub fn run<E: Evaluator<Bitboards> + Clone + Send>(
 
     let bar = if opts.progress {
         let (len, pos, unit) = match opts.target {
-            Target::Positions(n) => (n, positions_now(&progress), "positions"),
+            Target::Positions(n) => (n, progress.positions, "positions"),
             Target::Games(n) => (n, progress.games, "games"),
         };
         let bar = ProgressBar::new(len).with_position(pos);
@@ -610,7 +817,7 @@ pub fn run<E: Evaluator<Bitboards> + Clone + Send>(
 
     let next = AtomicU64::new(progress.next_game);
     let quit = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(u64, GameRecord)>();
+    let (tx, rx) = mpsc::channel::<(u64, PlayedGame)>();
     let outcome = std::thread::scope(|s| -> Result<(), DatagenError> {
         for _ in 0..opts.threads.max(1) {
             let tx = tx.clone();
@@ -620,8 +827,15 @@ pub fn run<E: Evaluator<Bitboards> + Clone + Send>(
                 let mut pvs = config.searcher(eval);
                 while !quit.load(Ordering::Relaxed) {
                     let index = next.fetch_add(1, Ordering::Relaxed);
-                    let game =
-                        play_game(&mut pvs, config, &opts.book, opts.seed, index, Some(quit));
+                    let game = play_game(
+                        &mut pvs,
+                        config,
+                        &opts.book,
+                        opts.tablebase.as_deref(),
+                        opts.seed,
+                        index,
+                        Some(quit),
+                    );
                     if quit.load(Ordering::Relaxed) || tx.send((index, game)).is_err() {
                         break;
                     }
@@ -629,8 +843,46 @@ pub fn run<E: Evaluator<Bitboards> + Clone + Send>(
             });
         }
         drop(tx);
-        let mut pending: BTreeMap<u64, GameRecord> = BTreeMap::new();
+        let mut pending: BTreeMap<u64, PlayedGame> = BTreeMap::new();
         let mut buffer = Vec::new();
+        let mut records = Vec::new();
+        // Writes a game; returns its positions and bytes.
+        let mut write = |played: &PlayedGame| -> Result<(u64, u64), DatagenError> {
+            buffer.clear();
+            let positions = match opts.format {
+                Format::Games => {
+                    played
+                        .game
+                        .write_to(&mut buffer)
+                        .map_err(|source| DatagenError::Game {
+                            path: opts.out.clone(),
+                            source,
+                        })?;
+                    played.game.entries.len() as u64
+                }
+                Format::Marlin => {
+                    records.clear();
+                    played
+                        .game
+                        .expand(
+                            &Filter::default(),
+                            &mut records,
+                            &mut FilterCounts::default(),
+                        )
+                        .map_err(|source| DatagenError::Game {
+                            path: opts.out.clone(),
+                            source,
+                        })?;
+                    for r in &records {
+                        buffer.extend_from_slice(&r.to_bytes());
+                    }
+                    records.len() as u64
+                }
+            };
+            file.write_all(&buffer).map_err(io_err(&opts.out))?;
+            file.flush().map_err(io_err(&opts.out))?;
+            Ok((positions, buffer.len() as u64))
+        };
         let result = (|| {
             loop {
                 // Wake up now and then to pass a Ctrl-C on to the workers.
@@ -643,25 +895,24 @@ pub fn run<E: Evaluator<Bitboards> + Clone + Send>(
                 };
                 pending.insert(index, game);
                 // Write every game that is next in order.
-                while let Some(game) = pending.remove(&progress.next_game) {
-                    buffer.clear();
-                    for r in &game.records {
-                        buffer.extend_from_slice(&r.to_bytes());
-                    }
-                    file.write_all(&buffer).map_err(io_err(&opts.out))?;
-                    file.flush().map_err(io_err(&opts.out))?;
+                while let Some(played) = pending.remove(&progress.next_game) {
+                    let (positions, bytes) = write(&played)?;
                     progress.next_game += 1;
                     progress.games += 1;
-                    progress.bytes += buffer.len() as u64;
+                    progress.bytes += bytes;
+                    progress.positions += positions;
                     progress.write(&sidecar)?;
                     summary.games += 1;
-                    summary.positions += game.records.len() as u64;
-                    summary.adjudicated += game.adjudicated as u64;
-                    summary.rejected_openings += game.rejected_openings as u64;
-                    summary.results[game.result as usize] += 1;
-                    summary.total_positions = positions_now(&progress);
+                    summary.plies += played.game.entries.len() as u64;
+                    summary.nodes += played.nodes;
+                    summary.positions += positions;
+                    summary.adjudicated += played.adjudicated() as u64;
+                    summary.rejected_openings += played.rejected_openings as u64;
+                    summary.chess960 += played.game.chess960 as u64;
+                    summary.results[played.game.result as usize] += 1;
+                    summary.total_positions = progress.positions;
                     bar.set_position(match opts.target {
-                        Target::Positions(_) => positions_now(&progress),
+                        Target::Positions(_) => progress.positions,
                         Target::Games(_) => progress.games,
                     });
                     bar.set_message(format!(
@@ -697,18 +948,23 @@ impl std::fmt::Display for Summary {
         let per_s = |n: u64| n as f64 / self.seconds.max(1e-9);
         write!(
             f,
-            "{} games, {} positions ({} in the file) in {:.1} s: {:.1} positions/s, {:.2} games/s; \
-             white +{} black +{} draws {}; {} adjudicated; {} openings rejected",
+            "{} games, {} plies searched ({} nodes), {} positions written ({} in the file) in {:.1} s: \
+             {:.1} plies/s, {:.2} games/s, {:.0} nodes/s; white +{} black +{} draws {}; \
+             {} adjudicated; {} from Chess960 starts; {} openings rejected",
             self.games,
+            self.plies,
+            self.nodes,
             self.positions,
             self.total_positions,
             self.seconds,
-            per_s(self.positions),
+            per_s(self.plies),
             per_s(self.games),
+            per_s(self.nodes),
             self.results[Wdl::WhiteWin as usize],
             self.results[Wdl::BlackWin as usize],
             self.results[Wdl::Draw as usize],
             self.adjudicated,
+            self.chess960,
             self.rejected_openings
         )
     }

@@ -1,7 +1,9 @@
 //! # fianchetto-tune
 //!
-//! What is learned from games: self-play [data generation](datagen), the
-//! [marlinformat](marlin) training-data records, and the NNUE [trainer](train).
+//! What is learned from games: self-play [data generation](datagen), training
+//! data kept as whole [games] or as [marlinformat](marlin) records (and the
+//! [data] tools that convert, merge, deduplicate and count them), and the
+//! NNUE [trainer](train).
 //! Kept out of the libraries so that their users do not compile it.
 //!
 //! ```
@@ -20,7 +22,9 @@
 //! search; their trajectories are drawn as SVG charts ([`plot`]).
 #![warn(missing_docs)]
 
+pub mod data;
 pub mod datagen;
+pub mod games;
 pub mod marlin;
 pub mod matches;
 pub mod plot;

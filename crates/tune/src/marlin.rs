@@ -48,11 +48,12 @@ const BLACK_BIT: u8 = 8;
 const NO_EP: u8 = 64;
 
 /// A game's result, from white's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Wdl {
     /// Black won.
     BlackWin = 0,
     /// Drawn.
+    #[default]
     Draw = 1,
     /// White won.
     WhiteWin = 2,
@@ -82,7 +83,8 @@ impl Wdl {
         }
     }
 
-    fn from_byte(b: u8) -> Option<Wdl> {
+    /// The result of a result byte (0, 1 or 2), `None` for any other.
+    pub fn from_byte(b: u8) -> Option<Wdl> {
         match b {
             0 => Some(Wdl::BlackWin),
             1 => Some(Wdl::Draw),
@@ -134,6 +136,9 @@ pub enum DataError {
     /// The record decodes to an impossible position.
     #[error("record decodes to an impossible position: {0}")]
     Position(#[from] PositionError),
+    /// A games-format file read as training positions is damaged.
+    #[error(transparent)]
+    Games(Box<crate::games::GamesError>),
     /// A record in a file is malformed.
     #[error("{path}: record {index}: {error}")]
     Record {

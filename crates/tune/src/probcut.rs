@@ -22,6 +22,7 @@
 //! ```
 
 use crate::datagen::{play_game, DatagenConfig};
+use crate::games::Filter;
 use crate::positions::for_each_position;
 pub use crate::positions::PositionsError;
 use fianchetto_board::{Bitboards, Board};
@@ -389,9 +390,10 @@ pub fn generate_positions(count: usize, seed: u64) -> Vec<Bitboards> {
     let mut out = Vec::with_capacity(count);
     let mut index = 0;
     while out.len() < count {
-        let game = play_game(&mut pvs, &config, &[], seed, index, None);
+        let game = play_game(&mut pvs, &config, &[], None, seed, index, None);
         index += 1;
-        for r in game.records.iter().step_by(4) {
+        let records = game.records(&Filter::default()).unwrap_or_default();
+        for r in records.iter().step_by(4) {
             if let Ok(u) = r.unpack() {
                 if let Ok(b) = Bitboards::from_setup(&u.setup) {
                     out.push(b);

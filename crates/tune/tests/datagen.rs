@@ -1,10 +1,13 @@
 //! Datagen round trip: what `run` writes decodes to the games `play_game`
 //! plays; resuming after a kill and running on more threads change nothing.
 
-use fianchetto_board::{Bitboards, Board};
+use fianchetto_board::{Bitboards, Board, CastlingSide, Color};
 use fianchetto_eval::{Material, Score};
 use fianchetto_movegen::MoveGen;
-use fianchetto_tune::datagen::{self, play_game, DatagenConfig, DatagenError, RunOptions, Target};
+use fianchetto_tune::datagen::{
+    self, play_game, DatagenConfig, DatagenError, Format, RunOptions, Target,
+};
+use fianchetto_tune::games::{self, Filter, GameReader, GamesError};
 use fianchetto_tune::marlin::{read_all, DataError, PackedBoard, RECORD_SIZE};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -23,36 +26,104 @@ fn temp(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     let _ = std::fs::remove_file(&path);
-    let _ = std::fs::remove_file(path.with_extension("bin.progress"));
+    let mut sidecar = path.as_os_str().to_owned();
+    sidecar.push(".progress");
+    let _ = std::fs::remove_file(sidecar);
     path
 }
 
-fn opts(out: &Path, games: u64, threads: usize) -> RunOptions {
+fn opts(out: &Path, format: Format, games: u64, threads: usize) -> RunOptions {
     RunOptions {
         out: out.to_path_buf(),
+        format,
         target: Target::Games(games),
         threads,
         seed: 11,
         book: Vec::new(),
+        tablebase: None,
         progress: false,
     }
 }
 
+fn read_games(path: &Path) -> Vec<games::GameRecord> {
+    GameReader::open(path)
+        .unwrap()
+        .map(|g| g.unwrap().1)
+        .collect()
+}
+
 #[test]
-fn written_records_are_the_games_played() {
+fn written_games_are_the_games_played() {
+    let out = temp("roundtrip.games");
+    let stop = AtomicBool::new(false);
+    let summary = datagen::run(
+        &config(),
+        Material::classic(),
+        &opts(&out, Format::Games, 3, 1),
+        &stop,
+    )
+    .unwrap();
+    assert_eq!(summary.games, 3);
+
+    let mut searcher = config().searcher(Material::classic());
+    let played: Vec<_> = (0..3)
+        .map(|index| play_game(&mut searcher, &config(), &[], None, 11, index, None).game)
+        .collect();
+    assert_eq!(read_games(&out), played);
+    let entries: u64 = played.iter().map(|g| g.entries.len() as u64).sum();
+    assert_eq!(summary.positions, entries);
+    assert_eq!(summary.plies, entries);
+
+    for game in &played {
+        // Every entry replays to a legal position with a move and a score.
+        let mut count = 0;
+        let mut last = None;
+        game.replay(|index, board, entry| {
+            assert_eq!(index, count);
+            count += 1;
+            assert!(board.legal_moves().contains(&entry.mv));
+            assert!(entry.score.unsigned_abs() <= Score::INFINITE.0 as u16);
+            last = Some(board.clone());
+        })
+        .unwrap();
+        assert_eq!(count, game.entries.len());
+        // The game ended where its record says.
+        let mut end = last.unwrap();
+        end.play_unchecked(game.entries[count - 1].mv);
+        match game.ending {
+            games::Ending::Checkmate => {
+                assert!(end.has_no_moves() && end.in_check());
+                assert_eq!(game.result.winner(), Some(!end.turn()));
+            }
+            games::Ending::Stalemate => assert!(end.has_no_moves() && !end.in_check()),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn marlin_output_is_the_filtered_games() {
     let out = temp("roundtrip.bin");
     let stop = AtomicBool::new(false);
-    let summary = datagen::run(&config(), Material::classic(), &opts(&out, 3, 1), &stop).unwrap();
+    let summary = datagen::run(
+        &config(),
+        Material::classic(),
+        &opts(&out, Format::Marlin, 3, 1),
+        &stop,
+    )
+    .unwrap();
     assert_eq!(summary.games, 3);
 
     let mut expected = Vec::new();
+    let mut entries = 0;
     let mut searcher = config().searcher(Material::classic());
     for index in 0..3 {
-        let game = play_game(&mut searcher, &config(), &[], 11, index, None);
-        assert!(game.plies > 0);
-        for record in &game.records {
+        let played = play_game(&mut searcher, &config(), &[], None, 11, index, None);
+        let records = played.records(&Filter::default()).unwrap();
+        entries += played.game.entries.len();
+        for record in &records {
             let position = record.unpack().unwrap();
-            assert_eq!(position.wdl, game.result);
+            assert_eq!(position.wdl, played.game.result);
             let board = Bitboards::from_setup(&position.setup).unwrap();
             assert!(!board.in_check(), "a position in check was kept");
             assert!(!board.has_no_moves());
@@ -63,8 +134,9 @@ fn written_records_are_the_games_played() {
                 *record
             );
         }
-        expected.extend(game.records);
+        expected.extend(records);
     }
+    assert!(expected.len() < entries, "the filter skipped nothing");
     assert_eq!(summary.positions, expected.len() as u64);
     let read: Vec<_> = read_all(&out).unwrap();
     assert_eq!(read.len(), expected.len());
@@ -75,46 +147,194 @@ fn written_records_are_the_games_played() {
 }
 
 #[test]
-fn resume_after_a_kill_and_more_threads_give_the_same_file() {
+fn resume_after_a_kill_loses_only_the_game_in_flight() {
+    let stop = AtomicBool::new(false);
+    let straight = temp("straight.games");
+    datagen::run(
+        &config(),
+        Material::classic(),
+        &opts(&straight, Format::Games, 4, 1),
+        &stop,
+    )
+    .unwrap();
+    let whole = std::fs::read(&straight).unwrap();
+
+    // A run that wrote two games, then was killed halfway through writing
+    // the third: the file ends inside a game.
+    let resumed = temp("resumed.games");
+    datagen::run(
+        &config(),
+        Material::classic(),
+        &opts(&resumed, Format::Games, 2, 1),
+        &stop,
+    )
+    .unwrap();
+    let two = std::fs::read(&resumed).unwrap();
+    let third_len = read_games(&straight)[2].encoded_len();
+    let mut killed = two.clone();
+    killed.extend_from_slice(&whole[two.len()..two.len() + third_len / 2]);
+    std::fs::write(&resumed, &killed).unwrap();
+    // A reader names the half game.
+    let err = GameReader::open(&resumed)
+        .unwrap()
+        .find_map(|g| g.err())
+        .unwrap();
+    assert!(
+        matches!(err, GamesError::Truncated { game: 2, offset, .. } if offset == two.len() as u64),
+        "{err}"
+    );
+    let summary = datagen::run(
+        &config(),
+        Material::classic(),
+        &opts(&resumed, Format::Games, 4, 2),
+        &stop,
+    )
+    .unwrap();
+    assert_eq!(summary.games, 2);
+    assert_eq!(std::fs::read(&resumed).unwrap(), whole);
+
+    // Already done: nothing more is written.
+    let again = datagen::run(
+        &config(),
+        Material::classic(),
+        &opts(&resumed, Format::Games, 4, 2),
+        &stop,
+    )
+    .unwrap();
+    assert_eq!(again.games, 0);
+
+    // Without the sidecar (a copied file), the half game is found and cut
+    // before appending.
+    let copy = temp("copy.games");
+    std::fs::write(&copy, &killed).unwrap();
+    let mut options = opts(&copy, Format::Games, 1, 1);
+    options.seed = 12;
+    datagen::run(&config(), Material::classic(), &options, &stop).unwrap();
+    let games = read_games(&copy);
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[..2], read_games(&straight)[..2]);
+}
+
+#[test]
+fn a_marlin_run_resumes_too() {
     let stop = AtomicBool::new(false);
     let straight = temp("straight.bin");
     datagen::run(
         &config(),
         Material::classic(),
-        &opts(&straight, 4, 1),
+        &opts(&straight, Format::Marlin, 4, 1),
         &stop,
     )
     .unwrap();
-
-    // A run that wrote two games, then was killed halfway through a record.
     let resumed = temp("resumed.bin");
-    datagen::run(&config(), Material::classic(), &opts(&resumed, 2, 1), &stop).unwrap();
+    datagen::run(
+        &config(),
+        Material::classic(),
+        &opts(&resumed, Format::Marlin, 2, 1),
+        &stop,
+    )
+    .unwrap();
     let mut bytes = std::fs::read(&resumed).unwrap();
     bytes.extend_from_slice(&[0xAB; RECORD_SIZE + 10]);
     std::fs::write(&resumed, &bytes).unwrap();
-    let summary =
-        datagen::run(&config(), Material::classic(), &opts(&resumed, 4, 2), &stop).unwrap();
-    assert_eq!(summary.games, 2);
+    datagen::run(
+        &config(),
+        Material::classic(),
+        &opts(&resumed, Format::Marlin, 4, 2),
+        &stop,
+    )
+    .unwrap();
     assert_eq!(
         std::fs::read(&resumed).unwrap(),
         std::fs::read(&straight).unwrap()
     );
-
-    // Already done: nothing more is written.
-    let again = datagen::run(&config(), Material::classic(), &opts(&resumed, 4, 2), &stop).unwrap();
-    assert_eq!(again.games, 0);
 }
 
 #[test]
 fn a_stop_request_keeps_whole_games() {
-    let out = temp("stopped.bin");
+    let out = temp("stopped.games");
     let stop = AtomicBool::new(true);
-    let summary = datagen::run(&config(), Material::classic(), &opts(&out, 50, 1), &stop).unwrap();
+    let summary = datagen::run(
+        &config(),
+        Material::classic(),
+        &opts(&out, Format::Games, 50, 1),
+        &stop,
+    )
+    .unwrap();
     assert!(summary.games < 50);
-    assert_eq!(
-        std::fs::metadata(&out).unwrap().len() % RECORD_SIZE as u64,
-        0
-    );
+    assert_eq!(read_games(&out).len() as u64, summary.games);
+}
+
+#[test]
+fn chess960_openings_are_legal_and_varied() {
+    let mut arrangements = std::collections::HashSet::new();
+    for dfrc in [false, true] {
+        let config = DatagenConfig {
+            chess960_permille: 1000,
+            dfrc,
+            ..config()
+        };
+        let mut searcher = config.searcher(Material::classic());
+        for index in 0..4 {
+            let played = play_game(&mut searcher, &config, &[], None, 5, index, None);
+            let game = played.game;
+            assert!(game.chess960);
+            let start = game.start_board().unwrap();
+            // 8 or 9 random plies from a Chess960 start: every piece is still
+            // near its home, and the game replays move by move.
+            assert!(start.fullmove_number() >= 5);
+            game.replay(|_, board, entry| {
+                assert!(board.legal_moves().contains(&entry.mv));
+            })
+            .unwrap();
+            let rights = start.castling();
+            let rook = |color, side| rights.rook_file(color, side);
+            if !dfrc {
+                // Mirrored starts: where both sides may still castle on a
+                // side, their rooks started on the same file.
+                for side in [CastlingSide::King, CastlingSide::Queen] {
+                    if let (Some(w), Some(b)) = (rook(Color::White, side), rook(Color::Black, side))
+                    {
+                        assert_eq!(w, b, "game {index}: {side:?}");
+                    }
+                }
+            }
+            arrangements.insert((
+                rook(Color::White, CastlingSide::King),
+                rook(Color::Black, CastlingSide::King),
+                start.king(Color::White),
+            ));
+            // The record keeps the Chess960 castling rights.
+            let mut bytes = Vec::new();
+            game.write_to(&mut bytes).unwrap();
+            let back = games::GameRecord::from_bytes(&bytes).unwrap();
+            assert_eq!(back.start_board().unwrap().castling(), rights);
+        }
+    }
+    assert!(arrangements.len() > 2, "{arrangements:?}");
+}
+
+#[test]
+fn a_game_ends_where_the_tablebase_knows_the_result() {
+    let tables = Path::new(env!("CARGO_MANIFEST_DIR")).join("../syzygy/tests/tables");
+    let mut tablebase = fianchetto_syzygy::Tablebase::new();
+    tablebase.add_directory(&tables).unwrap();
+    // White takes the rook at once (no random plies): KQ v K, a win.
+    let book = [fianchetto_board::Setup::from_fen("4k3/8/8/8/8/8/3r4/3QK3 w - - 0 1").unwrap()];
+    let config = DatagenConfig {
+        min_random_plies: 0,
+        max_random_plies: 0,
+        ..config()
+    };
+    let mut searcher = config.searcher(Material::classic());
+    let played = play_game(&mut searcher, &config, &book, Some(&tablebase), 1, 0, None).game;
+    assert_eq!(played.ending, games::Ending::Tablebase);
+    assert_eq!(played.result, fianchetto_tune::marlin::Wdl::WhiteWin);
+    assert_eq!(played.entries.len(), 1);
+    assert!(played.entries[0].mv.is_capture());
+    // Without tables the game is played on.
+    let longer = play_game(&mut searcher, &config, &book, None, 1, 0, None).game;
+    assert!(longer.entries.len() > 1);
 }
 
 #[test]
@@ -122,7 +342,13 @@ fn foreign_and_truncated_files_are_refused() {
     let out = temp("foreign.bin");
     std::fs::write(&out, [1u8; 33]).unwrap();
     let stop = AtomicBool::new(false);
-    let err = datagen::run(&config(), Material::classic(), &opts(&out, 1, 1), &stop).unwrap_err();
+    let err = datagen::run(
+        &config(),
+        Material::classic(),
+        &opts(&out, Format::Marlin, 1, 1),
+        &stop,
+    )
+    .unwrap_err();
     assert!(
         matches!(
             err,
@@ -132,6 +358,16 @@ fn foreign_and_truncated_files_are_refused() {
     );
     assert!(err.to_string().contains("not a whole number"));
     // Nothing was written to it.
+    assert_eq!(std::fs::read(&out).unwrap(), vec![1u8; 33]);
+    // Nor is marlinformat data appended to as games.
+    let err = datagen::run(
+        &config(),
+        Material::classic(),
+        &opts(&out, Format::Games, 1, 1),
+        &stop,
+    )
+    .unwrap_err();
+    assert!(matches!(err, DatagenError::FormatMismatch { .. }), "{err}");
     assert_eq!(std::fs::read(&out).unwrap(), vec![1u8; 33]);
 
     let err = read_all(&out).unwrap_err();

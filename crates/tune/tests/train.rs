@@ -3,11 +3,11 @@
 //! with clear errors.
 
 use fianchetto_board::{Bitboards, Board, Color, Piece, Role, Setup, Square};
-use fianchetto_eval::nnue::{feature, Network, Nnue, QA, QB, SCALE};
+use fianchetto_eval::nnue::{Arch, KingBuckets, Network, Nnue, View, QA, QB, SCALE};
 use fianchetto_eval::Evaluator;
 use fianchetto_tune::marlin::{DataError, PackedBoard, Wdl};
 use fianchetto_tune::train::{
-    self, Checkpoint, CheckpointError, ConfigRequest, RunOutcome, TrainConfig, TrainData,
+    self, Checkpoint, CheckpointError, ConfigRequest, RunFile, RunOutcome, TrainConfig, TrainData,
     TrainError, Trainer,
 };
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -68,7 +68,7 @@ fn material_positions(n: usize, seed: u64) -> Vec<PackedBoard> {
 
 fn small_config() -> TrainConfig {
     TrainConfig {
-        hidden: 32,
+        arch: Arch::plain(32),
         epochs: 8,
         batch_size: 256,
         lr: 0.005,
@@ -91,12 +91,15 @@ fn temp_dir(name: &str) -> PathBuf {
 fn the_trainer_learns_material() {
     let data = TrainData::from_records(material_positions(6000, 1)).unwrap();
     let mut trainer = Trainer::new(small_config(), data).unwrap();
-    let val = trainer.validation_indices().to_vec();
-    assert_eq!(val.len(), 600);
+    let val = trainer.validation_records().to_vec();
+    // 94 blocks of 64 (the last of 48), 9 of them held out.
+    assert!((8 * 64 + 48..=9 * 64).contains(&val.len()), "{}", val.len());
+    assert_eq!(trainer.val_len() as usize, val.len());
+    assert_eq!(trainer.train_len() as usize + val.len(), 6000);
     let constant = trainer.constant_loss(&val);
     let before = trainer.validation_loss().unwrap();
     while !trainer.is_finished() {
-        let stats = trainer.train_epoch();
+        let stats = trainer.train_epoch().unwrap();
         eprintln!(
             "epoch {}: train {:.5} val {:.5} (constant {constant:.5})",
             stats.epoch,
@@ -123,22 +126,42 @@ fn the_trainer_learns_material() {
     }
 }
 
-/// The quantized forward pass, in integers, from `Network`'s accessors:
-/// what the engine's evaluator computes. Also checks that no accumulator
-/// leaves the `i16` range.
-fn quantized_eval(net: &Network, record: &PackedBoard) -> i32 {
-    let h = net.hidden();
+/// The views of both perspectives of `record` (the side to move's first),
+/// found from the kings' squares, and its output bucket.
+fn views(net: &Network, record: &PackedBoard) -> ([(Color, View); 2], usize) {
     let us = record.turn();
     let them = match us {
         Color::White => Color::Black,
         Color::Black => Color::White,
     };
+    let pieces: Vec<(Square, Piece)> = record.pieces().map(Result::unwrap).collect();
+    let king = |c: Color| {
+        pieces
+            .iter()
+            .find(|(_, p)| *p == Piece::new(c, Role::King))
+            .map(|(sq, _)| sq.index())
+            .unwrap()
+    };
+    let arch = net.arch();
+    let view = |c: Color| (c, arch.king_buckets.view(c.index(), king(c)));
+    let bucket = arch.output_buckets.bucket(pieces.len() as u32);
+    ([view(us), view(them)], bucket)
+}
+
+/// The quantized forward pass, in integers, from `Network`'s accessors:
+/// what the engine's evaluator computes. Also checks that no accumulator
+/// leaves the `i16` range.
+fn quantized_eval(net: &Network, record: &PackedBoard) -> i32 {
+    let h = net.hidden();
+    let (persp, bucket) = views(net, record);
+    let out_w = &net.out_weights()[2 * h * bucket..2 * h * (bucket + 1)];
     let mut sum = 0i64;
-    for (half, perspective) in [us, them].into_iter().enumerate() {
+    for (half, (perspective, view)) in persp.into_iter().enumerate() {
         let mut acc: Vec<i32> = net.ft_bias().iter().map(|&b| b as i32).collect();
         for item in record.pieces() {
             let (sq, piece): (Square, Piece) = item.unwrap();
-            let f = feature(perspective, piece, sq);
+            let side = usize::from(piece.color != perspective);
+            let f = view.index(side, piece.role.index(), sq.index());
             for (a, &w) in acc.iter_mut().zip(&net.ft_weights()[f * h..(f + 1) * h]) {
                 *a += w as i32;
             }
@@ -146,10 +169,10 @@ fn quantized_eval(net: &Network, record: &PackedBoard) -> i32 {
         for (i, &a) in acc.iter().enumerate() {
             assert!(a.abs() <= i16::MAX as i32, "accumulator {a} overflows i16");
             let c = a.clamp(0, QA) as i64;
-            sum += c * c * net.out_weights()[half * h + i] as i64;
+            sum += c * c * out_w[half * h + i] as i64;
         }
     }
-    let out = sum / QA as i64 + net.out_bias() as i64;
+    let out = sum / QA as i64 + net.out_bias()[bucket] as i64;
     (out * SCALE as i64 / (QA * QB) as i64) as i32
 }
 
@@ -157,13 +180,10 @@ fn quantized_eval(net: &Network, record: &PackedBoard) -> i32 {
 /// their scales: what the integer pass computes, before its truncations.
 fn dequantized_eval(net: &Network, record: &PackedBoard) -> f32 {
     let h = net.hidden();
-    let us = record.turn();
-    let them = match us {
-        Color::White => Color::Black,
-        Color::Black => Color::White,
-    };
-    let mut out = net.out_bias() as f32 / (QA * QB) as f32;
-    for (half, perspective) in [us, them].into_iter().enumerate() {
+    let (persp, bucket) = views(net, record);
+    let out_w = &net.out_weights()[2 * h * bucket..2 * h * (bucket + 1)];
+    let mut out = net.out_bias()[bucket] as f32 / (QA * QB) as f32;
+    for (half, (perspective, view)) in persp.into_iter().enumerate() {
         let mut acc: Vec<f32> = net
             .ft_bias()
             .iter()
@@ -171,14 +191,15 @@ fn dequantized_eval(net: &Network, record: &PackedBoard) -> f32 {
             .collect();
         for item in record.pieces() {
             let (sq, piece) = item.unwrap();
-            let f = feature(perspective, piece, sq);
+            let side = usize::from(piece.color != perspective);
+            let f = view.index(side, piece.role.index(), sq.index());
             for (a, &w) in acc.iter_mut().zip(&net.ft_weights()[f * h..(f + 1) * h]) {
                 *a += w as f32 / QA as f32;
             }
         }
         for (i, &a) in acc.iter().enumerate() {
             let c = a.clamp(0.0, 1.0);
-            out += c * c * net.out_weights()[half * h + i] as f32 / QB as f32;
+            out += c * c * out_w[half * h + i] as f32 / QB as f32;
         }
     }
     out * SCALE as f32
@@ -194,78 +215,103 @@ fn dequantized_eval(net: &Network, record: &PackedBoard) -> f32 {
 fn the_quantized_export_reproduces_the_float_predictions() {
     let records = material_positions(4000, 2);
     let data = TrainData::from_records(records.clone()).unwrap();
-    let config = TrainConfig {
-        epochs: 5,
-        ..small_config()
-    };
-    let mut trainer = Trainer::new(config, data).unwrap();
-    while !trainer.is_finished() {
-        trainer.train_epoch();
-    }
-    let net = Network::from_bytes(&trainer.export().to_bytes()).unwrap();
-    assert_eq!(net, trainer.export());
-    assert!(net.out_weights().iter().all(|w| w.abs() <= 127));
-    let (mut worst, mut total, mut worst_int) = (0.0f32, 0.0f32, 0.0f32);
-    let sample = &records[..1000];
-    // The engine's evaluator, loaded from the exported bytes.
-    let mut engine = Nnue::from_bytes(&trainer.export().to_bytes()).unwrap();
-    for record in sample {
-        let board = Bitboards::from_setup(&record.unpack().unwrap().setup).unwrap();
-        let from_engine = engine.evaluate(&board).value();
-        assert_eq!(
-            from_engine,
-            quantized_eval(&net, record),
-            "engine vs reference"
+    for arch in [
+        Arch::plain(32),
+        Arch::plain(32)
+            .with_king_buckets(KingBuckets::MIRRORED_4)
+            .with_output_buckets(8),
+    ] {
+        let config = TrainConfig {
+            arch,
+            epochs: 5,
+            ..small_config()
+        };
+        let mut trainer = Trainer::new(config, data.clone()).unwrap();
+        while !trainer.is_finished() {
+            trainer.train_epoch().unwrap();
+        }
+        let net = Network::from_bytes(&trainer.export().to_bytes()).unwrap();
+        assert_eq!(net, trainer.export());
+        assert_eq!(*net.arch(), arch);
+        assert!(net.out_weights().iter().all(|w| w.abs() <= 128));
+        let (mut worst, mut total, mut worst_int) = (0.0f32, 0.0f32, 0.0f32);
+        let sample = &records[..1000];
+        // The engine's evaluator, loaded from the exported bytes.
+        let mut engine = Nnue::from_bytes(&trainer.export().to_bytes()).unwrap();
+        for record in sample {
+            let board = Bitboards::from_setup(&record.unpack().unwrap().setup).unwrap();
+            let from_engine = engine.evaluate(&board).value();
+            assert_eq!(
+                from_engine,
+                quantized_eval(&net, record),
+                "{arch}: engine vs reference"
+            );
+            let quantized = from_engine as f32;
+            worst_int = worst_int.max((dequantized_eval(&net, record) - quantized).abs());
+            let diff = (trainer.predict(record) - quantized).abs();
+            worst = worst.max(diff);
+            total += diff;
+        }
+        let mean = total / sample.len() as f32;
+        eprintln!(
+            "{arch}: quantized vs float: mean {mean:.2} cp, worst {worst:.2} cp; \
+             integer vs dequantized float: worst {worst_int:.2} cp"
         );
-        let quantized = from_engine as f32;
-        worst_int = worst_int.max((dequantized_eval(&net, record) - quantized).abs());
-        let diff = (trainer.predict(record) - quantized).abs();
-        worst = worst.max(diff);
-        total += diff;
+        assert!(
+            worst_int < 1.5,
+            "{arch}: the integer pass is {worst_int} cp off"
+        );
+        assert!(
+            mean <= 8.0,
+            "{arch}: the quantized net is {mean} cp from the float one on average"
+        );
+        assert!(
+            worst <= 25.0,
+            "{arch}: the quantized net is {worst} cp from the float one"
+        );
     }
-    let mean = total / sample.len() as f32;
-    eprintln!(
-        "quantized vs float: mean {mean:.2} cp, worst {worst:.2} cp; \
-         integer vs dequantized float: worst {worst_int:.2} cp"
-    );
-    assert!(worst_int < 1.5, "the integer pass is {worst_int} cp off");
-    assert!(
-        mean <= 8.0,
-        "the quantized net is {mean} cp from the float one on average"
-    );
-    assert!(
-        worst <= 25.0,
-        "the quantized net is {worst} cp from the float one"
-    );
 }
 
 #[test]
 fn a_resumed_run_matches_a_straight_one() {
     let data = TrainData::from_records(material_positions(1500, 3)).unwrap();
+    // Small chunks and windows, so that the epochs stream several windows
+    // and the stop falls inside one.
     let config = TrainConfig {
-        hidden: 16,
+        arch: Arch::plain(16).with_king_buckets(KingBuckets::MIRRORED_4),
         epochs: 3,
-        batch_size: 100,
+        batch_size: 150,
+        chunk: 200,
+        window: 2,
+        warmup: 5,
+        wdl_end: 0.5,
         ..small_config()
     };
     let mut straight = Trainer::new(config.clone(), data.clone()).unwrap();
     while !straight.is_finished() {
-        straight.train_epoch();
+        straight.train_epoch().unwrap();
     }
 
     // One epoch, then three batches of the second before "Ctrl-C".
     let mut first = Trainer::new(config.clone(), data.clone()).unwrap();
-    first.train_epoch();
+    first.train_epoch().unwrap();
     let stop = AtomicBool::new(false);
     let mut batches = 0;
-    let stopped = first.train_epoch_with(Some(&stop), &mut |_| {
-        batches += 1;
-        if batches == 3 {
-            stop.store(true, Ordering::Relaxed);
-        }
-    });
+    let mut done = Vec::new();
+    let stopped = first
+        .train_epoch_with(Some(&stop), &mut |p| {
+            done.push(p);
+            batches += 1;
+            if batches == 6 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        })
+        .unwrap();
     assert!(stopped.is_none());
-    assert_eq!((first.epochs_done(), first.epoch_progress()), (1, 300));
+    assert_eq!(first.epochs_done(), 1);
+    assert_eq!(first.epoch_progress(), done[5]);
+    // The windows' last batches are smaller: 6 batches are not 900 positions.
+    assert!(done.windows(2).any(|w| w[1] - w[0] < 150), "{done:?}");
     let bytes = first.checkpoint_bytes();
     drop(first);
 
@@ -273,7 +319,7 @@ fn a_resumed_run_matches_a_straight_one() {
     assert_eq!(checkpoint.config(), &config);
     let mut resumed = Trainer::resume(checkpoint, config, data).unwrap();
     while !resumed.is_finished() {
-        resumed.train_epoch();
+        resumed.train_epoch().unwrap();
     }
     assert_eq!(resumed.steps(), straight.steps());
     assert!(
@@ -294,7 +340,7 @@ fn a_resumed_run_matches_a_straight_one() {
 fn runs_are_deterministic_for_a_seed_and_thread_count() {
     let data = TrainData::from_records(material_positions(800, 4)).unwrap();
     let config = TrainConfig {
-        hidden: 16,
+        arch: Arch::plain(16).with_output_buckets(4),
         epochs: 1,
         batch_size: 64,
         threads: 3,
@@ -302,11 +348,11 @@ fn runs_are_deterministic_for_a_seed_and_thread_count() {
     };
     let mut a = Trainer::new(config.clone(), data.clone()).unwrap();
     let mut b = Trainer::new(config.clone(), data.clone()).unwrap();
-    a.train_epoch();
-    b.train_epoch();
+    a.train_epoch().unwrap();
+    b.train_epoch().unwrap();
     assert!(a.parameters() == b.parameters());
     let mut c = Trainer::new(TrainConfig { seed: 99, ..config }, data).unwrap();
-    c.train_epoch();
+    c.train_epoch().unwrap();
     assert!(a.parameters() != c.parameters());
 }
 
@@ -352,7 +398,7 @@ fn the_run_writes_net_checkpoint_and_plot_and_resumes_after_a_stop() {
         ..request.clone()
     };
     let err = train::start(&clash, load(), &out, true).unwrap_err();
-    assert!(err.to_string().contains("--hidden 32"), "{err}");
+    assert!(err.to_string().contains("hidden 16 vs 32"), "{err}");
 
     let mut trainer = train::start(&request, load(), &out, true).unwrap();
     let mut epochs = Vec::new();
@@ -369,7 +415,15 @@ fn the_run_writes_net_checkpoint_and_plot_and_resumes_after_a_stop() {
     assert_eq!(saved.epochs_done(), 2);
     assert_eq!(saved.history().len(), 2);
     let svg = std::fs::read_to_string(train::plot_path(&out)).unwrap();
-    assert!(svg.starts_with("<svg") && svg.contains("validation") && svg.contains("epoch"));
+    assert!(
+        svg.starts_with("<svg") && svg.contains("validation") && svg.contains("epoch"),
+        "{svg}"
+    );
+    // The run file names the data and every setting.
+    let run = RunFile::read(&train::run_path(&out)).unwrap();
+    assert_eq!(run.data, std::slice::from_ref(&data_path));
+    assert_eq!(run.out.as_deref(), Some(out.as_path()));
+    assert_eq!(&run.request.fresh().unwrap(), trainer.config());
 
     // Training longer continues the same run.
     let longer = ConfigRequest {
@@ -425,13 +479,13 @@ fn bad_data_files_are_named() {
 fn bad_checkpoints_are_refused_clearly() {
     let data = TrainData::from_records(material_positions(300, 7)).unwrap();
     let config = TrainConfig {
-        hidden: 16,
+        arch: Arch::plain(16),
         epochs: 2,
         batch_size: 64,
         ..small_config()
     };
     let mut trainer = Trainer::new(config.clone(), data.clone()).unwrap();
-    trainer.train_epoch();
+    trainer.train_epoch().unwrap();
     let bytes = trainer.checkpoint_bytes();
     assert!(Checkpoint::from_bytes(&bytes).is_ok());
 
@@ -441,7 +495,7 @@ fn bad_checkpoints_are_refused_clearly() {
     );
     assert!(matches!(
         Checkpoint::from_bytes(&bytes[..bytes.len() - 1]),
-        Err(CheckpointError::Length { hidden: 16, .. })
+        Err(CheckpointError::Length { epochs: 1, .. })
     ));
     let mut b = bytes.clone();
     b[0] = b'X';
@@ -495,7 +549,28 @@ fn settings_are_checked() {
     let data = || TrainData::from_records(material_positions(50, 9)).unwrap();
     let d = TrainConfig::default;
     for (config, word) in [
-        (TrainConfig { hidden: 100, ..d() }, "multiple of 16"),
+        (
+            TrainConfig {
+                arch: Arch::plain(100),
+                ..d()
+            },
+            "multiple of 16",
+        ),
+        (
+            TrainConfig {
+                arch: Arch::plain(16).with_output_buckets(17),
+                ..d()
+            },
+            "17 output buckets",
+        ),
+        (TrainConfig { window: 0, ..d() }, "window"),
+        (
+            TrainConfig {
+                wdl_end: -0.1,
+                ..d()
+            },
+            "wdl-end",
+        ),
         (
             TrainConfig {
                 batch_size: 0,
@@ -529,6 +604,6 @@ fn settings_are_checked() {
     }
     .fresh()
     .unwrap();
-    assert_eq!(fresh.hidden, 64);
+    assert_eq!(fresh.arch, Arch::plain(64));
     assert_eq!(fresh.batch_size, 16_384);
 }

@@ -1,9 +1,11 @@
-//! `fianchetto datagen`: self-play training data in marlinformat.
+//! `fianchetto datagen`: self-play training data, kept as whole games (the
+//! games format) or as marlinformat records.
 
 use super::CommandError;
 use crate::evals::EvalSelect;
 use crate::{say, with_evaluator};
-use fianchetto_tune::datagen::{self, DatagenConfig, RunOptions, Target};
+use fianchetto_syzygy::Tablebase;
+use fianchetto_tune::datagen::{self, DatagenConfig, Format, RunOptions, Target};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -11,10 +13,17 @@ use std::sync::Arc;
 /// Arguments of `fianchetto datagen`.
 #[derive(Debug, clap::Args)]
 pub struct DatagenArgs {
-    /// Output file (marlinformat, 32 bytes a position). An existing file is
-    /// resumed (same seed) or appended to (another seed).
+    /// Output file. An existing file is resumed (same seed) or appended to
+    /// (another seed); it must hold data of the chosen format.
     #[arg(long)]
     pub out: PathBuf,
+    /// `games`: whole games, every searched position with its move and
+    /// score, about 4.4 bytes a position, filtered when read (`fianchetto
+    /// data`, `train`). `marlin`: 32 bytes per training position, filtered
+    /// as written (no position in check, no capture or promotion as best
+    /// move, no mate score).
+    #[arg(long, value_enum, default_value_t = FormatArg::Games)]
+    pub format: FormatArg,
     /// Stop once the file holds this many positions.
     #[arg(long, conflicts_with = "games")]
     pub positions: Option<u64>,
@@ -35,16 +44,45 @@ pub struct DatagenArgs {
     /// position. Random plies are played after it either way.
     #[arg(long)]
     pub book: Option<PathBuf>,
+    /// The share of games (0 to 1) that start from a random Chess960
+    /// position instead (random plies follow as well): variety for the
+    /// network.
+    #[arg(long, default_value_t = 0.0, value_parser = parse_share)]
+    pub chess960_share: f64,
+    /// Chess960 starts give each side its own arrangement (double Fischer
+    /// random chess) rather than mirrored ones.
+    #[arg(long)]
+    pub dfrc: bool,
+    /// Syzygy tables (directories separated by `:`): a game ends as soon as
+    /// a capture reaches a position they hold, with their result.
+    #[arg(long)]
+    pub syzygy: Option<String>,
     /// The evaluation the searcher uses (`--eval nnue` for data from the
     /// network engine).
     #[command(flatten)]
     pub eval: EvalSelect,
-    /// Hash table per thread, in MB.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    /// Hash table per thread, in MB (small is fast: it stays in the caches).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub hash: u32,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// The output formats, as `--format` names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// Whole games (the games format).
+    Games,
+    /// Marlinformat records.
+    Marlin,
+}
+
+fn parse_share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("{text:?} is not a share between 0 and 1")),
+    }
 }
 
 /// Runs `datagen` until the target is reached or Ctrl-C; either way the
@@ -67,14 +105,30 @@ pub fn run(args: &DatagenArgs) -> Result<(), CommandError> {
         soft_nodes: args.nodes,
         hard_nodes: args.nodes.saturating_mul(20),
         hash_mb: args.hash as usize,
+        chess960_permille: (args.chess960_share * 1000.0).round() as u32,
+        dfrc: args.dfrc,
         ..DatagenConfig::default()
+    };
+    let tablebase = match &args.syzygy {
+        Some(dirs) => {
+            let mut tb = Tablebase::new();
+            tb.add_directories(dirs)
+                .map_err(|e| CommandError::Usage(format!("--syzygy: {e}")))?;
+            Some(Arc::new(tb))
+        }
+        None => None,
     };
     let opts = RunOptions {
         out: args.out.clone(),
+        format: match args.format {
+            FormatArg::Games => Format::Games,
+            FormatArg::Marlin => Format::Marlin,
+        },
         target,
         threads: args.threads as usize,
         seed: args.seed,
         book,
+        tablebase,
         progress: !args.quiet,
     };
     let stop = Arc::new(AtomicBool::new(false));

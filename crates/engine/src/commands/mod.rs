@@ -5,6 +5,7 @@ pub mod ablate;
 pub mod analyse;
 pub mod bench;
 pub mod book;
+pub mod data;
 pub mod datagen;
 pub mod engine_match;
 pub mod eval;

@@ -1,41 +1,69 @@
-//! `fianchetto train`: the NNUE trainer (fianchetto-tune) on marlinformat data.
+//! `fianchetto train`: the NNUE trainer (fianchetto-tune) on marlinformat data,
+//! from options or a run file.
 
 use super::CommandError;
 use crate::say;
 use fianchetto_board::{Bitboards, Board};
+use fianchetto_eval::nnue::KingBuckets;
 use fianchetto_eval::{Classical, Evaluator};
-use fianchetto_tune::train::{self, ConfigRequest, RunOutcome, TrainData, TrainError};
+use fianchetto_tune::games::Filter;
+use fianchetto_tune::train::{
+    self, ConfigRequest, LrSchedule, RunFile, RunOutcome, TrainData, TrainError,
+};
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-/// Arguments of `fianchetto train`. Settings left out take their defaults
-/// (shown), or on `--resume` the checkpoint's.
+/// Arguments of `fianchetto train`. Settings left out take the run
+/// file's (`--config`), or the defaults (shown), or on `--resume` the
+/// checkpoint's.
 #[derive(Debug, clap::Args)]
 pub struct TrainArgs {
-    /// Training data: marlinformat files (32 bytes a position), all held in memory.
-    #[arg(long, required = true, num_args = 1..)]
+    /// A run file (`key = value` lines, what every run writes to NET.run):
+    /// its data, network file and settings; options given here override it.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Training data: marlinformat files (32 bytes a position), streamed
+    /// from disk in shuffled chunks.
+    #[arg(long, num_args = 1..)]
     pub data: Vec<PathBuf>,
     /// The network file to write after every epoch; the checkpoint goes to
-    /// NET.ckpt and the loss curve to NET.svg.
+    /// NET.ckpt, the loss curve to NET.svg and the run file to NET.run.
     #[arg(long)]
-    pub out: PathBuf,
+    pub out: Option<PathBuf>,
     /// Hidden neurons per perspective, a multiple of 16 [default: 256].
     #[arg(long)]
     pub hidden: Option<usize>,
+    /// King buckets of the inputs: plain, mirrored, mirrored-4 or
+    /// mirrored-9 [default: plain].
+    #[arg(long, value_parser = parse_buckets)]
+    pub king_buckets: Option<KingBuckets>,
+    /// Output buckets, chosen by the number of pieces, 1 to 16 [default: 1].
+    #[arg(long)]
+    pub output_buckets: Option<usize>,
     /// Epochs (passes over the data); on --resume, raise it to train longer [default: 10].
     #[arg(long)]
     pub epochs: Option<u32>,
     /// Positions per optimiser step [default: 16384].
     #[arg(long)]
     pub batch: Option<usize>,
-    /// Starting learning rate; cosine-annealed to a tenth of it over the run [default: 0.001].
+    /// Learning rate after the warm-up [default: 0.001].
     #[arg(long)]
     pub lr: Option<f32>,
-    /// Weight of the game result in the target (0: search score only) [default: 0.3].
+    /// Learning-rate schedule: cosine:FINAL (annealed to FINAL x lr) or
+    /// steps:EVERY:GAMMA (x GAMMA every EVERY epochs) [default: cosine:0.1].
+    #[arg(long, value_parser = parse_schedule)]
+    pub lr_schedule: Option<LrSchedule>,
+    /// Steps of linear learning-rate warm-up [default: 0].
+    #[arg(long)]
+    pub warmup: Option<u64>,
+    /// Weight of the game result in the target at the start (0: search score only) [default: 0.3].
     #[arg(long)]
     pub wdl: Option<f32>,
+    /// Weight of the game result at the end of the run, linear in between [default: --wdl].
+    #[arg(long)]
+    pub wdl_end: Option<f32>,
     /// Threads sharing each batch [default: 1].
     #[arg(long)]
     pub threads: Option<usize>,
@@ -45,6 +73,18 @@ pub struct TrainArgs {
     /// Seed of the initial weights, the validation split and the shuffles [default: 0].
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Positions per chunk, the unit the data is shuffled and read in [default: 1048576].
+    #[arg(long)]
+    pub chunk: Option<u64>,
+    /// Chunks held in memory and shuffled together (about 36 bytes a position) [default: 8].
+    #[arg(long)]
+    pub window: Option<usize>,
+    /// Which positions of games-format data files are trained on: rules
+    /// `check`, `tactical`, `mates`, `first=N`, `max-score=CP`,
+    /// comma-separated, or `none` (marlinformat records are all used)
+    /// [default: check,tactical,mates].
+    #[arg(long)]
+    pub filter: Option<Filter>,
     /// Do not also show positions without castling rights mirrored left to
     /// right (by default half of them are, each epoch).
     #[arg(long)]
@@ -57,6 +97,17 @@ pub struct TrainArgs {
     pub quiet: bool,
 }
 
+fn parse_buckets(text: &str) -> Result<KingBuckets, String> {
+    KingBuckets::named(text).ok_or_else(|| {
+        let names: Vec<&str> = KingBuckets::NAMED.iter().map(|(n, _)| *n).collect();
+        format!("expected one of {}", names.join(", "))
+    })
+}
+
+fn parse_schedule(text: &str) -> Result<LrSchedule, String> {
+    text.parse()
+}
+
 fn usage(e: TrainError) -> CommandError {
     CommandError::Usage(e.to_string())
 }
@@ -64,38 +115,80 @@ fn usage(e: TrainError) -> CommandError {
 /// Runs `train` until its epochs are done or Ctrl-C (which stops at the end
 /// of the batch in progress, after saving everything).
 pub fn run(args: &TrainArgs) -> Result<(), CommandError> {
-    let request = ConfigRequest {
+    let given = ConfigRequest {
         hidden: args.hidden,
+        king_buckets: args.king_buckets,
+        output_buckets: args.output_buckets,
         epochs: args.epochs,
         batch_size: args.batch,
         lr: args.lr,
+        lr_schedule: args.lr_schedule,
+        warmup: args.warmup,
         wdl: args.wdl,
+        wdl_end: args.wdl_end,
         val_fraction: args.val_fraction,
         seed: args.seed,
         threads: args.threads,
         mirror: args.no_mirror.then_some(false),
+        chunk: args.chunk,
+        window: args.window,
+        filter: args.filter,
+        ..ConfigRequest::default()
+    };
+    let file = match &args.config {
+        Some(path) => RunFile::read(path).map_err(|e| usage(e.into()))?,
+        None => RunFile::default(),
+    };
+    let request = given.or(&file.request);
+    let data = if args.data.is_empty() {
+        file.data.clone()
+    } else {
+        args.data.clone()
+    };
+    if data.is_empty() {
+        return Err(CommandError::Usage(
+            "no training data: give --data FILE... or a --config run file with data lines".into(),
+        ));
+    }
+    let Some(out) = args.out.clone().or(file.out.clone()) else {
+        return Err(CommandError::Usage(
+            "no network file: give --out NET or a --config run file with an out line".into(),
+        ));
     };
     // Settings are checked before the (possibly long) load.
     if !args.resume {
         request.fresh().map_err(usage)?;
     }
-    let data = TrainData::load(&args.data).map_err(usage)?;
-    let mut trainer = train::start(&request, data, &args.out, args.resume).map_err(usage)?;
+    // A resumed run reads its data with the filter it started with (its run
+    // file says which), unless one is given.
+    let mut filter = request.filter;
+    if args.resume && filter.is_none() {
+        if let Ok(saved) = RunFile::read(&train::run_path(&out)) {
+            filter = saved.request.filter;
+        }
+    }
+    let data = TrainData::load_filtered(&data, &filter.unwrap_or_default()).map_err(usage)?;
+    let mut trainer = train::start(&request, data, &out, args.resume).map_err(usage)?;
     let c = trainer.config().clone();
     say!(
-        "training (768 -> {})x2 -> 1 on {} positions ({} held out) | epochs {} batch {} lr {} wdl {} threads {} seed {} mirror {}",
-        c.hidden,
+        "training {} on {} positions ({} held out) | epochs {} batch {} lr {} {} warm-up {} wdl {}..{} threads {} seed {} mirror {} chunk {} window {}",
+        c.arch,
         trainer.train_len(),
         trainer.val_len(),
         c.epochs,
         c.batch_size,
         c.lr,
+        c.lr_schedule,
+        c.warmup,
         c.wdl,
+        c.wdl_end,
         c.threads,
         c.seed,
-        c.mirror
+        c.mirror,
+        c.chunk,
+        c.window
     );
-    let val = trainer.validation_indices().to_vec();
+    let val = trainer.validation_records().to_vec();
     if !val.is_empty() {
         say!(
             "validation loss of the best constant prediction (a baseline): {:.6}",
@@ -122,7 +215,7 @@ pub fn run(args: &TrainArgs) -> Result<(), CommandError> {
         eprintln!("\nstopping at the end of this batch (--resume continues from the checkpoint)");
         flag.store(true, Ordering::Relaxed);
     });
-    let outcome = train::run(&mut trainer, &args.out, !args.quiet, &stop, &mut |e| {
+    let outcome = train::run(&mut trainer, &out, !args.quiet, &stop, &mut |e| {
         let val = e
             .val_loss
             .map_or_else(|| "-".to_string(), |v| format!("{v:.6}"));
@@ -137,20 +230,21 @@ pub fn run(args: &TrainArgs) -> Result<(), CommandError> {
         let _ = writeln!(std::io::stdout().lock(), "{line}");
     })
     .map_err(usage)?;
-    let out = args.out.display();
+    let out_name = out.display();
     match outcome {
         RunOutcome::Finished => say!(
-            "wrote {out} ({} epochs), {} and {}",
+            "wrote {out_name} ({} epochs), {}, {} and {}",
             trainer.epochs_done(),
-            train::checkpoint_path(&args.out).display(),
-            train::plot_path(&args.out).display()
+            train::checkpoint_path(&out).display(),
+            train::plot_path(&out).display(),
+            train::run_path(&out).display()
         ),
         RunOutcome::Interrupted {
             epochs_done,
             positions,
         } => say!(
-            "stopped after {epochs_done} epochs and {positions} positions; saved {} and {out}: --resume continues",
-            train::checkpoint_path(&args.out).display()
+            "stopped after {epochs_done} epochs and {positions} positions; saved {} and {out_name}: --resume continues",
+            train::checkpoint_path(&out).display()
         ),
     }
     Ok(())

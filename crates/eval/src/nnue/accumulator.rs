@@ -1,40 +1,36 @@
-//! One accumulator: the hidden layer's input for both perspectives, built
-//! from scratch ([`refresh`]) or from its parent and a [`Delta`] ([`apply`]).
+//! What changed between two positions ([`Delta`]), and how one
+//! perspective's accumulator follows it ([`Delta::apply`]).
 //!
 //! An accumulator is `2 × H` values: white's perspective, then black's.
+//! Each half is the feature biases plus the rows of the pieces on the
+//! board, read through that perspective's [`View`] (its king bucket and
+//! mirroring). For a fixed view this sum is linear in the set of pieces, so
+//! a parent's half plus a delta's rows, read through the same view, is the
+//! child's half, whatever moves were made in between.
 
-use super::network::{feature, Network};
-use super::simd::Kernels;
-use arrayvec::ArrayVec;
+use super::arch::View;
+use super::network::Network;
+use super::simd::Simd;
 use fianchetto_board::{Board, Color, Piece, Role, Square};
 
-/// The most features a [`Delta`] adds, and the most it removes. A legal move
+/// The most pieces a [`Delta`] adds, and the most it removes. A legal move
 /// needs two of each at most (castling: king and rook; a capture removes the
 /// mover's old square and the captured piece).
 pub(crate) const MAX_CHANGES: usize = 4;
 
-/// Rows summed per kernel call in a refresh: a legal position has at most
-/// 32 pieces, so this is one call per perspective.
-const REFRESH_BATCH: usize = 32;
+/// A piece on a square.
+type Placed = (Piece, Square);
 
-/// A feature as both perspectives see it: `[white's index, black's index]`.
-type Feature = [u16; 2];
+const NONE: Placed = (Piece::new(Color::White, Role::Pawn), Square::A1);
 
-/// Both perspectives' index of `piece` on `sq`.
-fn features(piece: Piece, sq: Square) -> Feature {
-    // Feature indices are below INPUTS = 768, so they fit a u16.
-    [
-        feature(Color::White, piece, sq) as u16,
-        feature(Color::Black, piece, sq) as u16,
-    ]
-}
-
-/// What changed between two positions: the features that appeared and the
-/// ones that went away. Fixed size, so a stack of them allocates nothing.
+/// What changed between two positions: the pieces that appeared and the
+/// ones that went away. Fixed size, so a stack of them allocates nothing;
+/// independent of any perspective's view, so a king move that changes a
+/// view still records only the pieces that moved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Delta {
-    added: [Feature; MAX_CHANGES],
-    removed: [Feature; MAX_CHANGES],
+    added: [Placed; MAX_CHANGES],
+    removed: [Placed; MAX_CHANGES],
     n_added: u8,
     n_removed: u8,
 }
@@ -43,12 +39,12 @@ impl Delta {
     /// The difference from `before` to `after`, found by comparing their
     /// piece bitboards: it needs no knowledge of the move (quiet, capture,
     /// castling, en passant, promotion, null, any castling encoding).
-    /// `None` when more than [`MAX_CHANGES`] features appear or go away
-    /// (positions that are not one move apart): refresh instead.
+    /// `None` when more than [`MAX_CHANGES`] pieces appear or go away
+    /// (positions that are not one move apart).
     pub(crate) fn between<B: Board>(before: &B, after: &B) -> Option<Delta> {
         let mut delta = Delta {
-            added: [[0; 2]; MAX_CHANGES],
-            removed: [[0; 2]; MAX_CHANGES],
+            added: [NONE; MAX_CHANGES],
+            removed: [NONE; MAX_CHANGES],
             n_added: 0,
             n_removed: 0,
         };
@@ -62,12 +58,12 @@ impl Delta {
                 let piece = Piece::new(color, role);
                 for sq in changed & was {
                     let slot = delta.removed.get_mut(delta.n_removed as usize)?;
-                    *slot = features(piece, sq);
+                    *slot = (piece, sq);
                     delta.n_removed += 1;
                 }
                 for sq in changed & is {
                     let slot = delta.added.get_mut(delta.n_added as usize)?;
-                    *slot = features(piece, sq);
+                    *slot = (piece, sq);
                     delta.n_added += 1;
                 }
             }
@@ -75,64 +71,36 @@ impl Delta {
         Some(delta)
     }
 
-    fn added(&self) -> &[Feature] {
+    fn added(&self) -> &[Placed] {
         &self.added[..self.n_added as usize]
     }
 
-    fn removed(&self) -> &[Feature] {
+    fn removed(&self) -> &[Placed] {
         &self.removed[..self.n_removed as usize]
     }
-}
 
-/// The accumulator of `board` from scratch: biases plus one row per piece,
-/// for each perspective. `acc` holds `2 × H` values.
-pub(crate) fn refresh<B: Board>(net: &Network, kernels: Kernels, board: &B, acc: &mut [i16]) {
-    let (white, black) = acc.split_at_mut(net.hidden());
-    for (perspective, half) in [(Color::White, white), (Color::Black, black)] {
-        let mut rows = ArrayVec::<&[i16], REFRESH_BATCH>::new();
-        // The first batch starts from the biases, later ones (only for a
-        // board with more than 32 pieces) from what is already summed.
-        let mut base = Some(net.ft_bias());
-        for color in Color::ALL {
-            for role in Role::ALL {
-                let piece = Piece::new(color, role);
-                for sq in board.pieces(color, role) {
-                    if rows.is_full() {
-                        kernels.update(half, base.take(), &rows, &[]);
-                        rows.clear();
-                    }
-                    rows.push(net.row(feature(perspective, piece, sq)));
-                }
-            }
-        }
-        kernels.update(half, base, &rows, &[]);
-    }
-}
-
-/// `child = parent + delta`, both `2 × H` values.
-pub(crate) fn apply(
-    net: &Network,
-    kernels: Kernels,
-    delta: &Delta,
-    parent: &[i16],
-    child: &mut [i16],
-) {
-    let h = net.hidden();
-    for (p, (from, to)) in parent
-        .chunks_exact(h)
-        .zip(child.chunks_exact_mut(h))
-        .enumerate()
-    {
+    /// `child = parent + delta` for one perspective's half (`H` values
+    /// each), reading the rows through `view`.
+    #[inline]
+    pub(crate) fn apply(
+        &self,
+        net: &Network,
+        simd: Simd,
+        perspective: Color,
+        view: View,
+        parent: &[i16],
+        child: &mut [i16],
+    ) {
         let (mut adds, mut subs): ([&[i16]; MAX_CHANGES], [&[i16]; MAX_CHANGES]) =
             ([&[]; MAX_CHANGES], [&[]; MAX_CHANGES]);
-        for (row, f) in adds.iter_mut().zip(delta.added()) {
-            *row = net.row(usize::from(f[p]));
+        for (row, &(piece, sq)) in adds.iter_mut().zip(self.added()) {
+            *row = net.piece_row(view, perspective, piece, sq);
         }
-        for (row, f) in subs.iter_mut().zip(delta.removed()) {
-            *row = net.row(usize::from(f[p]));
+        for (row, &(piece, sq)) in subs.iter_mut().zip(self.removed()) {
+            *row = net.piece_row(view, perspective, piece, sq);
         }
-        let (adds, subs) = (&adds[..delta.added().len()], &subs[..delta.removed().len()]);
-        kernels.update(to, Some(from), adds, subs);
+        let (adds, subs) = (&adds[..self.added().len()], &subs[..self.removed().len()]);
+        simd.update(child, Some(parent), adds, subs);
     }
 }
 
@@ -143,7 +111,7 @@ mod tests {
     use fianchetto_movegen::parse_uci;
 
     /// The delta of `uci` (or of a null move for `"0000"`) from `fen`, as
-    /// (features added, features removed).
+    /// (pieces added, pieces removed).
     fn counts(fen: &str, uci: &str) -> (usize, usize) {
         let before = Bitboards::from_fen(fen).expect("test FEN");
         let mut after = before.clone();

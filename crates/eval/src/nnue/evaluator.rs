@@ -1,7 +1,12 @@
-//! [`Nnue`]: the network as an [`Evaluator`], with its accumulator stack.
+//! [`Nnue`]: the network as an [`Evaluator`], with its accumulator stack and
+//! refresh cache.
 
-use super::network::{NetError, Network, QA, QB, SCALE};
-use super::simd::Kernels;
+use super::arch::Quant;
+use super::embedded::embedded_network;
+use super::format::NetError;
+use super::network::Network;
+use super::refresh::RefreshCache;
+use super::simd::Simd;
 use super::stack::Stack;
 use crate::evaluator::Evaluator;
 use crate::score::Score;
@@ -9,42 +14,54 @@ use fianchetto_board::{Board, Color, Move};
 use std::sync::Arc;
 
 /// The NNUE evaluation: a shared [`Network`] and this evaluator's own
-/// accumulator stack, which follows the search through
+/// accumulator stack and refresh cache, which follow the search through
 /// [`push`](Evaluator::push) and [`pop`](Evaluator::pop).
 ///
 /// Cloning is cheap on the network (the [`Arc`] is shared) and copies the
-/// stack, so each search thread owns its accumulators. The stack is
-/// allocated once, here; pushing, popping and evaluating allocate nothing.
+/// stack and the cache, so each search thread owns its accumulators. Both
+/// are allocated once, here; pushing, popping and evaluating allocate
+/// nothing.
 ///
-/// The hidden layer is computed with AVX2 when the CPU has it (detected at
-/// run time, whatever the build's target CPU) and with portable code
-/// otherwise; both give bit-identical scores.
+/// The kernels run with the widest SIMD the CPU has (AVX-512, AVX2, or
+/// portable code; detected at run time, whatever the build's target CPU);
+/// every version gives bit-identical scores.
 #[derive(Clone)]
 pub struct Nnue {
     net: Arc<Network>,
-    kernels: Kernels,
+    simd: Simd,
     stack: Stack,
-}
-
-impl Default for Nnue {
-    /// The network shipped inside the crate ([`super::embedded_network`]).
-    ///
-    /// Should the embedded file fail its checks (only possible with a
-    /// corrupted `EVALFILE` at build time; the shipped net is tested), the
-    /// evaluator falls back to an all-zero network that scores every
-    /// position 0, and [`super::embedded_network`] says what went wrong.
-    fn default() -> Nnue {
-        let net = super::embedded_network().unwrap_or_else(|_| Arc::new(Network::zero()));
-        Nnue::new(net)
-    }
+    cache: RefreshCache,
 }
 
 impl Nnue {
+    /// An evaluator for the network shipped inside the crate (see
+    /// [`embedded_network`]): the one to use unless you trained your own.
+    ///
+    /// `build.rs` runs every check of [`Network::from_bytes`] on the file
+    /// it embeds and fails the build if one fails, so this error cannot
+    /// happen in a build that compiled; it is returned rather than hidden
+    /// all the same.
+    ///
+    /// ```
+    /// use fianchetto_board::{Bitboards, Board};
+    /// use fianchetto_eval::{Evaluator, Nnue};
+    ///
+    /// let mut nnue = Nnue::embedded()?;
+    /// let score = nnue.evaluate(&Bitboards::startpos());
+    /// assert!(score.value().abs() < 100, "the start position is about even");
+    /// println!("{:?}", nnue.network().arch());
+    /// # Ok::<(), fianchetto_eval::nnue::NetError>(())
+    /// ```
+    pub fn embedded() -> Result<Nnue, NetError> {
+        embedded_network().map(Nnue::new)
+    }
+
     /// An evaluator for `net`.
     pub fn new(net: Arc<Network>) -> Nnue {
         Nnue {
-            kernels: Kernels::detect(),
+            simd: Simd::detect(),
             stack: Stack::new(net.hidden()),
+            cache: RefreshCache::new(&net),
             net,
         }
     }
@@ -59,16 +76,28 @@ impl Nnue {
         &self.net
     }
 
-    /// With `false`, the portable code even on a CPU with AVX2 (for tests
-    /// and measurements); with `true`, AVX2 where the CPU has it.
-    pub fn with_simd(mut self, simd: bool) -> Nnue {
-        self.kernels = Kernels::with_simd(simd);
-        self
+    /// With `false`, the portable kernels even on a CPU with SIMD (for tests
+    /// and measurements); with `true`, the widest SIMD the CPU has.
+    pub fn with_simd(self, simd: bool) -> Nnue {
+        let version = if simd { Simd::detect() } else { Simd::Scalar };
+        Nnue {
+            simd: version,
+            ..self
+        }
     }
 
-    /// Whether this evaluator computes with AVX2.
-    pub fn uses_avx2(&self) -> bool {
-        self.kernels.is_avx2()
+    /// With the kernels `version`; `None` when this CPU (or build) does not
+    /// run it ([`Simd::is_supported`]).
+    pub fn with_simd_version(self, version: Simd) -> Option<Nnue> {
+        version.is_supported().then_some(Nnue {
+            simd: version,
+            ..self
+        })
+    }
+
+    /// The kernels this evaluator computes with.
+    pub fn simd(&self) -> Simd {
+        self.simd
     }
 
     /// Takes back the last pushed move: [`Evaluator::pop`], callable without
@@ -82,9 +111,11 @@ impl Nnue {
     /// perspective, then black's, `H` values each. Brings the stack up to
     /// date exactly as [`evaluate`](Evaluator::evaluate) does, so `board`
     /// should be the position the last push led to (any other board is
-    /// computed from scratch).
+    /// computed afresh).
     pub fn accumulators<B: Board>(&mut self, board: &B) -> (&[i16], &[i16]) {
-        let acc = self.stack.current(&self.net, self.kernels, board);
+        let acc = self
+            .stack
+            .current(&self.net, &mut self.cache, self.simd, board);
         acc.split_at(self.net.hidden())
     }
 }
@@ -93,18 +124,18 @@ impl std::fmt::Debug for Nnue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Nnue")
             .field("network", &self.net)
-            .field("avx2", &self.kernels.is_avx2())
+            .field("simd", &self.simd)
             .field("depth", &self.stack.depth())
             .finish()
     }
 }
 
 /// The network's output in centipawns from the SCReLU dot product `sum`:
-/// `(sum / QA + bias) · SCALE / (QA · QB)`, truncating, kept clear of the
+/// `(sum / QA + bias) · scale / (QA · QB)`, truncating, kept clear of the
 /// mate range.
-fn centipawns(sum: i32, out_bias: i32) -> Score {
-    let raw = (i64::from(sum) / i64::from(QA) + i64::from(out_bias)) * i64::from(SCALE)
-        / i64::from(QA * QB);
+fn centipawns(sum: i32, out_bias: i32, q: Quant) -> Score {
+    let raw = (i64::from(sum) / i64::from(q.qa) + i64::from(out_bias)) * i64::from(q.scale)
+        / (i64::from(q.qa) * i64::from(q.qb));
     let bound = i64::from(Score::MATE_BOUND.value() - 1);
     // In range after the clamp, so the cast is exact.
     Score::cp(raw.clamp(-bound, bound) as i32)
@@ -112,19 +143,23 @@ fn centipawns(sum: i32, out_bias: i32) -> Score {
 
 impl<B: Board> Evaluator<B> for Nnue {
     fn evaluate(&mut self, board: &B) -> Score {
-        let (kernels, h) = (self.kernels, self.net.hidden());
-        let acc = self.stack.current(&self.net, kernels, board);
+        let (simd, h) = (self.simd, self.net.hidden());
+        let acc = self.stack.current(&self.net, &mut self.cache, simd, board);
         let (white, black) = acc.split_at(h);
         let (us, them) = match board.turn() {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
-        let sum = kernels.output(us, them, self.net.out_weights());
-        centipawns(sum, self.net.out_bias())
+        let arch = self.net.arch();
+        let bucket = arch.output_buckets.bucket(board.occupied().count());
+        // QA is at most 1023 (checked when the network was built).
+        let qa = arch.quant.qa as i16;
+        let sum = simd.output(us, them, self.net.bucket_weights(bucket), qa);
+        centipawns(sum, self.net.out_bias()[bucket], arch.quant)
     }
 
     fn push(&mut self, before: &B, _mv: Move, after: &B) {
-        self.stack.push(&self.net, self.kernels, before, after);
+        self.stack.push(before, after);
     }
 
     fn pop(&mut self) {
@@ -132,7 +167,7 @@ impl<B: Board> Evaluator<B> for Nnue {
     }
 
     fn reset(&mut self, root: &B) {
-        self.stack.reset(&self.net, self.kernels, root);
+        self.stack.reset(root);
     }
 }
 
@@ -149,19 +184,21 @@ mod tests {
         let text = format!("{:?}", Nnue::new(Arc::new(net)).with_simd(false));
         assert_eq!(
             text,
-            "Nnue { network: Network { (768 -> 16)x2 -> 1, SCReLU }, avx2: false, depth: 0 }"
+            "Nnue { network: Network { (768 -> 16)x2 SCReLU -> 1, QA 255 QB 64 scale 400 }, simd: Scalar, depth: 0 }"
         );
     }
 
     #[test]
     fn centipawns_truncate_and_stay_out_of_mate_range() {
-        // One unit of output is SCALE / (QA · QB) centipawns.
-        assert_eq!(centipawns(0, QA * QB), Score::cp(SCALE));
-        assert_eq!(centipawns(QA * QA * QB, 0), Score::cp(SCALE));
-        assert_eq!(centipawns(0, -(QA * QB) / 2), Score::cp(-SCALE / 2));
-        assert_eq!(centipawns(QA - 1, 0), Score::ZERO);
+        let q = Quant::DEFAULT;
+        let (qa, qb, scale) = (q.qa, q.qb, q.scale);
+        // One unit of output is scale / (QA · QB) centipawns.
+        assert_eq!(centipawns(0, qa * qb, q), Score::cp(scale));
+        assert_eq!(centipawns(qa * qa * qb, 0, q), Score::cp(scale));
+        assert_eq!(centipawns(0, -(qa * qb) / 2, q), Score::cp(-scale / 2));
+        assert_eq!(centipawns(qa - 1, 0, q), Score::ZERO);
         let top = Score::MATE_BOUND.value() - 1;
-        assert_eq!(centipawns(i32::MAX, i32::MAX), Score::cp(top));
-        assert_eq!(centipawns(i32::MIN, i32::MIN), Score::cp(-top));
+        assert_eq!(centipawns(i32::MAX, i32::MAX, q), Score::cp(top));
+        assert_eq!(centipawns(i32::MIN, i32::MIN, q), Score::cp(-top));
     }
 }

@@ -1,41 +1,56 @@
 //! The accumulator stack: one accumulator per ply of the line a search is
-//! on, updated lazily.
+//! on, updated lazily and per perspective.
 //!
-//! `push` only records what changed ([`Delta`]); `evaluate` walks down to
-//! the nearest computed entry and applies the recorded deltas up to the top,
-//! so moves that are searched but never evaluated cost almost nothing.
+//! `push` only records what changed ([`Delta`]); `evaluate` brings each
+//! perspective's half of the top entry up to date:
+//!
+//! * It walks down to the nearest entry whose half was computed under the
+//!   view the top position needs (that perspective's king bucket and
+//!   mirroring), and applies the recorded deltas from there up, through
+//!   the same view. Entries in between become computed too, so siblings
+//!   reuse them, and moves that are searched but never evaluated cost
+//!   almost nothing.
+//! * Where the walk meets a half computed under another view (the king
+//!   changed bucket or side on the way), a delta that could not be
+//!   recorded, or the root, the top half is refreshed from the
+//!   [`RefreshCache`] instead.
+//!
 //! `pop` drops the top. Every entry remembers the hash of its position, and
 //! whenever the caller's board disagrees with the entry meant to describe
 //! it (no `reset`, a one-off evaluation, a line deeper than the stack) the
-//! entry is refreshed from that board instead: the stack is a cache, never
-//! the source of truth. Storage is allocated once, at construction.
+//! entry is refreshed from that board: the stack is a cache, never the
+//! source of truth. Storage is allocated once, at construction.
 
-use super::accumulator::{apply, refresh, Delta};
+use super::accumulator::Delta;
 use super::network::Network;
-use super::simd::Kernels;
-use fianchetto_board::Board;
+use super::refresh::RefreshCache;
+use super::simd::Simd;
+use fianchetto_board::{Board, Color};
 
 /// Plies the stack follows above its root; deeper lines still evaluate
 /// correctly, by refreshing the last entry.
 pub(crate) const STACK_PLIES: usize = 256;
 
-/// What an entry holds.
-#[derive(Clone, Copy)]
-enum State {
-    /// Nothing yet.
-    Empty,
-    /// Its parent plus this delta, not computed yet.
-    Pending(Delta),
-    /// Computed.
-    Ready,
-}
-
 #[derive(Clone, Copy)]
 struct Entry {
     /// Zobrist hash of the position the entry describes.
     hash: u64,
-    state: State,
+    /// Whether the entry describes any position yet.
+    used: bool,
+    /// The change from the entry below; `None` when there is no usable
+    /// one (the root, or positions that are not one move apart).
+    delta: Option<Delta>,
+    /// Per perspective (white, black): the view id its half was computed
+    /// under, or `None` while it is not computed.
+    computed: [Option<u8>; 2],
 }
+
+const EMPTY: Entry = Entry {
+    hash: 0,
+    used: false,
+    delta: None,
+    computed: [None, None],
+};
 
 /// Accumulators for the root and [`STACK_PLIES`] plies above it.
 #[derive(Clone)]
@@ -57,13 +72,7 @@ impl Stack {
         Stack {
             width: 2 * hidden,
             values: vec![0; slots * 2 * hidden],
-            entries: vec![
-                Entry {
-                    hash: 0,
-                    state: State::Empty,
-                };
-                slots
-            ],
+            entries: vec![EMPTY; slots],
             depth: 0,
         }
     }
@@ -78,30 +87,18 @@ impl Stack {
         self.depth.min(self.entries.len() - 1)
     }
 
-    /// Computes entry `slot` from scratch for `board`.
-    fn refresh<B: Board>(&mut self, net: &Network, kernels: Kernels, slot: usize, board: &B) {
-        let acc = &mut self.values[slot * self.width..(slot + 1) * self.width];
-        refresh(net, kernels, board, acc);
-        self.entries[slot] = Entry {
-            hash: board.hash(),
-            state: State::Ready,
+    /// A new root: everything above it is forgotten.
+    pub(crate) fn reset<B: Board>(&mut self, root: &B) {
+        self.depth = 0;
+        self.entries[0] = Entry {
+            hash: root.hash(),
+            used: true,
+            ..EMPTY
         };
     }
 
-    /// A new root: everything above it is forgotten.
-    pub(crate) fn reset<B: Board>(&mut self, net: &Network, kernels: Kernels, root: &B) {
-        self.depth = 0;
-        self.refresh(net, kernels, 0, root);
-    }
-
     /// The caller went from `before` to `after`.
-    pub(crate) fn push<B: Board>(
-        &mut self,
-        net: &Network,
-        kernels: Kernels,
-        before: &B,
-        after: &B,
-    ) {
+    pub(crate) fn push<B: Board>(&mut self, before: &B, after: &B) {
         let parent = self.depth;
         self.depth = self.depth.saturating_add(1);
         let child = parent + 1;
@@ -110,20 +107,22 @@ impl Stack {
             return;
         }
         let known = self.entries[parent];
-        if matches!(known.state, State::Empty) || known.hash != before.hash() {
+        if !known.used || known.hash != before.hash() {
             // The parent does not describe `before` (no reset, or the caller
-            // evaluated another position here): start from `before` itself.
-            self.refresh(net, kernels, parent, before);
+            // evaluated another position here): it stands for `before` now,
+            // computed when first needed.
+            self.entries[parent] = Entry {
+                hash: before.hash(),
+                used: true,
+                ..EMPTY
+            };
         }
-        match Delta::between(before, after) {
-            Some(delta) => {
-                self.entries[child] = Entry {
-                    hash: after.hash(),
-                    state: State::Pending(delta),
-                }
-            }
-            None => self.refresh(net, kernels, child, after),
-        }
+        self.entries[child] = Entry {
+            hash: after.hash(),
+            used: true,
+            delta: Delta::between(before, after),
+            computed: [None, None],
+        };
     }
 
     /// The caller took back the last pushed move (extra pops are ignored).
@@ -132,43 +131,83 @@ impl Stack {
     }
 
     /// The accumulator of `board`, the position at the top of the stack
-    /// (refreshed from `board` if the top describes another position).
+    /// (refreshed from `board` if the top describes another position):
+    /// white's half, then black's.
     pub(crate) fn current<B: Board>(
         &mut self,
         net: &Network,
-        kernels: Kernels,
+        cache: &mut RefreshCache,
+        simd: Simd,
         board: &B,
     ) -> &[i16] {
         let top = self.top();
         let entry = self.entries[top];
-        let usable = entry.hash == board.hash() && !matches!(entry.state, State::Empty);
-        if !usable || !self.catch_up(net, kernels, top) {
-            self.refresh(net, kernels, top, board);
+        if !entry.used || entry.hash != board.hash() {
+            self.entries[top] = Entry {
+                hash: board.hash(),
+                used: true,
+                ..EMPTY
+            };
+        }
+        for perspective in Color::ALL {
+            self.bring_up(net, cache, simd, perspective, top, board);
         }
         &self.values[top * self.width..(top + 1) * self.width]
     }
 
-    /// Computes the pending entries up to `top` from the nearest computed
-    /// one below. False when there is none (then the caller refreshes).
-    fn catch_up(&mut self, net: &Network, kernels: Kernels, top: usize) -> bool {
+    /// Brings `perspective`'s half of entry `top` up to date for `board`.
+    fn bring_up<B: Board>(
+        &mut self,
+        net: &Network,
+        cache: &mut RefreshCache,
+        simd: Simd,
+        perspective: Color,
+        top: usize,
+        board: &B,
+    ) {
+        let p = perspective.index();
+        let view = net
+            .arch()
+            .king_buckets
+            .view(p, board.king(perspective).index());
+        let id = Some(view.id as u8);
+        // The nearest entry computed under this view, if the deltas reach it.
         let mut base = top;
-        while let State::Pending(_) = self.entries[base].state {
-            if base == 0 {
-                return false;
+        let reachable = loop {
+            let e = &self.entries[base];
+            if e.computed[p] == id {
+                break true;
+            }
+            if e.computed[p].is_some() || e.delta.is_none() || base == 0 {
+                break false;
             }
             base -= 1;
-        }
-        if !matches!(self.entries[base].state, State::Ready) {
-            return false;
+        };
+        let h = self.width / 2;
+        let half = p * h..(p + 1) * h;
+        if !reachable {
+            let at = top * self.width;
+            let out = &mut self.values[at + half.start..at + half.end];
+            cache.refresh(net, simd, perspective, board, out);
+            self.entries[top].computed[p] = id;
+            return;
         }
         for slot in base + 1..=top {
-            if let State::Pending(delta) = self.entries[slot].state {
-                let (below, above) = self.values.split_at_mut(slot * self.width);
-                let parent = &below[(slot - 1) * self.width..];
-                apply(net, kernels, &delta, parent, &mut above[..self.width]);
-                self.entries[slot].state = State::Ready;
-            }
+            let Some(delta) = self.entries[slot].delta else {
+                // `reachable` saw a delta on every entry above `base`.
+                continue;
+            };
+            let (below, above) = self.values.split_at_mut(slot * self.width);
+            let parent = &below[(slot - 1) * self.width..][half.clone()];
+            delta.apply(
+                net,
+                simd,
+                perspective,
+                view,
+                parent,
+                &mut above[half.clone()],
+            );
+            self.entries[slot].computed[p] = id;
         }
-        true
     }
 }

@@ -126,8 +126,32 @@ pub struct Pvs<E> {
     config: PvsConfig,
     tt: TranspositionTable,
     tables: Vec<Box<Tables>>,
+    /// Per-thread evaluators and search stacks, kept from one search to
+    /// the next: an evaluator with accumulators (NNUE) is costly to clone,
+    /// and short searches (self-play at a few thousand nodes) would pay
+    /// for it every move.
+    scratch: Vec<Scratch<E>>,
+    /// The late-move reduction table of the config's parameters.
+    lmr: Box<LmrTable>,
     /// Syzygy tablebases, when set ([`tablebase`]).
     tb: tablebase::Tb,
+}
+
+/// What one search thread works in besides its history tables.
+struct Scratch<E> {
+    eval: E,
+    pv: Box<PvTable>,
+    stack: Box<[Frame; MAX_PLY + 4]>,
+}
+
+impl<E> Scratch<E> {
+    fn new(eval: E) -> Scratch<E> {
+        Scratch {
+            eval,
+            pv: PvTable::new(),
+            stack: Box::new([Frame::EMPTY; MAX_PLY + 4]),
+        }
+    }
 }
 
 impl<E> std::fmt::Debug for Pvs<E> {
@@ -153,9 +177,11 @@ impl<E> Pvs<E> {
         );
         Pvs {
             eval,
+            lmr: lmr_table(&config.params),
             config,
             tt,
             tables: Vec::new(),
+            scratch: Vec::new(),
             tb: tablebase::Tb::default(),
         }
     }
@@ -172,6 +198,7 @@ impl<E> Pvs<E> {
         if mb(&config) != mb(&self.config) || config.replacement != self.config.replacement {
             self.tt = TranspositionTable::new(mb(&config), config.replacement);
         }
+        self.lmr = lmr_table(&config.params);
         self.config = config;
     }
 
@@ -194,6 +221,7 @@ impl<E> Pvs<E> {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.tables.clear();
+        self.scratch.clear();
     }
 }
 
@@ -207,6 +235,9 @@ impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Pvs<E> {
         let threads = self.config.threads.max(1);
         while self.tables.len() < threads {
             self.tables.push(Tables::new());
+        }
+        while self.scratch.len() < threads {
+            self.scratch.push(Scratch::new(self.eval.clone()));
         }
         self.tt.new_search();
         // A root in the tables searches only the moves they rank best.
@@ -222,16 +253,18 @@ impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Pvs<E> {
         };
         let time = TimeManager::new(limits, game.board().turn());
         let (main_tables, helper_tables) = self.tables.split_at_mut(1);
+        let (main_scratch, helper_scratch) = self.scratch.split_at_mut(1);
         let config = &self.config;
-        let eval = &self.eval;
+        let lmr = &*self.lmr;
         let mut main = Worker::new(
             0,
             config,
             &shared,
-            eval.clone(),
+            &mut main_scratch[0],
             game,
             time.clone(),
             &mut main_tables[0],
+            lmr,
         );
         let (mut result, helper_stats) = if threads == 1 {
             (main.iterate(Some(report)), Vec::new())
@@ -239,14 +272,22 @@ impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Pvs<E> {
             std::thread::scope(|s| {
                 let handles: Vec<_> = helper_tables[..threads - 1]
                     .iter_mut()
+                    .zip(helper_scratch.iter_mut())
                     .enumerate()
-                    .map(|(i, tables)| {
+                    .map(|(i, (tables, scratch))| {
                         let shared = &shared;
                         let time = time.clone();
-                        let eval = eval.clone();
                         s.spawn(move || {
-                            let mut w =
-                                Worker::new(i + 1, config, shared, eval, game, time, tables);
+                            let mut w = Worker::new(
+                                i + 1,
+                                config,
+                                shared,
+                                scratch,
+                                game,
+                                time,
+                                tables,
+                                lmr,
+                            );
                             w.iterate(None);
                             (w.nodes, w.evals, w.seldepth)
                         })
@@ -348,14 +389,14 @@ struct Worker<'a, B: MoveGen, E> {
     cfg: &'a PvsConfig,
     params: &'a SearchParams,
     shared: &'a Shared<'a>,
-    eval: E,
+    eval: &'a mut E,
     root: B,
     root_moves: MoveList,
     path: Path,
-    pv: Box<PvTable>,
-    stack: Box<[Frame; MAX_PLY + 4]>,
+    pv: &'a mut PvTable,
+    stack: &'a mut [Frame; MAX_PLY + 4],
     tables: &'a mut Tables,
-    lmr: Box<LmrTable>,
+    lmr: &'a LmrTable,
     time: TimeManager,
     nodes: u64,
     flushed: u64,
@@ -377,17 +418,22 @@ struct Worker<'a, B: MoveGen, E> {
 }
 
 impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
+    #[allow(clippy::too_many_arguments)]
     fn new(
         id: usize,
         cfg: &'a PvsConfig,
         shared: &'a Shared<'a>,
-        mut eval: E,
+        scratch: &'a mut Scratch<E>,
         game: &Game<B>,
         time: TimeManager,
         tables: &'a mut Tables,
+        lmr: &'a LmrTable,
     ) -> Self {
         let root = game.board().clone();
+        let Scratch { eval, pv, stack } = scratch;
         eval.reset(&root);
+        pv.reset();
+        **stack = [Frame::EMPTY; MAX_PLY + 4];
         Worker {
             id,
             cfg,
@@ -397,10 +443,10 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             root_moves: root_moves(&root, &shared.limits.searchmoves),
             root,
             path: Path::from_game(game),
-            pv: PvTable::new(),
-            stack: Box::new([Frame::EMPTY; MAX_PLY + 4]),
+            pv,
+            stack,
             tables,
-            lmr: lmr_table(&cfg.params),
+            lmr,
             time,
             nodes: 0,
             flushed: 0,

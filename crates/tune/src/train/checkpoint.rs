@@ -5,63 +5,62 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `FIANCKPT` |
-//! | 8 | 4 | format version (2) |
-//! | 12 | 4 | hidden size H |
-//! | 16 | 4 | epochs planned |
-//! | 20 | 4 | batch size |
-//! | 24 | 4 | threads (informative: a resumed run may use others) |
-//! | 28 | 4 | learning rate, `f32` |
-//! | 32 | 4 | final learning-rate factor, `f32` |
-//! | 36 | 4 | weight decay, `f32` |
-//! | 40 | 4 | WDL weight, `f32` |
-//! | 44 | 4 | validation fraction, `f32` |
-//! | 48 | 8 | seed |
-//! | 56 | 8 | positions in the data |
-//! | 64 | 8 | fingerprint of the data ([`TrainData::fingerprint`](super::TrainData::fingerprint)) |
-//! | 72 | 8 | optimiser steps taken |
-//! | 80 | 4 | epochs completed |
-//! | 84 | 8 | positions of the current epoch done |
-//! | 92 | 8 | the current epoch's summed loss so far, `f64` |
-//! | 100 | 8 | the current epoch's training seconds so far, `f64` |
-//! | 108 | 4 | flags: bit 0 set when positions are mirrored ([`TrainConfig::mirror`]) |
-//! | 112 | 4 | E: entries of the epoch history (= epochs completed) |
-//! | 116 | 36·E | per epoch: number `u32`, train loss `f64`, validation loss `f64` (NaN: none), positions `u64`, seconds `f64` |
-//! | … | 4·P | the parameters, `f32`, P = 771·H + 1, in the [trainer's flat layout](super::Trainer::parameters) |
+//! | 8 | 4 | format version (3) |
+//! | 12 | 4 | C: bytes of the settings text |
+//! | 16 | C | the settings, as the [run file](super::runfile) writes them (UTF-8), threads included (informative: a resumed run may use others) |
+//! | … | 8 | positions in the data |
+//! | … | 8 | fingerprint of the data ([`TrainData::fingerprint`](super::TrainData::fingerprint)) |
+//! | … | 8 | optimiser steps taken |
+//! | … | 4 | epochs completed |
+//! | … | 8 | positions of the current epoch done |
+//! | … | 8 | the current epoch's summed loss so far, `f64` |
+//! | … | 8 | the current epoch's training seconds so far, `f64` |
+//! | … | 4 | E: entries of the epoch history (= epochs completed) |
+//! | … | 36·E | per epoch: number `u32`, train loss `f64`, validation loss `f64` (NaN: none), positions `u64`, seconds `f64` |
+//! | … | 4·P | the parameters, `f32`, in the [trainer's flat layout](super::Trainer::parameters) of the settings' architecture |
 //! | … | 4·P | AdamW's first moments |
 //! | … | 4·P | AdamW's second moments |
 //! | … | 8 | FNV-1a (64-bit) checksum of every byte before it |
+//!
+//! Version 2 checkpoints (trainers before the architecture was a setting)
+//! are refused with a message; their networks still load.
 
+use super::model::Layout;
+use super::runfile::RunFile;
 use super::trainer::EpochStats;
 use super::{TrainConfig, TrainError, Trainer};
-use fianchetto_eval::nnue::{INPUTS, MAX_HIDDEN};
 use std::path::Path;
 
 /// The checkpoint file's magic bytes.
 pub const CHECKPOINT_MAGIC: [u8; 8] = *b"FIANCKPT";
 /// The checkpoint format version this code reads and writes.
-pub const CHECKPOINT_VERSION: u32 = 2;
-const HEADER: usize = 116;
+pub const CHECKPOINT_VERSION: u32 = 3;
+/// The most bytes of settings text a checkpoint may hold.
+const MAX_SETTINGS: usize = 1 << 16;
+const PREFIX: usize = 16;
 const ENTRY: usize = 36;
 const CHECKSUM: usize = 8;
+/// Bytes between the settings and the history.
+const STATE: usize = 8 + 8 + 8 + 4 + 8 + 8 + 8 + 4;
 
 /// Why a checkpoint was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CheckpointError {
     /// Shorter than the fixed header.
-    #[error("checkpoint is {0} bytes, shorter than its {HEADER}-byte header (truncated, or not a checkpoint)")]
+    #[error("checkpoint is {0} bytes, shorter than its header (truncated, or not a checkpoint)")]
     TooShort(usize),
     /// The magic bytes are wrong.
     #[error("not a Fianchetto trainer checkpoint (the magic bytes are not `FIANCKPT`)")]
     Magic,
     /// A version this code does not read.
-    #[error("checkpoint format version {0}; this build reads version {CHECKPOINT_VERSION}")]
+    #[error("checkpoint format version {0}; this build reads version {CHECKPOINT_VERSION} (a version 2 checkpoint comes from an older trainer: its network file still loads, but the run cannot be resumed)")]
     Version(u32),
     /// The length does not match what the header announces.
-    #[error("checkpoint is {got} bytes; its header (hidden size {hidden}, {epochs} epochs of history) needs {expected} (truncated or padded)")]
+    #[error("checkpoint is {got} bytes; its settings ({arch}) and {epochs} epochs of history need {expected} (truncated or padded)")]
     Length {
-        /// Hidden size in the header.
-        hidden: u32,
-        /// History entries in the header.
+        /// The architecture in the settings.
+        arch: String,
+        /// History entries.
         epochs: u32,
         /// Bytes expected.
         expected: u64,
@@ -106,10 +105,6 @@ pub struct Checkpoint {
     pub(crate) v: Vec<f32>,
 }
 
-fn param_count(hidden: usize) -> usize {
-    (INPUTS + 3) * hidden + 1
-}
-
 /// Reads little-endian fields from a slice whose length was checked.
 struct Fields<'a> {
     bytes: &'a [u8],
@@ -131,9 +126,6 @@ impl Fields<'_> {
     }
     fn u64(&mut self) -> Result<u64, CheckpointError> {
         self.take().map(u64::from_le_bytes)
-    }
-    fn f32(&mut self) -> Result<f32, CheckpointError> {
-        self.take().map(f32::from_le_bytes)
     }
     fn f64(&mut self) -> Result<f64, CheckpointError> {
         self.take().map(f64::from_le_bytes)
@@ -175,7 +167,7 @@ impl Checkpoint {
 
     /// Decodes a checkpoint, refusing anything that is not exactly one.
     pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
-        if bytes.len() < HEADER + CHECKSUM {
+        if bytes.len() < PREFIX + STATE + CHECKSUM {
             return Err(CheckpointError::TooShort(bytes.len()));
         }
         if bytes[0..8] != CHECKPOINT_MAGIC {
@@ -186,23 +178,32 @@ impl Checkpoint {
         if version != CHECKPOINT_VERSION {
             return Err(CheckpointError::Version(version));
         }
-        let hidden = f.u32()?;
-        let epochs_field_at = 112;
+        let text_len = f.u32()? as usize;
+        if text_len > MAX_SETTINGS || PREFIX + text_len + STATE + CHECKSUM > bytes.len() {
+            return Err(CheckpointError::Invalid(format!(
+                "{text_len} bytes of settings in a file of {}",
+                bytes.len()
+            )));
+        }
+        let text = std::str::from_utf8(&bytes[PREFIX..PREFIX + text_len])
+            .map_err(|_| CheckpointError::Invalid("settings that are not UTF-8".into()))?;
+        let config = RunFile::parse(text, Path::new("(checkpoint)"))
+            .map_err(|e| CheckpointError::Invalid(e.to_string()))?
+            .request
+            .fresh()
+            .map_err(|e| CheckpointError::Invalid(e.to_string()))?;
+        let p = Layout::new(&config.arch).len();
+        let history_at = PREFIX + text_len + STATE;
         let entries = u32::from_le_bytes(
-            bytes[epochs_field_at..epochs_field_at + 4]
+            bytes[history_at - 4..history_at]
                 .try_into()
                 .map_err(|_| CheckpointError::TooShort(bytes.len()))?,
         );
-        if hidden as usize > MAX_HIDDEN || hidden == 0 || hidden % 16 != 0 {
-            return Err(CheckpointError::Invalid(format!(
-                "hidden size {hidden} (expected a multiple of 16 from 16 to {MAX_HIDDEN})"
-            )));
-        }
-        let p = param_count(hidden as usize);
-        let expected = (HEADER + CHECKSUM) as u64 + ENTRY as u64 * entries as u64 + 12 * p as u64;
+        let expected =
+            (history_at + CHECKSUM) as u64 + ENTRY as u64 * u64::from(entries) + 12 * p as u64;
         if bytes.len() as u64 != expected {
             return Err(CheckpointError::Length {
-                hidden,
+                arch: config.arch.to_string(),
                 epochs: entries,
                 expected,
                 got: bytes.len() as u64,
@@ -221,39 +222,7 @@ impl Checkpoint {
                 got: computed,
             });
         }
-        let epochs = f.u32()?;
-        let batch_size = f.u32()? as usize;
-        let threads = f.u32()? as usize;
-        let lr = f.f32()?;
-        let final_lr_factor = f.f32()?;
-        let weight_decay = f.f32()?;
-        let wdl = f.f32()?;
-        let val_fraction = f.f32()?;
-        let seed = f.u64()?;
-        let flags = u32::from_le_bytes(
-            bytes[108..112]
-                .try_into()
-                .map_err(|_| CheckpointError::TooShort(bytes.len()))?,
-        );
-        if flags > 1 {
-            return Err(CheckpointError::Invalid(format!("flags {flags:#x}")));
-        }
-        let config = TrainConfig {
-            hidden: hidden as usize,
-            epochs,
-            batch_size,
-            lr,
-            final_lr_factor,
-            weight_decay,
-            wdl,
-            val_fraction,
-            seed,
-            threads,
-            mirror: flags & 1 == 1,
-        };
-        config
-            .validate()
-            .map_err(|e| CheckpointError::Invalid(e.to_string()))?;
+        f.at = PREFIX + text_len;
         let positions = f.u64()?;
         let fingerprint = f.u64()?;
         let step = f.u64()?;
@@ -261,7 +230,6 @@ impl Checkpoint {
         let cursor = f.u64()?;
         let epoch_loss = f.f64()?;
         let epoch_seconds = f.f64()?;
-        let _flags = f.u32()?;
         let _entries = f.u32()?;
         if entries != epoch {
             return Err(CheckpointError::Invalid(format!(
@@ -324,43 +292,28 @@ impl Trainer {
     /// The checkpoint file's bytes for the trainer's current state (see the
     /// [format](super::checkpoint)).
     pub fn checkpoint_bytes(&self) -> Vec<u8> {
-        let c = &self.config;
+        let text = RunFile {
+            request: super::ConfigRequest::from_config(&self.config),
+            ..RunFile::default()
+        }
+        .to_text();
         let p = self.params.len();
-        let mut out = Vec::with_capacity(HEADER + ENTRY * self.history.len() + 12 * p + CHECKSUM);
+        let mut out = Vec::with_capacity(
+            PREFIX + text.len() + STATE + ENTRY * self.history.len() + 12 * p + CHECKSUM,
+        );
         out.extend_from_slice(&CHECKPOINT_MAGIC);
-        for word in [
-            CHECKPOINT_VERSION,
-            c.hidden as u32,
-            c.epochs,
-            c.batch_size as u32,
-            c.threads as u32,
-        ] {
-            out.extend_from_slice(&word.to_le_bytes());
-        }
-        for x in [
-            c.lr,
-            c.final_lr_factor,
-            c.weight_decay,
-            c.wdl,
-            c.val_fraction,
-        ] {
-            out.extend_from_slice(&x.to_le_bytes());
-        }
-        for word in [
-            c.seed,
-            self.data.len() as u64,
-            self.data.fingerprint(),
-            self.step,
-        ] {
+        out.extend_from_slice(&CHECKPOINT_VERSION.to_le_bytes());
+        out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+        out.extend_from_slice(text.as_bytes());
+        for word in [self.data.len(), self.data.fingerprint(), self.step] {
             out.extend_from_slice(&word.to_le_bytes());
         }
         out.extend_from_slice(&self.epoch.to_le_bytes());
         out.extend_from_slice(&self.cursor.to_le_bytes());
         out.extend_from_slice(&self.epoch_loss.to_le_bytes());
         out.extend_from_slice(&self.epoch_seconds.to_le_bytes());
-        out.extend_from_slice(&u32::from(c.mirror).to_le_bytes());
         out.extend_from_slice(&(self.history.len() as u32).to_le_bytes());
-        debug_assert_eq!(out.len(), HEADER);
+        debug_assert_eq!(out.len(), PREFIX + text.len() + STATE);
         for e in &self.history {
             out.extend_from_slice(&e.epoch.to_le_bytes());
             out.extend_from_slice(&e.train_loss.to_le_bytes());
@@ -381,7 +334,7 @@ impl Trainer {
     pub fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
             config: self.config.clone(),
-            positions: self.data.len() as u64,
+            positions: self.data.len(),
             fingerprint: self.data.fingerprint(),
             step: self.step,
             epoch: self.epoch,

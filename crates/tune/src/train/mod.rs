@@ -1,45 +1,56 @@
-//! The NNUE trainer: learns the network of
-//! [`fianchetto_eval::nnue`] from marlinformat data, on the CPU.
+//! The NNUE trainer: learns a network of [`fianchetto_eval::nnue`], of any
+//! architecture its [`Arch`] describes, from marlinformat data (or any
+//! [`PositionSource`]), on the CPU.
 //!
 //! **The network.** For each perspective p (the side to move, then the
-//! other side), `h_p = SCReLU(b + Σ W[f])` over the ~32 active features
-//! `f = feature(p, piece, square)`, with `SCReLU(x) = clamp(x, 0, 1)²`; the
-//! output is `out = h_stm · w[0..H] + h_nstm · w[H..2H] + c`, and the
-//! evaluation `out × 400` centipawns.
+//! other side), `h_p = SCReLU(b + Σ W[f])` over the ~32 active feature
+//! rows `f` (768 per king bucket, read through p's king bucket and
+//! mirroring exactly as the inference reads them), with
+//! `SCReLU(x) = clamp(x, 0, 1)²`; the output is
+//! `out = h_stm · w_o[0..H] + h_nstm · w_o[H..2H] + c_o` for the position's
+//! output bucket `o`, and the evaluation `out × 400` centipawns.
 //!
 //! **The loss.** The mean squared error between `sigmoid(out)` and
 //! `(1 − wdl) · sigmoid(score / 400) + wdl · result`, where the record's
 //! score and result (stored from white's point of view) are turned to the
-//! side to move's.
+//! side to move's; `wdl` moves linearly from [`TrainConfig::wdl`] to
+//! [`TrainConfig::wdl_end`] over the run.
 //!
 //! **The optimisation.** Mini-batches of [`TrainConfig::batch_size`]
 //! positions, each one AdamW step (β₁ 0.9, β₂ 0.999, ε 10⁻⁸, decoupled
 //! weight decay on the weights, not the biases; bias-corrected moments).
-//! The learning rate follows a **cosine schedule** from
-//! [`TrainConfig::lr`] down to `lr × final_lr_factor` (a tenth by default)
-//! over every step of the run; a run resumed with more epochs stretches
-//! the rest of the curve. Every parameter is clipped to ±1.98 after each
-//! step, so the quantized net cannot overflow `i16` inference.
-//! The forward and backward passes are sparse (only the rows of the active
-//! features are read and written), and each batch is split among
-//! [`TrainConfig::threads`] threads, each with its own gradient, which are
-//! added in thread order: a run is deterministic for a given seed, data and
-//! thread count.
+//! The first layer is **sparse**: the forward and backward passes read and
+//! write only the rows of the active features, and the optimiser moves only
+//! the rows active in the batch (the others keep their weights and
+//! moments), so a net with many king buckets costs about what a plain one
+//! of the same width does. The learning rate warms up linearly over
+//! [`TrainConfig::warmup`] steps, then follows [`TrainConfig::lr_schedule`]
+//! (cosine down to a fraction, or steps every few epochs). After each step
+//! the feature layer is clipped to ±[`Quant::feature_clip`] and the output
+//! weights to ±[`Quant::output_clip`], the bounds within which the
+//! inference's integer arithmetic is exact, so every export loads. Each
+//! batch is split among [`TrainConfig::threads`] threads, each with its own
+//! gradient, added in thread order: a run is deterministic for a given
+//! seed, data and thread count.
 //!
-//! **The data.** All records are held in memory (32 bytes each). A fixed
-//! fraction is held out for validation, in blocks of [`VAL_BLOCK`]
-//! consecutive records drawn from the seed (so that a self-play game's
-//! positions mostly fall on one side); the rest is visited in a new seeded
-//! order every epoch.
+//! **The data** are streamed from disk in shuffled chunks ([`loader`]):
+//! only a window of them is in memory. A fixed fraction is held out for
+//! validation, in blocks of [`VAL_BLOCK`] consecutive records drawn from
+//! the seed (so that a self-play game's positions mostly fall on one
+//! side). Every record is checked once, when the [`TrainData`] is made.
 //!
 //! **The outputs.** After every epoch [`run`] writes a [checkpoint]
 //! (`NET.ckpt`, everything needed to continue exactly), the quantized
-//! network (`NET`, [`Network::to_bytes`](fianchetto_eval::nnue::Network::to_bytes))
-//! and the loss curve (`NET.svg`).
+//! network (`NET`, [`Network::to_bytes`](fianchetto_eval::nnue::Network::to_bytes)),
+//! the loss curve (`NET.svg`) and the run file (`NET.run`, the whole
+//! configuration and the data files: [`runfile`]).
+//!
+//! [`Quant::feature_clip`]: fianchetto_eval::nnue::Quant::feature_clip
+//! [`Quant::output_clip`]: fianchetto_eval::nnue::Quant::output_clip
 //!
 //! ```
 //! use fianchetto_board::{Bitboards, Board};
-//! use fianchetto_eval::nnue::Network;
+//! use fianchetto_eval::nnue::{Arch, KingBuckets, Network};
 //! use fianchetto_tune::marlin::{PackedBoard, Wdl};
 //! use fianchetto_tune::train::{TrainConfig, TrainData, Trainer};
 //!
@@ -55,7 +66,10 @@
 //! }
 //! let data = TrainData::from_records(records.repeat(16))?;
 //! let config = TrainConfig {
-//!     hidden: 16,
+//!     // Four mirrored king buckets, 16 neurons, 2 output buckets.
+//!     arch: Arch::plain(16)
+//!         .with_king_buckets(KingBuckets::MIRRORED_4)
+//!         .with_output_buckets(2),
 //!     epochs: 40,
 //!     batch_size: 16,
 //!     lr: 0.01,
@@ -64,7 +78,7 @@
 //! };
 //! let mut trainer = Trainer::new(config, data)?;
 //! while !trainer.is_finished() {
-//!     let stats = trainer.train_epoch();
+//!     let stats = trainer.train_epoch()?;
 //!     assert!(stats.train_loss.is_finite());
 //! }
 //! assert!(trainer.predict(&records[0]) > 300.0); // white to move, a queen up
@@ -77,18 +91,23 @@
 
 pub mod checkpoint;
 mod data;
+pub mod loader;
 mod model;
 mod optim;
 pub mod plot;
+pub mod runfile;
 mod trainer;
 
 pub use checkpoint::{Checkpoint, CheckpointError};
-pub use data::{TrainData, MAX_POSITIONS};
-pub use optim::WEIGHT_CLIP;
-pub use trainer::{EpochStats, Trainer, VAL_BLOCK};
+pub use data::{MarlinFile, MemorySource, PositionSource, TrainData};
+pub use loader::{MAX_VAL_POSITIONS, VAL_BLOCK};
+pub use optim::LrSchedule;
+pub use runfile::{RunFile, RunFileError};
+pub use trainer::{EpochStats, Trainer};
 
+use crate::games::Filter;
 use crate::marlin::DataError;
-use fianchetto_eval::nnue::MAX_HIDDEN;
+use fianchetto_eval::nnue::{Arch, KingBuckets};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -96,22 +115,26 @@ use std::sync::atomic::AtomicBool;
 /// The settings of a training run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainConfig {
-    /// Hidden neurons per perspective: a multiple of 16 from 16 to 4096.
-    pub hidden: usize,
+    /// The network to train: hidden size, king buckets and output buckets
+    /// (the quantisation is [`Quant::DEFAULT`](fianchetto_eval::nnue::Quant::DEFAULT)).
+    pub arch: Arch,
     /// Epochs to train (passes over the training split).
     pub epochs: u32,
     /// Positions per optimiser step.
     pub batch_size: usize,
-    /// The starting learning rate.
+    /// The learning rate after the warm-up.
     pub lr: f32,
-    /// The learning rate at the end of the run, as a fraction of `lr`
-    /// (cosine annealing in between).
-    pub final_lr_factor: f32,
+    /// How the learning rate falls over the run.
+    pub lr_schedule: LrSchedule,
+    /// Steps of linear warm-up of the learning rate (0: none).
+    pub warmup: u64,
     /// AdamW's decoupled weight decay (applied to the weights only).
     pub weight_decay: f32,
-    /// How much of the target is the game's result (0: the search score
-    /// only, 1: the result only).
+    /// How much of the target is the game's result at the start of the run
+    /// (0: the search score only, 1: the result only).
     pub wdl: f32,
+    /// The same at the end of the run (linear in between).
+    pub wdl_end: f32,
     /// The fraction of the positions held out for validation (0 to 0.5).
     pub val_fraction: f32,
     /// Seeds the initial weights, the validation split and every epoch's
@@ -123,22 +146,35 @@ pub struct TrainConfig {
     /// left to right (half of them each epoch, a different half each time):
     /// twice the examples from the same data, which small data sets need.
     pub mirror: bool,
+    /// Positions per chunk: the unit in which the data is shuffled and read.
+    pub chunk: u64,
+    /// Chunks read and shuffled together (what is held in memory: about
+    /// 36 bytes a position).
+    pub window: usize,
+    /// Which positions of games-format data are trained on (marlinformat
+    /// records are taken as they are).
+    pub filter: Filter,
 }
 
 impl Default for TrainConfig {
     fn default() -> TrainConfig {
         TrainConfig {
-            hidden: 256,
+            arch: Arch::plain(256),
             epochs: 10,
             batch_size: 16_384,
             lr: 0.001,
-            final_lr_factor: 0.1,
+            lr_schedule: LrSchedule::default(),
+            warmup: 0,
             weight_decay: 0.01,
             wdl: 0.3,
+            wdl_end: 0.3,
             val_fraction: 0.01,
             seed: 0,
             threads: 1,
             mirror: true,
+            chunk: 1 << 20,
+            window: 8,
+            filter: Filter::default(),
         }
     }
 }
@@ -147,11 +183,13 @@ impl TrainConfig {
     /// Checks every setting, naming the first that is out of range.
     pub fn validate(&self) -> Result<(), TrainError> {
         let bad = |msg: String| Err(TrainError::Config(msg));
-        if !(16..=MAX_HIDDEN).contains(&self.hidden) || self.hidden % 16 != 0 {
-            return bad(format!(
-                "hidden size {} must be a multiple of 16 from 16 to {MAX_HIDDEN}",
-                self.hidden
-            ));
+        if let Err(problem) = self.arch.check() {
+            return bad(problem.to_string());
+        }
+        if self.arch.quant != fianchetto_eval::nnue::Quant::DEFAULT {
+            return bad(
+                "the trainer uses the default quantisation (QA 255, QB 64, scale 400)".into(),
+            );
         }
         if self.epochs == 0 {
             return bad("epochs must be at least 1".into());
@@ -162,12 +200,7 @@ impl TrainConfig {
         if !(self.lr.is_finite() && self.lr > 0.0 && self.lr <= 1.0) {
             return bad(format!("learning rate {} must be in (0, 1]", self.lr));
         }
-        if !(0.0..=1.0).contains(&self.final_lr_factor) {
-            return bad(format!(
-                "final learning-rate factor {} must be in [0, 1]",
-                self.final_lr_factor
-            ));
-        }
+        self.lr_schedule.validate().map_err(TrainError::Config)?;
         if !(self.weight_decay.is_finite()
             && self.weight_decay >= 0.0
             && self.weight_decay * self.lr < 1.0)
@@ -177,8 +210,10 @@ impl TrainConfig {
                 self.weight_decay
             ));
         }
-        if !(0.0..=1.0).contains(&self.wdl) {
-            return bad(format!("wdl weight {} must be in [0, 1]", self.wdl));
+        for (name, w) in [("wdl", self.wdl), ("wdl-end", self.wdl_end)] {
+            if !(0.0..=1.0).contains(&w) {
+                return bad(format!("{name} weight {w} must be in [0, 1]"));
+            }
         }
         if !(0.0..=0.5).contains(&self.val_fraction) {
             return bad(format!(
@@ -189,25 +224,56 @@ impl TrainConfig {
         if !(1..=1024).contains(&self.threads) {
             return bad(format!("threads {} must be 1 to 1024", self.threads));
         }
+        if self.chunk == 0 || self.chunk > 1 << 32 {
+            return bad(format!("chunk {} must be 1 to 2^32 positions", self.chunk));
+        }
+        if !(1..=4096).contains(&self.window) {
+            return bad(format!("window {} must be 1 to 4096 chunks", self.window));
+        }
         Ok(())
+    }
+
+    /// The settings in which `other` differs from this one, as
+    /// `name this vs other`, apart from those a resumed run may change
+    /// (epochs and threads).
+    pub fn differences(&self, other: &TrainConfig) -> Vec<String> {
+        let mine = runfile::settings(self);
+        let theirs = runfile::settings(other);
+        mine.iter()
+            .zip(&theirs)
+            .filter(|((key, a), (_, b))| a != b && *key != "epochs" && *key != "threads")
+            .map(|((key, a), (_, b))| format!("{key} {a} vs {b}"))
+            .collect()
     }
 }
 
-/// Settings as a command line gives them: `None` where the user said
-/// nothing. [`fresh`](Self::fresh) fills the gaps with the defaults;
-/// [`resume`](Self::resume) with a checkpoint's settings.
+/// Settings as a command line or a run file gives them: `None` where
+/// nothing was said. [`fresh`](Self::fresh) fills the gaps with the
+/// defaults; [`resume`](Self::resume) with a checkpoint's settings.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ConfigRequest {
-    /// [`TrainConfig::hidden`].
+    /// The hidden size of [`TrainConfig::arch`].
     pub hidden: Option<usize>,
+    /// The king buckets of [`TrainConfig::arch`].
+    pub king_buckets: Option<KingBuckets>,
+    /// The output buckets of [`TrainConfig::arch`].
+    pub output_buckets: Option<usize>,
     /// [`TrainConfig::epochs`].
     pub epochs: Option<u32>,
     /// [`TrainConfig::batch_size`].
     pub batch_size: Option<usize>,
     /// [`TrainConfig::lr`].
     pub lr: Option<f32>,
+    /// [`TrainConfig::lr_schedule`].
+    pub lr_schedule: Option<LrSchedule>,
+    /// [`TrainConfig::warmup`].
+    pub warmup: Option<u64>,
+    /// [`TrainConfig::weight_decay`].
+    pub weight_decay: Option<f32>,
     /// [`TrainConfig::wdl`].
     pub wdl: Option<f32>,
+    /// [`TrainConfig::wdl_end`] (the start's when not given).
+    pub wdl_end: Option<f32>,
     /// [`TrainConfig::val_fraction`].
     pub val_fraction: Option<f32>,
     /// [`TrainConfig::seed`].
@@ -216,24 +282,100 @@ pub struct ConfigRequest {
     pub threads: Option<usize>,
     /// [`TrainConfig::mirror`].
     pub mirror: Option<bool>,
+    /// [`TrainConfig::chunk`].
+    pub chunk: Option<u64>,
+    /// [`TrainConfig::window`].
+    pub window: Option<usize>,
+    /// [`TrainConfig::filter`].
+    pub filter: Option<Filter>,
 }
 
 impl ConfigRequest {
+    /// This request, with `other`'s settings where this one says nothing
+    /// (a command line over a run file).
+    pub fn or(&self, other: &ConfigRequest) -> ConfigRequest {
+        ConfigRequest {
+            hidden: self.hidden.or(other.hidden),
+            king_buckets: self.king_buckets.or(other.king_buckets),
+            output_buckets: self.output_buckets.or(other.output_buckets),
+            epochs: self.epochs.or(other.epochs),
+            batch_size: self.batch_size.or(other.batch_size),
+            lr: self.lr.or(other.lr),
+            lr_schedule: self.lr_schedule.or(other.lr_schedule),
+            warmup: self.warmup.or(other.warmup),
+            weight_decay: self.weight_decay.or(other.weight_decay),
+            wdl: self.wdl.or(other.wdl),
+            wdl_end: self.wdl_end.or(other.wdl_end),
+            val_fraction: self.val_fraction.or(other.val_fraction),
+            seed: self.seed.or(other.seed),
+            threads: self.threads.or(other.threads),
+            mirror: self.mirror.or(other.mirror),
+            chunk: self.chunk.or(other.chunk),
+            window: self.window.or(other.window),
+            filter: self.filter.or(other.filter),
+        }
+    }
+
+    /// The settings of `config`, every one given.
+    pub fn from_config(config: &TrainConfig) -> ConfigRequest {
+        ConfigRequest {
+            hidden: Some(config.arch.hidden),
+            king_buckets: Some(config.arch.king_buckets),
+            output_buckets: Some(config.arch.output_buckets.count),
+            epochs: Some(config.epochs),
+            batch_size: Some(config.batch_size),
+            lr: Some(config.lr),
+            lr_schedule: Some(config.lr_schedule),
+            warmup: Some(config.warmup),
+            weight_decay: Some(config.weight_decay),
+            wdl: Some(config.wdl),
+            wdl_end: Some(config.wdl_end),
+            val_fraction: Some(config.val_fraction),
+            seed: Some(config.seed),
+            threads: Some(config.threads),
+            mirror: Some(config.mirror),
+            chunk: Some(config.chunk),
+            window: Some(config.window),
+            filter: Some(config.filter),
+        }
+    }
+
+    /// The settings this request gives over `base`.
+    fn over(&self, base: &TrainConfig) -> TrainConfig {
+        let arch = base
+            .arch
+            .with_king_buckets(self.king_buckets.unwrap_or(base.arch.king_buckets))
+            .with_output_buckets(
+                self.output_buckets
+                    .unwrap_or(base.arch.output_buckets.count),
+            );
+        let wdl = self.wdl.unwrap_or(base.wdl);
+        TrainConfig {
+            arch: Arch {
+                hidden: self.hidden.unwrap_or(base.arch.hidden),
+                ..arch
+            },
+            epochs: self.epochs.unwrap_or(base.epochs),
+            batch_size: self.batch_size.unwrap_or(base.batch_size),
+            lr: self.lr.unwrap_or(base.lr),
+            lr_schedule: self.lr_schedule.unwrap_or(base.lr_schedule),
+            warmup: self.warmup.unwrap_or(base.warmup),
+            weight_decay: self.weight_decay.unwrap_or(base.weight_decay),
+            wdl,
+            wdl_end: self.wdl_end.or(self.wdl).unwrap_or(base.wdl_end),
+            val_fraction: self.val_fraction.unwrap_or(base.val_fraction),
+            seed: self.seed.unwrap_or(base.seed),
+            threads: self.threads.unwrap_or(base.threads),
+            mirror: self.mirror.unwrap_or(base.mirror),
+            chunk: self.chunk.unwrap_or(base.chunk),
+            window: self.window.unwrap_or(base.window),
+            filter: self.filter.unwrap_or(base.filter),
+        }
+    }
+
     /// The settings for a new run: the given ones, defaults elsewhere.
     pub fn fresh(&self) -> Result<TrainConfig, TrainError> {
-        let d = TrainConfig::default();
-        let config = TrainConfig {
-            hidden: self.hidden.unwrap_or(d.hidden),
-            epochs: self.epochs.unwrap_or(d.epochs),
-            batch_size: self.batch_size.unwrap_or(d.batch_size),
-            lr: self.lr.unwrap_or(d.lr),
-            wdl: self.wdl.unwrap_or(d.wdl),
-            val_fraction: self.val_fraction.unwrap_or(d.val_fraction),
-            seed: self.seed.unwrap_or(d.seed),
-            threads: self.threads.unwrap_or(d.threads),
-            mirror: self.mirror.unwrap_or(d.mirror),
-            ..d
-        };
+        let config = self.over(&TrainConfig::default());
         config.validate()?;
         Ok(config)
     }
@@ -243,44 +385,16 @@ impl ConfigRequest {
     /// and the threads, when given. Any other setting given must agree
     /// with the checkpoint's.
     pub fn resume(&self, saved: &TrainConfig) -> Result<TrainConfig, TrainError> {
-        let mut clashes = Vec::new();
-        fn check<T: PartialEq + std::fmt::Display>(
-            clashes: &mut Vec<String>,
-            name: &str,
-            given: Option<T>,
-            saved: T,
-        ) {
-            if let Some(g) = given {
-                if g != saved {
-                    clashes.push(format!("--{name} {g} (the checkpoint's is {saved})"));
-                }
-            }
-        }
-        check(&mut clashes, "hidden", self.hidden, saved.hidden);
-        check(&mut clashes, "batch", self.batch_size, saved.batch_size);
-        check(&mut clashes, "lr", self.lr, saved.lr);
-        check(&mut clashes, "wdl", self.wdl, saved.wdl);
-        check(
-            &mut clashes,
-            "val-fraction",
-            self.val_fraction,
-            saved.val_fraction,
-        );
-        check(&mut clashes, "seed", self.seed, saved.seed);
-        check(&mut clashes, "mirror", self.mirror, saved.mirror);
+        let wanted = self.over(saved);
+        let clashes = saved.differences(&wanted);
         if !clashes.is_empty() {
             return Err(TrainError::Resume(format!(
-                "a resumed run keeps its settings; drop or correct {}",
+                "a resumed run keeps its settings; drop or correct: {} (the checkpoint's vs given)",
                 clashes.join(", ")
             )));
         }
-        let config = TrainConfig {
-            epochs: self.epochs.unwrap_or(saved.epochs),
-            threads: self.threads.unwrap_or(saved.threads),
-            ..saved.clone()
-        };
-        config.validate()?;
-        Ok(config)
+        wanted.validate()?;
+        Ok(wanted)
     }
 }
 
@@ -290,15 +404,12 @@ pub enum TrainError {
     /// A data file is missing, truncated or holds a bad record.
     #[error(transparent)]
     Data(#[from] DataError),
-    /// More positions than the trainer indexes.
-    #[error("the data hold {0} positions; the trainer takes at most {MAX_POSITIONS}")]
-    TooManyPositions(u64),
     /// A setting is out of range.
     #[error("invalid training setting: {0}")]
     Config(String),
     /// Nothing left to train on after the validation split.
     #[error("{0} positions leave none to train on after the validation split (add data or lower --val-fraction)")]
-    NoTrainingData(usize),
+    NoTrainingData(u64),
     /// Reading or writing a file failed.
     #[error("{path}: {source}")]
     Io {
@@ -318,6 +429,9 @@ pub enum TrainError {
     /// A checkpoint's bytes were refused.
     #[error(transparent)]
     BadCheckpoint(#[from] CheckpointError),
+    /// A run file was refused.
+    #[error(transparent)]
+    RunFile(#[from] RunFileError),
     /// A checkpoint that does not fit the run it should continue.
     #[error("cannot resume: {0}")]
     Resume(String),
@@ -362,6 +476,12 @@ pub fn plot_path(out: &Path) -> PathBuf {
     with_suffix(out, ".svg")
 }
 
+/// The run file written next to the network `out`: `out` + `.run`
+/// (`fianchetto train --config` runs it again).
+pub fn run_path(out: &Path) -> PathBuf {
+    with_suffix(out, ".run")
+}
+
 /// Builds the trainer for a run whose network goes to `out`: a new one
 /// (refusing to overwrite an existing checkpoint), or with `resume` the one
 /// saved in `out`'s checkpoint.
@@ -387,11 +507,14 @@ pub fn start(
     }
 }
 
-/// Writes the checkpoint, the quantized network and the loss curve of
+/// Writes the checkpoint, the quantized network, the loss curve and the
+/// run file (the whole configuration, with the data's sources) of
 /// `trainer` next to `out`.
 pub fn save_outputs(trainer: &Trainer, out: &Path) -> Result<(), TrainError> {
     trainer.save_checkpoint(&checkpoint_path(out))?;
     write_atomic(out, &trainer.export().to_bytes())?;
+    let run = RunFile::of(trainer.config(), &trainer.data().source_names(), out);
+    write_atomic(&run_path(out), run.to_text().as_bytes())?;
     plot::write_loss_curve(&plot_path(out), trainer.history())
 }
 
@@ -423,8 +546,7 @@ pub fn run(
 ) -> Result<RunOutcome, TrainError> {
     while !trainer.is_finished() {
         let bar = if progress {
-            let bar = ProgressBar::new(trainer.train_len() as u64)
-                .with_position(trainer.epoch_progress());
+            let bar = ProgressBar::new(trainer.train_len()).with_position(trainer.epoch_progress());
             bar.set_style(
                 ProgressStyle::with_template(
                     "epoch {prefix} {bar:40} {human_pos}/{human_len} positions, {msg}, ETA {eta}",
@@ -447,6 +569,13 @@ pub fn run(
             let rate = p.saturating_sub(from) as f64 / started.elapsed().as_secs_f64().max(1e-9);
             bar.set_message(format!("{rate:.0} positions/s"));
         });
+        let done = match done {
+            Ok(done) => done,
+            Err(e) => {
+                bar.finish_and_clear();
+                return Err(e);
+            }
+        };
         bar.finish_and_clear();
         match done {
             Some(stats) => {

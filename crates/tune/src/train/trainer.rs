@@ -1,14 +1,15 @@
-//! The trainer: data split, shuffling, multi-threaded sparse batches,
-//! AdamW, evaluation, export.
+//! The trainer: streamed, shuffled windows of data, multi-threaded sparse
+//! batches, AdamW, evaluation, export.
 
 use super::checkpoint::Checkpoint;
-use super::data::{mirrorable, sigmoid, target, TrainData, MIRRORED};
+use super::data::{sigmoid, target, TrainData};
+use super::loader::{rng, Plan, Window, STREAM_INIT};
 use super::model::{self, Layout, Worker};
-use super::optim::{adamw_step, learning_rate, WEIGHT_CLIP};
+use super::optim::{adamw_step, learning_rate, wdl_weight, Step};
 use super::{TrainConfig, TrainError};
 use crate::marlin::PackedBoard;
-use fianchetto_eval::nnue::{Network, INPUTS, QA, QB, SCALE};
-use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use fianchetto_eval::nnue::Network;
+use rand_xoshiro::rand_core::RngCore;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -38,60 +39,29 @@ impl EpochStats {
     }
 }
 
-/// The validation split holds out blocks of this many consecutive records:
-/// self-play writes a game's positions together, so a game mostly lands on
-/// one side of the split, and the validation loss is not flattered by
-/// near-copies of training positions.
-pub const VAL_BLOCK: usize = 64;
-
-/// Random-number streams derived from the seed, one per purpose.
-const STREAM_INIT: u64 = 1;
-const STREAM_SPLIT: u64 = 2;
-const STREAM_EPOCH: u64 = 1 << 32;
-
-/// The generator of `stream` under `seed` (SplitMix64 of both, so that
-/// neighbouring seeds and streams are unrelated).
-fn rng(seed: u64, stream: u64) -> Xoshiro256PlusPlus {
-    let mut z = seed ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    Xoshiro256PlusPlus::seed_from_u64(z ^ (z >> 31))
-}
-
-/// A number below `n` (> 0), by multiply-shift.
-fn below(rng: &mut Xoshiro256PlusPlus, n: usize) -> usize {
-    ((rng.next_u64() as u128 * n as u128) >> 64) as usize
-}
-
 /// A uniform float in `-a..a`.
 fn uniform(rng: &mut Xoshiro256PlusPlus, a: f32) -> f32 {
     let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
     (2.0 * unit - 1.0) * a
 }
 
-fn shuffle(rng: &mut Xoshiro256PlusPlus, v: &mut [u32]) {
-    for i in (1..v.len()).rev() {
-        v.swap(i, below(rng, i + 1));
-    }
-}
-
-/// The NNUE trainer: owns the data, the float network, the optimiser state
-/// and the progress of the run.
+/// The NNUE trainer: reads the data, owns the float network, the optimiser
+/// state and the progress of the run.
 ///
-/// Each epoch visits the training split in an order drawn from
-/// (seed, epoch), in batches of [`TrainConfig::batch_size`] positions; each
-/// batch is one AdamW step. Results depend only on the configuration, the
-/// data and the number of threads (threads split each batch into fixed
-/// chunks whose gradients are added in thread order).
+/// Each epoch visits the training split window by window in an order drawn
+/// from (seed, epoch) (see [`super::loader`]), in batches of
+/// [`TrainConfig::batch_size`] positions; each batch is one AdamW step.
+/// Results depend only on the configuration, the data and the number of
+/// threads (threads split each batch into fixed chunks whose gradients are
+/// added in thread order).
 pub struct Trainer {
     pub(crate) config: TrainConfig,
     pub(crate) data: TrainData,
     layout: Layout,
-    train: Vec<u32>,
-    val: Vec<u32>,
-    order: Vec<u32>,
-    /// The epoch `order` was drawn for.
-    order_epoch: Option<u32>,
+    plan: Plan,
+    val: Vec<PackedBoard>,
+    /// Steps of the whole run (for the schedules).
+    total_steps: u64,
     pub(crate) params: Vec<f32>,
     pub(crate) m: Vec<f32>,
     pub(crate) v: Vec<f32>,
@@ -105,6 +75,8 @@ pub struct Trainer {
     pub(crate) epoch_seconds: f64,
     pub(crate) history: Vec<EpochStats>,
     workers: Vec<Worker>,
+    window: Option<Window>,
+    buf: Vec<PackedBoard>,
 }
 
 impl std::fmt::Debug for Trainer {
@@ -124,15 +96,13 @@ impl Trainer {
     /// from the seed).
     pub fn new(config: TrainConfig, data: TrainData) -> Result<Trainer, TrainError> {
         config.validate()?;
-        let layout = Layout {
-            hidden: config.hidden,
-        };
+        let layout = Layout::new(&config.arch);
         let mut params = vec![0.0f32; layout.len()];
         let mut r = rng(config.seed, STREAM_INIT);
         for w in &mut params[layout.ft_weights()] {
             *w = uniform(&mut r, 0.1);
         }
-        let out_scale = 1.0 / (2.0 * config.hidden as f32).sqrt();
+        let out_scale = 1.0 / (2.0 * config.arch.hidden as f32).sqrt();
         for w in &mut params[layout.out_weights()] {
             *w = uniform(&mut r, out_scale);
         }
@@ -149,55 +119,14 @@ impl Trainer {
         data: TrainData,
     ) -> Result<Trainer, TrainError> {
         config.validate()?;
-        let saved = &checkpoint.config;
-        let mut differs = Vec::new();
-        if saved.hidden != config.hidden {
-            differs.push(format!("hidden {} vs {}", saved.hidden, config.hidden));
-        }
-        if saved.batch_size != config.batch_size {
-            differs.push(format!(
-                "batch {} vs {}",
-                saved.batch_size, config.batch_size
-            ));
-        }
-        if saved.lr != config.lr {
-            differs.push(format!("lr {} vs {}", saved.lr, config.lr));
-        }
-        if saved.final_lr_factor != config.final_lr_factor {
-            differs.push(format!(
-                "final lr factor {} vs {}",
-                saved.final_lr_factor, config.final_lr_factor
-            ));
-        }
-        if saved.weight_decay != config.weight_decay {
-            differs.push(format!(
-                "weight decay {} vs {}",
-                saved.weight_decay, config.weight_decay
-            ));
-        }
-        if saved.wdl != config.wdl {
-            differs.push(format!("wdl {} vs {}", saved.wdl, config.wdl));
-        }
-        if saved.val_fraction != config.val_fraction {
-            differs.push(format!(
-                "val fraction {} vs {}",
-                saved.val_fraction, config.val_fraction
-            ));
-        }
-        if saved.seed != config.seed {
-            differs.push(format!("seed {} vs {}", saved.seed, config.seed));
-        }
-        if saved.mirror != config.mirror {
-            differs.push(format!("mirror {} vs {}", saved.mirror, config.mirror));
-        }
+        let differs = checkpoint.config.differences(&config);
         if !differs.is_empty() {
             return Err(TrainError::Resume(format!(
                 "the checkpoint was made with other settings ({}; checkpoint vs now)",
                 differs.join(", ")
             )));
         }
-        if checkpoint.positions != data.len() as u64 || checkpoint.fingerprint != data.fingerprint()
-        {
+        if checkpoint.positions != data.len() || checkpoint.fingerprint != data.fingerprint() {
             return Err(TrainError::Resume(format!(
                 "the checkpoint was made on other data ({} positions, fingerprint {:016x}; \
                  now {} positions, fingerprint {:016x}): pass the same files in the same order",
@@ -213,11 +142,11 @@ impl Trainer {
             checkpoint.params,
             Some((checkpoint.m, checkpoint.v)),
         )?;
-        if checkpoint.cursor > trainer.train.len() as u64 {
+        if checkpoint.cursor > trainer.plan.train_len() {
             return Err(TrainError::Resume(format!(
                 "the checkpoint is {} positions into an epoch of {}",
                 checkpoint.cursor,
-                trainer.train.len()
+                trainer.plan.train_len()
             )));
         }
         trainer.step = checkpoint.step;
@@ -235,46 +164,28 @@ impl Trainer {
         params: Vec<f32>,
         moments: Option<(Vec<f32>, Vec<f32>)>,
     ) -> Result<Trainer, TrainError> {
-        let layout = Layout {
-            hidden: config.hidden,
-        };
-        let n = data.len();
-        let val_len = ((n as f64 * config.val_fraction as f64).round() as usize).min(n);
-        if n == val_len {
-            return Err(TrainError::NoTrainingData(n));
+        let layout = Layout::new(&config.arch);
+        let plan = Plan::new(
+            data.len(),
+            config.seed,
+            config.val_fraction,
+            config.chunk,
+            config.window,
+        );
+        if plan.train_len() == 0 {
+            return Err(TrainError::NoTrainingData(data.len()));
         }
-        // Whole blocks of consecutive records are held out, drawn from the
-        // seed (the last one cut to the exact size).
-        let mut blocks: Vec<u32> = (0..n.div_ceil(VAL_BLOCK) as u32).collect();
-        shuffle(&mut rng(config.seed, STREAM_SPLIT), &mut blocks);
-        let mut held = vec![false; n];
-        let mut val = Vec::with_capacity(val_len);
-        'blocks: for &b in &blocks {
-            let start = b as usize * VAL_BLOCK;
-            for (i, h) in held
-                .iter_mut()
-                .enumerate()
-                .take((start + VAL_BLOCK).min(n))
-                .skip(start)
-            {
-                if val.len() == val_len {
-                    break 'blocks;
-                }
-                *h = true;
-                val.push(i as u32);
-            }
-        }
-        val.sort_unstable();
-        let train: Vec<u32> = (0..n as u32).filter(|&i| !held[i as usize]).collect();
-        drop(held);
+        let val = plan.validation(&data)?;
+        let total_steps = (0..config.epochs)
+            .map(|e| plan.batches(e, config.batch_size))
+            .sum();
         let (m, v) = moments.unwrap_or_else(|| (vec![0.0; layout.len()], vec![0.0; layout.len()]));
         let workers = (0..config.threads).map(|_| Worker::new(layout)).collect();
         Ok(Trainer {
-            order: Vec::with_capacity(train.len()),
-            order_epoch: None,
             layout,
-            train,
+            plan,
             val,
+            total_steps,
             params,
             m,
             v,
@@ -285,6 +196,8 @@ impl Trainer {
             epoch_seconds: 0.0,
             history: Vec::new(),
             workers,
+            window: None,
+            buf: Vec::new(),
             config,
             data,
         })
@@ -300,20 +213,19 @@ impl Trainer {
         &self.data
     }
 
-    /// Positions in the training split.
-    pub fn train_len(&self) -> usize {
-        self.train.len()
+    /// Positions in the training split (trained on once an epoch).
+    pub fn train_len(&self) -> u64 {
+        self.plan.train_len()
     }
 
     /// Positions held out for validation.
-    pub fn val_len(&self) -> usize {
-        self.val.len()
+    pub fn val_len(&self) -> u64 {
+        self.plan.val_len()
     }
 
-    /// The held-out positions' indices into [`TrainData::records`]
-    /// (ascending; blocks of [`VAL_BLOCK`] consecutive records drawn from
-    /// the seed).
-    pub fn validation_indices(&self) -> &[u32] {
+    /// The held-out positions the validation loss is measured on (at most
+    /// [`MAX_VAL_POSITIONS`](super::MAX_VAL_POSITIONS), in data order).
+    pub fn validation_records(&self) -> &[PackedBoard] {
         &self.val
     }
 
@@ -338,20 +250,33 @@ impl Trainer {
         self.step
     }
 
-    /// Batches in one epoch.
-    pub fn batches_per_epoch(&self) -> u64 {
-        self.train.len().div_ceil(self.config.batch_size) as u64
+    /// Optimiser steps of the whole run, as planned.
+    pub fn total_steps(&self) -> u64 {
+        self.total_steps
     }
 
-    /// The learning rate of the next step (cosine from `lr` to
-    /// `lr × final_lr_factor` over all the epochs' steps).
+    /// The learning rate of the next step ([`TrainConfig::lr_schedule`]
+    /// after [`TrainConfig::warmup`] steps).
     pub fn learning_rate(&self) -> f32 {
-        let total = self.batches_per_epoch() * self.config.epochs as u64;
+        let c = &self.config;
         learning_rate(
-            self.config.lr,
-            self.config.final_lr_factor,
+            c.lr,
+            c.lr_schedule,
+            c.warmup,
             self.step,
-            total,
+            self.total_steps,
+            self.epoch,
+        )
+    }
+
+    /// The WDL weight of the next step (from [`TrainConfig::wdl`] to
+    /// [`TrainConfig::wdl_end`] over the run).
+    pub fn wdl(&self) -> f32 {
+        wdl_weight(
+            self.config.wdl,
+            self.config.wdl_end,
+            self.step,
+            self.total_steps,
         )
     }
 
@@ -375,66 +300,69 @@ impl Trainer {
 
     /// Trains one whole epoch (or what is left of an interrupted one) and
     /// returns its statistics.
-    pub fn train_epoch(&mut self) -> EpochStats {
+    pub fn train_epoch(&mut self) -> Result<EpochStats, TrainError> {
         loop {
             // Without a stop flag the first call always completes the epoch.
-            if let Some(stats) = self.train_epoch_with(None, &mut |_| {}) {
-                return stats;
+            if let Some(stats) = self.train_epoch_with(None, &mut |_| {})? {
+                return Ok(stats);
             }
         }
     }
 
     /// Trains the rest of the current epoch, calling `on_batch` with the
     /// positions of the epoch done after each batch. When `stop` is raised
-    /// the call returns `None` at the end of the batch in progress; the
+    /// the call returns `Ok(None)` at the end of the batch in progress; the
     /// trainer is then in a consistent state (save a
     /// [`checkpoint`](Self::checkpoint), or carry on with another call).
     /// Returns the epoch's statistics, also appended to
-    /// [`history`](Self::history), once it completes.
+    /// [`history`](Self::history), once it completes; an error if the data
+    /// cannot be read.
     pub fn train_epoch_with(
         &mut self,
         stop: Option<&AtomicBool>,
         on_batch: &mut dyn FnMut(u64),
-    ) -> Option<EpochStats> {
-        if self.order_epoch != Some(self.epoch) {
-            self.order.clear();
-            self.order.extend_from_slice(&self.train);
-            let mut r = rng(self.config.seed, STREAM_EPOCH + self.epoch as u64);
-            shuffle(&mut r, &mut self.order);
-            if self.config.mirror {
-                // Each epoch sees about half of the mirrorable positions
-                // mirrored, a different half each time.
-                let mut bits = 0u64;
-                for (k, i) in self.order.iter_mut().enumerate() {
-                    if k % 64 == 0 {
-                        bits = r.next_u64();
-                    }
-                    if bits >> (k % 64) & 1 == 1 && mirrorable(self.data.get(*i)) {
-                        *i |= MIRRORED;
-                    }
-                }
-            }
-            self.order_epoch = Some(self.epoch);
-        }
-        let batch = self.config.batch_size;
-        let len = self.order.len();
-        while (self.cursor as usize) < len {
+    ) -> Result<Option<EpochStats>, TrainError> {
+        let len = self.plan.train_len();
+        let batch = self.config.batch_size as u64;
+        while self.cursor < len {
             if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-                return None;
+                return Ok(None);
             }
             let started = Instant::now();
-            let start = self.cursor as usize;
-            let end = (start + batch).min(len);
-            self.train_batch(start, end);
-            self.cursor = end as u64;
+            let Some((w, start)) = self.plan.window_at(self.epoch, self.cursor) else {
+                break;
+            };
+            if self.window.as_ref().map(|win| win.key) != Some((self.epoch, w)) {
+                self.window = None;
+                let window = self.plan.load(
+                    &self.data,
+                    self.epoch,
+                    w,
+                    start,
+                    self.config.mirror,
+                    &mut self.buf,
+                )?;
+                self.window = Some(window);
+            }
+            let (from, to) = match &self.window {
+                Some(win) => {
+                    let from = self.cursor - win.start;
+                    let to = (from + batch).min(win.positions.len() as u64);
+                    (from as usize, to as usize)
+                }
+                None => break,
+            };
+            self.train_batch(from, to);
+            self.cursor += (to - from) as u64;
             self.epoch_seconds += started.elapsed().as_secs_f64();
             on_batch(self.cursor);
         }
+        self.window = None;
         let stats = EpochStats {
             epoch: self.epoch + 1,
             train_loss: self.epoch_loss / len as f64,
             val_loss: self.validation_loss(),
-            positions: len as u64,
+            positions: len,
             seconds: self.epoch_seconds,
         };
         self.history.push(stats);
@@ -442,28 +370,29 @@ impl Trainer {
         self.cursor = 0;
         self.epoch_loss = 0.0;
         self.epoch_seconds = 0.0;
-        Some(stats)
+        Ok(Some(stats))
     }
 
-    /// One batch: `order[start..end]`, split among the threads, then one
-    /// AdamW step.
-    fn train_batch(&mut self, start: usize, end: usize) {
-        let positions = &self.order[start..end];
+    /// One batch: positions `from..to` of the loaded window, split among
+    /// the threads, then one AdamW step.
+    fn train_batch(&mut self, from: usize, to: usize) {
+        let Some(window) = &self.window else { return };
+        let positions = &window.positions[from..to];
         // The mean over the batch: each position's gradient scaled by 1/len.
-        let scale = 1.0 / positions.len() as f32;
-        let wdl = self.config.wdl;
+        let scale = 1.0 / positions.len().max(1) as f32;
+        let wdl = self.wdl();
+        let lr = self.learning_rate();
         let chunk = positions.len().div_ceil(self.workers.len());
-        let (params, data) = (&self.params[..], &self.data);
+        let params = &self.params[..];
         if self.workers.len() == 1 {
-            self.workers[0].train(params, data, positions, wdl, scale);
+            self.workers[0].train(params, positions, wdl, scale);
         } else {
             std::thread::scope(|s| {
-                for (worker, part) in self.workers.iter_mut().zip(positions.chunks(chunk)) {
-                    s.spawn(move || worker.train(params, data, part, wdl, scale));
+                for (worker, part) in self.workers.iter_mut().zip(positions.chunks(chunk.max(1))) {
+                    s.spawn(move || worker.train(params, part, wdl, scale));
                 }
             });
         }
-        let lr = self.learning_rate();
         let (first, rest) = self.workers.split_at_mut(1);
         let total = &mut first[0];
         for worker in rest {
@@ -472,41 +401,38 @@ impl Trainer {
         }
         self.epoch_loss += std::mem::take(&mut total.loss);
         self.step += 1;
+        let quant = self.config.arch.quant;
+        let step = Step {
+            t: self.step,
+            lr,
+            weight_decay: self.config.weight_decay,
+            feature_clip: quant.feature_clip(),
+            output_clip: quant.output_clip(),
+        };
         adamw_step(
             self.layout,
             &mut self.params,
             &total.grad,
             &mut self.m,
             &mut self.v,
-            self.step,
-            lr,
-            self.config.weight_decay,
+            &total.touched_rows,
+            &step,
         );
         total.clear();
     }
 
-    /// The mean squared error over `indices` (into [`TrainData::records`]),
-    /// computed on the configured threads. Indices past the data are
-    /// ignored.
-    pub fn loss_on(&mut self, indices: &[u32]) -> f64 {
-        let n = self.data.len();
-        if indices.iter().any(|&i| i as usize >= n) {
-            let valid: Vec<u32> = indices
-                .iter()
-                .copied()
-                .filter(|&i| (i as usize) < n)
-                .collect();
-            return self.loss_on(&valid);
-        }
-        if indices.is_empty() {
+    /// The mean squared error over `records` at the current WDL weight,
+    /// computed on the configured threads (NaN for none).
+    pub fn loss_on(&mut self, records: &[PackedBoard]) -> f64 {
+        if records.is_empty() {
             return f64::NAN;
         }
-        let wdl = self.config.wdl;
-        let (params, data) = (&self.params[..], &self.data);
-        let chunk = indices.len().div_ceil(self.workers.len());
+        let wdl = self.wdl();
+        let params = &self.params[..];
+        let chunk = records.len().div_ceil(self.workers.len());
         std::thread::scope(|s| {
-            for (worker, part) in self.workers.iter_mut().zip(indices.chunks(chunk)) {
-                s.spawn(move || worker.evaluate(params, data, part, wdl));
+            for (worker, part) in self.workers.iter_mut().zip(records.chunks(chunk)) {
+                s.spawn(move || worker.evaluate(params, part, wdl));
             }
         });
         let sum: f64 = self
@@ -514,7 +440,7 @@ impl Trainer {
             .iter_mut()
             .map(|w| std::mem::take(&mut w.loss))
             .sum();
-        sum / indices.len() as f64
+        sum / records.len() as f64
     }
 
     /// The mean squared error over the validation split (`None` when it is
@@ -530,35 +456,31 @@ impl Trainer {
     }
 
     /// The mean squared error of the best constant prediction over
-    /// `indices`: the variance of the targets. A trained net should do
+    /// `records`: the variance of the targets. A trained net should do
     /// much better.
-    pub fn constant_loss(&self, indices: &[u32]) -> f64 {
-        let targets: Vec<f64> = indices
-            .iter()
-            .filter_map(|&i| self.data.records().get(i as usize))
-            .map(|r| target(r, self.config.wdl) as f64)
-            .collect();
+    pub fn constant_loss(&self, records: &[PackedBoard]) -> f64 {
+        let wdl = self.wdl();
+        let targets: Vec<f64> = records.iter().map(|r| target(r, wdl) as f64).collect();
         let mean = targets.iter().sum::<f64>() / targets.len().max(1) as f64;
         targets.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / targets.len().max(1) as f64
     }
 
-    /// The mean squared error over `indices` of another predictor of the
+    /// The mean squared error over `records` of another predictor of the
     /// same targets: `eval` gives a record's evaluation in centipawns from
     /// the side to move's point of view (`None`: the record is left out),
     /// read through the same sigmoid as the net's. With a hand-written
     /// evaluation this says whether the net has learned more than it.
     pub fn baseline_loss(
         &self,
-        indices: &[u32],
+        records: &[PackedBoard],
         mut eval: impl FnMut(&PackedBoard) -> Option<f32>,
     ) -> f64 {
+        let wdl = self.wdl();
+        let scale = self.config.arch.quant.scale as f32;
         let (mut sum, mut count) = (0.0f64, 0usize);
-        for record in indices
-            .iter()
-            .filter_map(|&i| self.data.records().get(i as usize))
-        {
+        for record in records {
             if let Some(cp) = eval(record) {
-                let err = sigmoid(cp / SCALE as f32) - target(record, self.config.wdl);
+                let err = sigmoid(cp / scale) - target(record, wdl);
                 sum += (err * err) as f64;
                 count += 1;
             }
@@ -583,18 +505,20 @@ impl Trainer {
             record,
             &mut acc_stm,
             &mut acc_nstm,
-        ) * SCALE as f32
+        ) * self.config.arch.quant.scale as f32
     }
 
     /// The float network's win probability for the side to move
-    /// (`sigmoid(predict / 400)`), what the loss compares with the target.
+    /// (`sigmoid(predict / scale)`), what the loss compares with the
+    /// target.
     pub fn predict_probability(&self, record: &PackedBoard) -> f32 {
-        sigmoid(self.predict(record) / SCALE as f32)
+        sigmoid(self.predict(record) / self.config.arch.quant.scale as f32)
     }
 
-    /// The quantized network: weights clipped to ±1.98, feature weights and
-    /// biases × QA (255) and output weights × QB (64) rounded to `i16`, the
-    /// output bias × QA·QB rounded to `i32`.
+    /// The quantized network of the architecture: feature weights and
+    /// biases × QA and output weights × QB rounded to `i16` (within the
+    /// bounds of [`Quant`](fianchetto_eval::nnue::Quant), which training
+    /// clips to), the output biases × QA·QB rounded to `i32`.
     ///
     /// Rounding costs precision, mostly in the output weights (steps of
     /// 1/64): the quantized evaluation typically differs from
@@ -602,31 +526,39 @@ impl Trainer {
     /// rare positions.
     pub fn export(&self) -> Network {
         let l = self.layout;
-        let q16 =
-            |x: f32, scale: i32| (x.clamp(-WEIGHT_CLIP, WEIGHT_CLIP) * scale as f32).round() as i16;
+        let arch = self.config.arch;
+        let q = arch.quant;
+        let quantize = |x: f32, scale: i32, max: i32| {
+            ((x as f64 * f64::from(scale)).round() as i32).clamp(-max, max) as i16
+        };
+        let (fmax, omax) = (q.max_feature_weight(), q.max_output_weight());
         let ft_weights = self.params[l.ft_weights()]
             .iter()
-            .map(|&w| q16(w, QA))
+            .map(|&w| quantize(w, q.qa, fmax))
             .collect();
         let ft_bias = self.params[l.ft_bias()]
             .iter()
-            .map(|&w| q16(w, QA))
+            .map(|&w| quantize(w, q.qa, fmax))
             .collect();
         let out_weights = self.params[l.out_weights()]
             .iter()
-            .map(|&w| q16(w, QB))
+            .map(|&w| quantize(w, q.qb, omax))
             .collect();
-        let out_bias = (self.params[l.out_bias()].clamp(-WEIGHT_CLIP, WEIGHT_CLIP) as f64
-            * (QA * QB) as f64)
-            .round() as i32;
-        debug_assert_eq!(self.params.len(), (INPUTS + 3) * l.hidden + 1);
-        Network::from_parts(l.hidden, ft_weights, ft_bias, out_weights, out_bias)
-            .expect("the hidden size was validated by TrainConfig::validate")
+        let out_bias = self.params[l.out_bias()]
+            .iter()
+            .map(|&b| (b as f64 * f64::from(q.qa) * f64::from(q.qb)).round() as i32)
+            .collect();
+        match Network::new(arch, ft_weights, ft_bias, out_weights, out_bias) {
+            Ok(net) => net,
+            // Every weight was clamped to the bounds the checks use and the
+            // architecture was validated with the configuration.
+            Err(e) => unreachable!("the export breaks its own bounds: {e}"),
+        }
     }
 
-    /// The float parameters in the flat layout the checkpoint stores:
-    /// feature weights (768 × H, feature-major), feature biases (H), output
-    /// weights (2H, side to move first), output bias.
+    /// The float parameters in the flat layout the checkpoint stores (the
+    /// network file's order: feature weights, feature biases, output
+    /// weights per bucket, output biases).
     pub fn parameters(&self) -> &[f32] {
         &self.params
     }

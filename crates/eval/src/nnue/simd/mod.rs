@@ -1,74 +1,110 @@
-//! The two loops inference spends its time in, in a portable version and
-//! an AVX2 one, picked at run time.
+//! The two loops inference spends its time in, in a portable version, an
+//! AVX2 one and an AVX-512 one, picked at run time.
 //!
-//! * [`Kernels::update`]: an accumulator is a base (its parent, the biases,
+//! * [`Simd::update`]: an accumulator is a base (its parent, the biases,
 //!   or itself) plus some feature-weight rows minus others.
-//! * [`Kernels::output`]: the SCReLU dot product of both halves of the
-//!   hidden layer with the output weights.
+//! * [`Simd::output`]: the SCReLU dot product of both halves of the hidden
+//!   layer with one output bucket's weights.
 //!
 //! Both are exact integer arithmetic with wrapping adds, so the result does
-//! not depend on the order of the additions: the AVX2 version and the
-//! portable one give bit-identical results on any input.
+//! not depend on the order of the additions: every version gives
+//! bit-identical results on any input.
+//!
+//! The AVX-512 kernels need AVX-512F and AVX-512BW on the CPU, and a
+//! compiler that has their intrinsics (Rust 1.89 or later; `build.rs` sets
+//! `fianchetto_avx512` when it does). Built with an older compiler, the
+//! AVX-512 path does not exist and such CPUs run the AVX2 one.
 
 mod scalar;
 
 #[cfg(target_arch = "x86_64")]
+mod wide;
+
+#[cfg(target_arch = "x86_64")]
 mod avx2;
 
-/// Which implementation of the kernels to run. `avx2` is true only when the
-/// CPU running this process has AVX2 (checked at construction), which is what
-/// makes calling the AVX2 functions sound.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Kernels {
-    avx2: bool,
+#[cfg(all(target_arch = "x86_64", fianchetto_avx512))]
+mod avx512;
+
+/// Which implementation of the inference kernels runs.
+///
+/// A value other than [`Simd::Scalar`] is only ever held by an evaluator
+/// after [`Simd::is_supported`] said the CPU runs it (checked at run time,
+/// whatever the build's target CPU), which is what makes calling those
+/// kernels sound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Simd {
+    /// Plain loops, on every CPU.
+    Scalar,
+    /// 256-bit AVX2 registers: 16 `i16` lanes.
+    Avx2,
+    /// 512-bit AVX-512 (F and BW) registers: 32 `i16` lanes.
+    Avx512,
 }
 
-/// Whether this CPU has AVX2 (the standard library caches the answer).
-fn avx2_detected() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
+impl Simd {
+    /// Every version, slowest first.
+    pub const ALL: [Simd; 3] = [Simd::Scalar, Simd::Avx2, Simd::Avx512];
 
-impl Kernels {
-    /// The fastest kernels this CPU runs.
-    pub(crate) fn detect() -> Kernels {
-        Kernels {
-            avx2: avx2_detected(),
+    /// The version's name: `scalar`, `avx2`, `avx512`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Simd::Scalar => "scalar",
+            Simd::Avx2 => "avx2",
+            Simd::Avx512 => "avx512",
         }
     }
 
-    /// The portable kernels, whatever the CPU.
-    pub(crate) fn scalar() -> Kernels {
-        Kernels { avx2: false }
-    }
-
-    /// AVX2 when `simd` is asked for and the CPU has it, else the portable
-    /// kernels.
-    pub(crate) fn with_simd(simd: bool) -> Kernels {
-        if simd {
-            Kernels::detect()
-        } else {
-            Kernels::scalar()
+    /// Whether this CPU (and this build) runs the version. The standard
+    /// library caches the CPU's answer.
+    pub fn is_supported(self) -> bool {
+        match self {
+            Simd::Scalar => true,
+            Simd::Avx2 => {
+                #[cfg(target_arch = "x86_64")]
+                {
+                    std::arch::is_x86_feature_detected!("avx2")
+                }
+                #[cfg(not(target_arch = "x86_64"))]
+                {
+                    false
+                }
+            }
+            Simd::Avx512 => {
+                #[cfg(all(target_arch = "x86_64", fianchetto_avx512))]
+                {
+                    std::arch::is_x86_feature_detected!("avx512f")
+                        && std::arch::is_x86_feature_detected!("avx512bw")
+                }
+                #[cfg(not(all(target_arch = "x86_64", fianchetto_avx512)))]
+                {
+                    false
+                }
+            }
         }
     }
 
-    /// Whether these are the AVX2 kernels.
-    pub(crate) fn is_avx2(self) -> bool {
-        self.avx2
+    /// The fastest version this CPU runs.
+    pub fn detect() -> Simd {
+        Simd::ALL
+            .into_iter()
+            .rev()
+            .find(|s| s.is_supported())
+            .unwrap_or(Simd::Scalar)
+    }
+
+    /// The versions this CPU runs, slowest first.
+    pub fn supported() -> impl Iterator<Item = Simd> {
+        Simd::ALL.into_iter().filter(|s| s.is_supported())
     }
 
     /// `dst = base + Σ adds − Σ subs`, lane by lane, wrapping, where `base`
     /// is `src` or, when `src` is `None`, `dst` itself.
     ///
     /// Every slice must be as long as `dst`; the AVX2 version also needs a
-    /// multiple of 16 (every hidden size is). Shapes that do not fit go to
-    /// the portable version, which never reads past a slice.
+    /// multiple of 16 and the AVX-512 one a multiple of 32 (else the next
+    /// narrower version runs). The portable version never reads past a
+    /// slice.
     #[inline]
     pub(crate) fn update(
         self,
@@ -80,13 +116,20 @@ impl Kernels {
         #[cfg(target_arch = "x86_64")]
         {
             let n = dst.len();
-            let fits = n % avx2::LANES == 0
-                && src.is_none_or(|s| s.len() == n)
-                && adds.iter().chain(subs).all(|r| r.len() == n);
-            if self.avx2 && fits {
-                // SAFETY: `self.avx2` is only true when the CPU has AVX2
-                // (`Kernels::detect`), and the lengths were just checked to
-                // be what `avx2::update` requires.
+            let same =
+                src.is_none_or(|s| s.len() == n) && adds.iter().chain(subs).all(|r| r.len() == n);
+            #[cfg(fianchetto_avx512)]
+            if self == Simd::Avx512 && same && n % avx512::LANES == 0 {
+                // SAFETY: an evaluator holds `Avx512` only after
+                // `is_supported` confirmed AVX-512F and BW on this CPU, and
+                // the lengths were just checked to be what the kernel needs.
+                unsafe { avx512::update(dst, src, adds, subs) };
+                return;
+            }
+            if self != Simd::Scalar && same && n % avx2::LANES == 0 {
+                // SAFETY: `Avx2` and `Avx512` are only held after
+                // `is_supported` said so, and every AVX-512 CPU has AVX2;
+                // the lengths were just checked.
                 unsafe { avx2::update(dst, src, adds, subs) };
                 return;
             }
@@ -95,26 +138,36 @@ impl Kernels {
     }
 
     /// `Σ SCReLU(us[i]) · w[i] + Σ SCReLU(them[i]) · w[H + i]` in `i32`,
-    /// wrapping, where `SCReLU(x) = clamp(x, 0, QA)²` and `H = us.len()`.
+    /// wrapping, where `SCReLU(x) = clamp(x, 0, qa)²` and `H = us.len()`.
     ///
-    /// `them` must be as long as `us` and `w` twice as long (the AVX2
-    /// version also needs a multiple of 16); each product
-    /// `clamp(x, 0, QA) · w` must fit an `i16`, which
-    /// [`MAX_OUTPUT_WEIGHT`](super::MAX_OUTPUT_WEIGHT) guarantees.
+    /// `them` must be as long as `us` and `w` twice as long (the SIMD
+    /// versions also need a multiple of their lane count); each product
+    /// `clamp(x, 0, qa) · w` must fit an `i16`, which
+    /// [`Quant::max_output_weight`](super::Quant::max_output_weight)
+    /// guarantees.
     #[inline]
-    pub(crate) fn output(self, us: &[i16], them: &[i16], w: &[i16]) -> i32 {
+    pub(crate) fn output(self, us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
         #[cfg(target_arch = "x86_64")]
         {
             let n = us.len();
-            let fits = n % avx2::LANES == 0 && them.len() == n && w.len() == 2 * n;
-            if self.avx2 && fits {
-                // SAFETY: `self.avx2` is only true when the CPU has AVX2
-                // (`Kernels::detect`), and the lengths were just checked to
-                // be what `avx2::output` requires.
-                return unsafe { avx2::output(us, them, w) };
+            let same = them.len() == n && w.len() == 2 * n;
+            #[cfg(fianchetto_avx512)]
+            if self == Simd::Avx512 && same && n % avx512::LANES == 0 {
+                // SAFETY: as in `update`.
+                return unsafe { avx512::output(us, them, w, qa) };
+            }
+            if self != Simd::Scalar && same && n % avx2::LANES == 0 {
+                // SAFETY: as in `update`.
+                return unsafe { avx2::output(us, them, w, qa) };
             }
         }
-        scalar::output(us, them, w)
+        scalar::output(us, them, w, qa)
+    }
+}
+
+impl std::fmt::Display for Simd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -138,97 +191,124 @@ mod tests {
             .collect()
     }
 
-    fn both() -> Option<(Kernels, Kernels)> {
-        let fast = Kernels::detect();
-        if !fast.is_avx2() {
-            eprintln!("note: this CPU has no AVX2; only the portable kernels were tested");
-            return None;
+    /// The SIMD versions this CPU runs (a note for those it lacks).
+    fn fast() -> Vec<Simd> {
+        for s in Simd::ALL {
+            if !s.is_supported() {
+                eprintln!("note: this CPU or build has no {s}; that version was not tested");
+            }
         }
-        Some((fast, Kernels::scalar()))
+        Simd::supported().filter(|&s| s != Simd::Scalar).collect()
     }
 
     #[test]
     fn update_is_base_plus_adds_minus_subs() {
-        let base = values(1, 32, 1000);
-        let a = values(2, 32, 1000);
-        let b = values(3, 32, 1000);
-        let c = values(4, 32, 1000);
-        let expect: Vec<i16> = (0..32).map(|i| base[i] + a[i] + b[i] - c[i]).collect();
-        for k in [Kernels::scalar(), Kernels::detect()] {
-            let mut dst = vec![0; 32];
+        let base = values(1, 64, 1000);
+        let a = values(2, 64, 1000);
+        let b = values(3, 64, 1000);
+        let c = values(4, 64, 1000);
+        let expect: Vec<i16> = (0..64).map(|i| base[i] + a[i] + b[i] - c[i]).collect();
+        for k in Simd::supported() {
+            let mut dst = vec![0; 64];
             k.update(&mut dst, Some(&base), &[&a, &b], &[&c]);
-            assert_eq!(dst, expect);
+            assert_eq!(dst, expect, "{k}");
             let mut dst = base.clone();
             k.update(&mut dst, None, &[&a, &b], &[&c]);
-            assert_eq!(dst, expect);
+            assert_eq!(dst, expect, "{k}, in place");
         }
     }
 
     #[test]
-    fn avx2_equals_scalar_even_when_wrapping() {
-        let Some((fast, slow)) = both() else { return };
-        for seed in 0..50 {
-            let n = 16 * (1 + seed as usize % 8);
-            // Full-range values: sums wrap, both versions must wrap alike.
-            let base = values(seed, n, i16::MAX);
-            let rows: Vec<Vec<i16>> = (0..34)
-                .map(|r| values(seed * 64 + r, n, i16::MAX))
-                .collect();
-            let refs: Vec<&[i16]> = rows.iter().map(Vec::as_slice).collect();
-            // The shapes with their own AVX2 versions, and others.
-            for (a, s) in [
-                (1, 1),
-                (1, 2),
-                (2, 2),
-                (0, 0),
-                (4, 2),
-                (1, 3),
-                (32, 0),
-                (2, 1),
-            ] {
-                let (adds, subs) = (&refs[..a], &refs[a..a + s]);
-                let (mut x, mut y) = (vec![0; n], vec![0; n]);
-                fast.update(&mut x, Some(&base), adds, subs);
-                slow.update(&mut y, Some(&base), adds, subs);
-                assert_eq!(x, y, "{a} in, {s} out");
-                fast.update(&mut x, None, subs, adds);
-                slow.update(&mut y, None, subs, adds);
-                assert_eq!(x, y, "{s} in, {a} out, in place");
-            }
+    fn simd_equals_scalar_even_when_wrapping() {
+        for fast in fast() {
+            for seed in 0..50 {
+                let n = 16 * (1 + seed as usize % 8);
+                // Full-range values: sums wrap, every version must wrap alike.
+                let base = values(seed, n, i16::MAX);
+                let rows: Vec<Vec<i16>> = (0..34)
+                    .map(|r| values(seed * 64 + r, n, i16::MAX))
+                    .collect();
+                let refs: Vec<&[i16]> = rows.iter().map(Vec::as_slice).collect();
+                // The shapes with their own versions, and others.
+                for (a, s) in [
+                    (1, 1),
+                    (1, 2),
+                    (2, 2),
+                    (0, 0),
+                    (4, 2),
+                    (1, 3),
+                    (32, 0),
+                    (2, 1),
+                ] {
+                    let (adds, subs) = (&refs[..a], &refs[a..a + s]);
+                    let (mut x, mut y) = (vec![0; n], vec![0; n]);
+                    fast.update(&mut x, Some(&base), adds, subs);
+                    Simd::Scalar.update(&mut y, Some(&base), adds, subs);
+                    assert_eq!(x, y, "{fast}: {a} in, {s} out");
+                    fast.update(&mut x, None, subs, adds);
+                    Simd::Scalar.update(&mut y, None, subs, adds);
+                    assert_eq!(x, y, "{fast}: {s} in, {a} out, in place");
+                }
 
-            // Accumulators around the clipping points, weights at the limit.
-            let us = values(seed + 100, n, 400);
-            let them = values(seed + 200, n, 400);
-            let w = values(seed + 300, 2 * n, 127);
-            assert_eq!(fast.output(&us, &them, &w), slow.output(&us, &them, &w));
+                // Accumulators around the clipping points, weights at the limit.
+                let us = values(seed + 100, n, 400);
+                let them = values(seed + 200, n, 400);
+                let w = values(seed + 300, 2 * n, 128);
+                assert_eq!(
+                    fast.output(&us, &them, &w, 255),
+                    Simd::Scalar.output(&us, &them, &w, 255),
+                    "{fast}"
+                );
+                // Another QA, and full-range accumulators.
+                let us = values(seed + 400, n, i16::MAX);
+                let w = values(seed + 500, 2 * n, 32);
+                assert_eq!(
+                    fast.output(&us, &them, &w, 1000),
+                    Simd::Scalar.output(&us, &them, &w, 1000),
+                    "{fast}, QA 1000"
+                );
+            }
         }
     }
 
     #[test]
     fn output_is_screlu_dot_product() {
-        let us = [
-            -5i16, 0, 100, 255, 300, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
-        ];
-        let them = [1i16; 16];
-        let mut w = [0i16; 32];
+        let mut us = [0i16; 32];
+        for (i, u) in us.iter_mut().enumerate() {
+            *u = i as i16;
+        }
+        us[..5].copy_from_slice(&[-5, 0, 100, 255, 300]);
+        let them = [1i16; 32];
+        let mut w = [0i16; 64];
         w[2] = 3; // 100² · 3
         w[3] = -2; // 255² · −2
         w[4] = 1; // 300 clips to 255: 255²
         w[0] = 127; // −5 clips to 0
-        w[16] = 5; // 1² · 5
+        w[32] = 5; // 1² · 5
         let expect = 100 * 100 * 3 - 2 * 255 * 255 + 255 * 255 + 5;
-        for k in [Kernels::scalar(), Kernels::detect()] {
-            assert_eq!(k.output(&us, &them, &w), expect);
+        for k in Simd::supported() {
+            assert_eq!(k.output(&us, &them, &w, 255), expect, "{k}");
         }
     }
 
     #[test]
     fn odd_shapes_fall_back_without_reading_past_the_end() {
-        // Not a multiple of 16: the portable version runs even with AVX2.
-        let k = Kernels::detect();
-        let mut dst = vec![1i16; 5];
-        k.update(&mut dst, None, &[&[1, 2, 3, 4, 5]], &[]);
-        assert_eq!(dst, [2, 3, 4, 5, 6]);
-        assert_eq!(k.output(&[2; 5], &[0; 5], &[1; 10]), 20);
+        // Not a multiple of 16: the portable version runs whatever is asked.
+        for k in Simd::ALL {
+            let mut dst = vec![1i16; 5];
+            k.update(&mut dst, None, &[&[1, 2, 3, 4, 5]], &[]);
+            assert_eq!(dst, [2, 3, 4, 5, 6]);
+            assert_eq!(k.output(&[2; 5], &[0; 5], &[1; 10], 255), 20);
+        }
+        // 48 lanes: AVX2 where AVX-512 (32 lanes) does not fit.
+        let base = values(9, 48, 1000);
+        let row = values(10, 48, 1000);
+        let mut expect = vec![0; 48];
+        Simd::Scalar.update(&mut expect, Some(&base), &[&row], &[]);
+        for k in Simd::supported() {
+            let mut dst = vec![0; 48];
+            k.update(&mut dst, Some(&base), &[&row], &[]);
+            assert_eq!(dst, expect, "{k}");
+        }
     }
 }

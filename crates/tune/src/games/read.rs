@@ -1,0 +1,362 @@
+//! Reading games files: the framing checked game by game, errors naming the
+//! file, the game and its byte; training positions streamed out of them.
+
+use super::{
+    Filter, FilterCounts, GameError, GameRecord, GamesError, ENTRY_SIZE, GAME_OVERHEAD,
+    HEADER_SIZE, MAGIC, VERSION,
+};
+use crate::marlin::PackedBoard;
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+/// Streams the games of a file in constant memory, checking each game's
+/// framing and checksum (its moves are checked when it is replayed).
+///
+/// A file that does not start with the header is refused at
+/// [`open`](GameReader::open); a file that ends inside a game gives
+/// [`GamesError::Truncated`] for that game after every whole game before it.
+pub struct GameReader {
+    path: PathBuf,
+    reader: BufReader<File>,
+    len: u64,
+    offset: u64,
+    game: u64,
+    bytes: Vec<u8>,
+    failed: bool,
+}
+
+/// Where a game is in its file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Location {
+    /// The game's index (0 = first).
+    pub game: u64,
+    /// Its first byte.
+    pub offset: u64,
+}
+
+impl GameReader {
+    /// Opens `path` and checks its header.
+    pub fn open(path: &Path) -> Result<GameReader, GamesError> {
+        let io = |source| GamesError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = File::open(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        let mut reader = GameReader {
+            path: path.to_path_buf(),
+            reader: BufReader::with_capacity(1 << 20, file),
+            len,
+            offset: 0,
+            game: 0,
+            bytes: Vec::new(),
+            failed: false,
+        };
+        if len < HEADER_SIZE as u64 {
+            return Err(GamesError::NotGames {
+                path: path.to_path_buf(),
+            });
+        }
+        let mut head = [0u8; HEADER_SIZE];
+        reader.reader.read_exact(&mut head).map_err(io)?;
+        reader.check_header(&head)?;
+        reader.offset = HEADER_SIZE as u64;
+        Ok(reader)
+    }
+
+    /// Opens `path` at the game `at` of an earlier reading of the same file
+    /// (the header was checked then).
+    pub fn open_at(path: &Path, at: Location) -> Result<GameReader, GamesError> {
+        let io = |source| GamesError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut file = File::open(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        file.seek(SeekFrom::Start(at.offset)).map_err(io)?;
+        Ok(GameReader {
+            path: path.to_path_buf(),
+            reader: BufReader::with_capacity(1 << 16, file),
+            len,
+            offset: at.offset,
+            game: at.game,
+            bytes: Vec::new(),
+            failed: false,
+        })
+    }
+
+    /// Whether `path` starts with the games header (the way the format is
+    /// told from marlinformat by content). Unreadable files are errors.
+    pub fn is_games_file(path: &Path) -> io::Result<bool> {
+        let mut head = [0u8; 8];
+        let mut file = File::open(path)?;
+        let mut got = 0;
+        while got < head.len() {
+            let n = file.read(&mut head[got..])?;
+            if n == 0 {
+                return Ok(false);
+            }
+            got += n;
+        }
+        Ok(head == MAGIC)
+    }
+
+    fn check_header(&self, head: &[u8; HEADER_SIZE]) -> Result<(), GamesError> {
+        if head[..8] != MAGIC {
+            return Err(GamesError::NotGames {
+                path: self.path.clone(),
+            });
+        }
+        let version = u32::from_le_bytes([head[8], head[9], head[10], head[11]]);
+        if version != VERSION {
+            return Err(GamesError::Version {
+                path: self.path.clone(),
+                offset: self.offset,
+                version,
+            });
+        }
+        Ok(())
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The file's length when it was opened.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the file holds only its header.
+    pub fn is_empty(&self) -> bool {
+        self.len <= HEADER_SIZE as u64
+    }
+
+    /// Bytes read so far: where the next game starts.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The error for `error` in the game at `at`.
+    pub fn error_at(&self, at: Location, error: GameError) -> GamesError {
+        GamesError::Game {
+            path: self.path.clone(),
+            game: at.game,
+            offset: at.offset,
+            error: Box::new(error),
+        }
+    }
+
+    fn io(&self, source: io::Error) -> GamesError {
+        GamesError::Io {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    /// Reads the next game into `record` (reusing its memory) and returns
+    /// where it was, or `None` at the end of the file. After an error the
+    /// reader yields nothing more.
+    pub fn read_into(&mut self, record: &mut GameRecord) -> Result<Option<Location>, GamesError> {
+        if self.failed {
+            return Ok(None);
+        }
+        let result = self.read_next(record);
+        if result.is_err() {
+            self.failed = true;
+        }
+        result
+    }
+
+    fn read_next(&mut self, record: &mut GameRecord) -> Result<Option<Location>, GamesError> {
+        loop {
+            let left = self.len - self.offset.min(self.len);
+            if left == 0 {
+                return Ok(None);
+            }
+            let at = Location {
+                game: self.game,
+                offset: self.offset,
+            };
+            let truncated = |needed: u64| GamesError::Truncated {
+                path: self.path.clone(),
+                game: at.game,
+                offset: at.offset,
+                needed,
+                available: left,
+            };
+            if left < 4 {
+                return Err(truncated(GAME_OVERHEAD as u64));
+            }
+            let mut head = [0u8; 4];
+            self.reader.read_exact(&mut head).map_err(|e| self.io(e))?;
+            if head == MAGIC[..4] {
+                // Another file's header (files joined with `cat`).
+                if left < HEADER_SIZE as u64 {
+                    return Err(truncated(HEADER_SIZE as u64));
+                }
+                let mut rest = [0u8; HEADER_SIZE];
+                rest[..4].copy_from_slice(&head);
+                self.reader
+                    .read_exact(&mut rest[4..])
+                    .map_err(|e| self.io(e))?;
+                self.check_header(&rest)?;
+                self.offset += HEADER_SIZE as u64;
+                continue;
+            }
+            let needed = (GAME_OVERHEAD + ENTRY_SIZE * GameRecord::entries_in(head)) as u64;
+            if left < needed {
+                return Err(truncated(needed));
+            }
+            self.bytes.clear();
+            self.bytes.extend_from_slice(&head);
+            self.bytes.resize(needed as usize, 0);
+            self.reader
+                .read_exact(&mut self.bytes[4..])
+                .map_err(|e| self.io(e))?;
+            record
+                .decode(&self.bytes)
+                .map_err(|e| self.error_at(at, e))?;
+            self.offset += needed;
+            self.game += 1;
+            return Ok(Some(at));
+        }
+    }
+}
+
+impl Iterator for GameReader {
+    type Item = Result<(Location, GameRecord), GamesError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let mut record = GameRecord::default();
+        self.read_into(&mut record)
+            .transpose()
+            .map(|r| r.map(|at| (at, record)))
+    }
+}
+
+/// The training positions of a games file, as marlinformat records with
+/// their scores and results, picked by a [`Filter`] and streamed game by
+/// game (each game is checked whole, moves included, before any of its
+/// positions is given out).
+pub struct TrainingPositions {
+    reader: GameReader,
+    filter: Filter,
+    game: GameRecord,
+    positions: Vec<PackedBoard>,
+    next: usize,
+    counts: FilterCounts,
+}
+
+impl TrainingPositions {
+    /// Opens `path` with `filter`.
+    pub fn open(path: &Path, filter: Filter) -> Result<TrainingPositions, GamesError> {
+        Ok(TrainingPositions {
+            reader: GameReader::open(path)?,
+            filter,
+            game: GameRecord::default(),
+            positions: Vec::new(),
+            next: 0,
+            counts: FilterCounts::default(),
+        })
+    }
+
+    /// What the filter kept and skipped so far.
+    pub fn counts(&self) -> FilterCounts {
+        self.counts
+    }
+
+    /// Bytes of the file read so far, and its length (for progress bars).
+    pub fn progress(&self) -> (u64, u64) {
+        (self.reader.offset(), self.reader.len())
+    }
+}
+
+impl Iterator for TrainingPositions {
+    type Item = Result<PackedBoard, GamesError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while self.next == self.positions.len() {
+            self.positions.clear();
+            self.next = 0;
+            let at = match self.reader.read_into(&mut self.game) {
+                Ok(Some(at)) => at,
+                Ok(None) => return None,
+                Err(e) => return Some(Err(e)),
+            };
+            if let Err(e) = self
+                .game
+                .expand(&self.filter, &mut self.positions, &mut self.counts)
+            {
+                // Stop here: the reader yields nothing after an error.
+                self.reader.failed = true;
+                return Some(Err(self.reader.error_at(at, e)));
+            }
+        }
+        let p = self.positions[self.next];
+        self.next += 1;
+        Some(Ok(p))
+    }
+}
+
+/// What [`repair_tail`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Repair {
+    /// Whole games in the file.
+    pub games: u64,
+    /// Their entries (positions).
+    pub positions: u64,
+    /// The file's length now.
+    pub len: u64,
+    /// Bytes cut from its end (a game half-written when a run was killed).
+    pub cut: u64,
+}
+
+/// Cuts a game left half-written at the end of a games file (a run killed
+/// while writing) and returns what the file holds. Only the framing and
+/// checksums are read, not the moves. A damaged game anywhere, or a file
+/// that is not a games file, is an error and nothing is cut.
+pub fn repair_tail(path: &Path) -> Result<Repair, GamesError> {
+    let mut reader = GameReader::open(path)?;
+    let mut record = GameRecord::default();
+    let (mut games, mut positions) = (0, 0);
+    let cut_at = loop {
+        match reader.read_into(&mut record) {
+            Ok(Some(_)) => {
+                games += 1;
+                positions += record.entries.len() as u64;
+            }
+            Ok(None) => break None,
+            Err(GamesError::Truncated { offset, .. }) => break Some(offset),
+            Err(e) => return Err(e),
+        }
+    };
+    let len = reader.len();
+    let Some(offset) = cut_at else {
+        return Ok(Repair {
+            games,
+            positions,
+            len,
+            cut: 0,
+        });
+    };
+    let file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|source| GamesError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    file.set_len(offset).map_err(|source| GamesError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(Repair {
+        games,
+        positions,
+        len: offset,
+        cut: len - offset,
+    })
+}

@@ -1,0 +1,317 @@
+//! The data tools on real self-play: marlinformat and the games format
+//! convert into each other without loss of what both hold; merge, dedup and
+//! stats count what they should; bad inputs leave no output behind.
+
+use fianchetto_board::{Bitboards, Board};
+use fianchetto_eval::Material;
+use fianchetto_tune::data::{copy, stats, CopyOptions, DataFileError, DataFormat};
+use fianchetto_tune::datagen::{play_game, DatagenConfig};
+use fianchetto_tune::games::{self, Filter, GameReader, GameRecord, Skip};
+use fianchetto_tune::marlin::{read_all, PackedBoard, RECORD_SIZE};
+use std::path::PathBuf;
+
+fn dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fianchetto-data-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A few short self-play games (one from a Chess960 start).
+fn played() -> Vec<GameRecord> {
+    let config = DatagenConfig {
+        soft_nodes: 300,
+        hard_nodes: 6_000,
+        hash_mb: 1,
+        ..DatagenConfig::default()
+    };
+    let mut searcher = config.searcher(Material::classic());
+    let mut games: Vec<GameRecord> = (0..3)
+        .map(|i| play_game(&mut searcher, &config, &[], None, 21, i, None).game)
+        .collect();
+    let chess960 = DatagenConfig {
+        chess960_permille: 1000,
+        ..config.clone()
+    };
+    games.push(play_game(&mut searcher, &chess960, &[], None, 21, 3, None).game);
+    games
+}
+
+fn write_games(path: &PathBuf, games: &[GameRecord]) {
+    let mut bytes = games::header().to_vec();
+    for g in games {
+        g.write_to(&mut bytes).unwrap();
+    }
+    std::fs::write(path, bytes).unwrap();
+}
+
+fn options(to: DataFormat, filter: Filter) -> CopyOptions {
+    CopyOptions {
+        to,
+        filter,
+        force: true,
+        ..CopyOptions::default()
+    }
+}
+
+#[test]
+fn marlin_and_games_convert_without_loss() {
+    let dir = dir();
+    let games = played();
+    let source = dir.join("played.games");
+    write_games(&source, &games);
+
+    // games -> marlin, unfiltered: one record per position, each the
+    // position the moves reach, with its score and the game's result.
+    let marlin = dir.join("all.bin");
+    let s = copy(
+        std::slice::from_ref(&source),
+        &marlin,
+        &options(DataFormat::Marlin, Filter::NONE),
+    )
+    .unwrap();
+    let entries: usize = games.iter().map(|g| g.entries.len()).sum();
+    assert_eq!(s.positions_written, entries as u64);
+    let mut expected = Vec::new();
+    for g in &games {
+        g.replay(|_, board, e| expected.push(PackedBoard::pack(board, e.score, g.result)))
+            .unwrap();
+    }
+    let bytes = std::fs::read(&marlin).unwrap();
+    let records: Vec<PackedBoard> = bytes
+        .chunks_exact(RECORD_SIZE)
+        .map(|c| PackedBoard::from_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(records, expected);
+
+    // marlin -> games: every game comes back whole, but for the last move
+    // (which no record holds) and the ending (which marlinformat does not
+    // record).
+    let back = dir.join("back.games");
+    let s = copy(
+        std::slice::from_ref(&marlin),
+        &back,
+        &options(DataFormat::Games, Filter::NONE),
+    )
+    .unwrap();
+    assert_eq!(s.games_written, games.len() as u64);
+    let read: Vec<GameRecord> = GameReader::open(&back)
+        .unwrap()
+        .map(|g| g.unwrap().1)
+        .collect();
+    for (r, g) in read.iter().zip(&games) {
+        assert_eq!(r.start, g.start);
+        assert_eq!(r.result, g.result);
+        assert_eq!(r.chess960, g.chess960);
+        assert_eq!(r.ending, games::Ending::Unknown);
+        let n = g.entries.len();
+        assert_eq!(r.entries[..n - 1], g.entries[..n - 1]);
+        assert_eq!(r.entries[n - 1].score, g.entries[n - 1].score);
+        assert!(r.entries[n - 1].mv.is_null());
+    }
+
+    // ... and back to marlin: the same bytes.
+    let again = dir.join("again.bin");
+    copy(
+        std::slice::from_ref(&back),
+        &again,
+        &options(DataFormat::Marlin, Filter::NONE),
+    )
+    .unwrap();
+    assert_eq!(std::fs::read(&again).unwrap(), bytes);
+
+    // Filtered marlin (what datagen's marlin output holds) round-trips too,
+    // as runs of records.
+    let filtered = dir.join("filtered.bin");
+    copy(
+        std::slice::from_ref(&source),
+        &filtered,
+        &options(DataFormat::Marlin, Filter::default()),
+    )
+    .unwrap();
+    let as_games = dir.join("filtered.games");
+    copy(
+        std::slice::from_ref(&filtered),
+        &as_games,
+        &options(DataFormat::Games, Filter::NONE),
+    )
+    .unwrap();
+    let round = dir.join("round.bin");
+    copy(
+        std::slice::from_ref(&as_games),
+        &round,
+        &options(DataFormat::Marlin, Filter::NONE),
+    )
+    .unwrap();
+    assert_eq!(
+        std::fs::read(&round).unwrap(),
+        std::fs::read(&filtered).unwrap()
+    );
+    for r in read_all(&round).unwrap() {
+        assert!(!Bitboards::from_setup(&r.setup).unwrap().in_check());
+    }
+}
+
+#[test]
+fn a_trainer_reads_the_same_positions_from_either_format() {
+    use fianchetto_tune::train::TrainData;
+    let dir = dir();
+    let games = played();
+    let source = dir.join("train.games");
+    write_games(&source, &games);
+    for filter in [Filter::default(), Filter::NONE] {
+        let marlin = dir.join(format!("train-{filter}.bin"));
+        copy(
+            std::slice::from_ref(&source),
+            &marlin,
+            &options(DataFormat::Marlin, filter),
+        )
+        .unwrap();
+        let from_games = TrainData::load_filtered(std::slice::from_ref(&source), &filter).unwrap();
+        let from_marlin = TrainData::load(&[marlin]).unwrap();
+        assert_eq!(from_games.len(), from_marlin.len());
+        assert_eq!(from_games.fingerprint(), from_marlin.fingerprint());
+    }
+    // A damaged games file is refused by the trainer with the game named.
+    let mut bytes = std::fs::read(&source).unwrap();
+    bytes.truncate(bytes.len() - 3);
+    let cut = dir.join("cut.games");
+    std::fs::write(&cut, bytes).unwrap();
+    let err = TrainData::load(&[cut]).unwrap_err().to_string();
+    assert!(err.contains("cut.games: game 3 at byte"), "{err}");
+}
+
+#[test]
+fn merge_dedup_and_stats_count_what_they_should() {
+    let dir = dir();
+    let games = played();
+    let a = dir.join("a.games");
+    write_games(&a, &games);
+    let b = dir.join("b.bin");
+    copy(
+        std::slice::from_ref(&a),
+        &b,
+        &options(DataFormat::Marlin, Filter::NONE),
+    )
+    .unwrap();
+
+    let merged = dir.join("merged.games");
+    let s = copy(
+        &[a.clone(), b.clone()],
+        &merged,
+        &options(DataFormat::Games, Filter::NONE),
+    )
+    .unwrap();
+    let entries: u64 = games.iter().map(|g| g.entries.len() as u64).sum();
+    assert_eq!(s.positions_read, 2 * entries);
+    assert_eq!(s.positions_written, 2 * entries);
+
+    // Every position of b is one of a's.
+    let deduped = dir.join("dedup.bin");
+    let s = copy(
+        &[a.clone(), b.clone()],
+        &deduped,
+        &CopyOptions {
+            dedup: true,
+            ..options(DataFormat::Marlin, Filter::NONE)
+        },
+    )
+    .unwrap();
+    assert!(s.duplicates >= entries);
+    assert_eq!(s.games_dropped, games.len() as u64);
+    let unique: std::collections::HashSet<u64> = read_all(&deduped)
+        .unwrap()
+        .iter()
+        .map(|r| Bitboards::from_setup(&r.setup).unwrap().hash())
+        .collect();
+    assert_eq!(unique.len() as u64, s.positions_written);
+    assert_eq!(s.positions_written + s.duplicates, 2 * entries);
+
+    // In a games output the duplicates stay in their games, unscored.
+    let deduped_games = dir.join("dedup.games");
+    copy(
+        std::slice::from_ref(&merged),
+        &deduped_games,
+        &CopyOptions {
+            dedup: true,
+            ..options(DataFormat::Games, Filter::NONE)
+        },
+    )
+    .unwrap();
+    let st = stats(std::slice::from_ref(&deduped_games), &Filter::NONE, false).unwrap();
+    assert_eq!(st.games, games.len() as u64);
+    assert_eq!(st.positions, entries);
+    assert_eq!(st.positions - st.unscored, unique.len() as u64);
+    assert_eq!(st.counts.skipped[Skip::NoScore as usize], st.unscored);
+
+    let st = stats(std::slice::from_ref(&a), &Filter::default(), false).unwrap();
+    assert_eq!(st.games, games.len() as u64);
+    assert_eq!(st.positions, entries);
+    assert_eq!(st.chess960, 1);
+    assert_eq!(st.counts.total(), entries);
+    assert_eq!(st.scores.iter().sum::<u64>(), entries);
+    assert_eq!(st.game_results.iter().sum::<u64>(), games.len() as u64);
+    let text = st.to_string();
+    assert!(
+        text.contains("filter check,tactical,mates: keeps"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_inputs_and_outputs_are_refused_and_nothing_is_left() {
+    let dir = dir();
+    let games = played();
+    let good = dir.join("good.games");
+    write_games(&good, &games);
+    let out = dir.join("out.bin");
+    let _ = std::fs::remove_file(&out);
+
+    // A damaged second input: the error names it, and no output exists.
+    let mut bytes = std::fs::read(&good).unwrap();
+    let at = 16 + games[0].encoded_len() + 50;
+    bytes[at] ^= 1;
+    let bad = dir.join("bad.games");
+    std::fs::write(&bad, &bytes).unwrap();
+    let opts = CopyOptions {
+        to: DataFormat::Marlin,
+        ..CopyOptions::default()
+    };
+    let err = copy(&[good.clone(), bad.clone()], &out, &opts).unwrap_err();
+    assert!(
+        err.to_string().contains("bad.games: game 1 at byte"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp-"))
+        .collect();
+    assert!(leftovers.is_empty());
+
+    // A file of neither format.
+    let odd = dir.join("odd.bin");
+    std::fs::write(&odd, [7u8; 33]).unwrap();
+    assert!(matches!(
+        copy(&[odd], &out, &opts),
+        Err(DataFileError::Unknown { len: 33, .. })
+    ));
+
+    // An existing output is kept unless forced; an input is never the output.
+    std::fs::write(&out, b"keep").unwrap();
+    assert!(matches!(
+        copy(std::slice::from_ref(&good), &out, &opts),
+        Err(DataFileError::OutputExists(_))
+    ));
+    assert_eq!(std::fs::read(&out).unwrap(), b"keep");
+    let forced = CopyOptions {
+        force: true,
+        ..opts
+    };
+    assert!(matches!(
+        copy(std::slice::from_ref(&good), &good, &forced),
+        Err(DataFileError::OutputIsInput(_))
+    ));
+    copy(std::slice::from_ref(&good), &out, &forced).unwrap();
+    assert_ne!(std::fs::read(&out).unwrap(), b"keep");
+}
