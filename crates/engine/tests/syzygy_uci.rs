@@ -4,73 +4,15 @@
 //! (K+P v K+R, K+P v K+Q, K v K+P, K+R v K+R) against the tables' attack.
 //! Also: a bad path is an `info string error` and the engine plays on.
 
+mod common;
 #[path = "../../syzygy/tests/common/mod.rs"]
 mod tables;
+
+use common::Engine;
 
 use fianchetto_board::{Bitboards, Board};
 use fianchetto_movegen::{parse_uci, Game, Outcome};
 use fianchetto_syzygy::Tablebase;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::time::Duration;
-
-/// The engine process, its input, and its output lines.
-struct Engine {
-    child: Child,
-    input: ChildStdin,
-    output: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_fianchetto"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the engine starts");
-        let input = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (send, output) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if send.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            input,
-            output,
-        }
-    }
-
-    fn send(&mut self, command: &str) {
-        writeln!(self.input, "{command}").expect("the engine reads");
-    }
-
-    /// The next line that starts with `prefix` (lines before it skipped).
-    fn expect(&mut self, prefix: &str) -> String {
-        loop {
-            let line = self
-                .output
-                .recv_timeout(Duration::from_secs(60))
-                .unwrap_or_else(|e| panic!("no `{prefix}` line: {e}"));
-            if line.starts_with(prefix) {
-                return line;
-            }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.input, "quit");
-        let _ = self.child.wait();
-    }
-}
 
 fn engine_with_tables() -> Engine {
     let mut e = Engine::start();

@@ -2,98 +2,11 @@
 
 use fianchetto_board::{Bitboards, Board};
 use fianchetto_movegen::{parse_uci, Game, MoveGen};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
+mod common;
 
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_fianchetto"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the binary starts");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, cmd: &str) {
-        writeln!(self.stdin, "{cmd}").expect("engine reads");
-        self.stdin.flush().expect("flush");
-    }
-
-    /// Reads lines until one satisfies `pred`; returns every line read.
-    fn until(&mut self, pred: impl Fn(&str) -> bool, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    // The session's safety net replaces an illegal best move
-                    // and says so: that is a search bug, never acceptable.
-                    assert!(
-                        !line.contains("search bug"),
-                        "the bestmove safety net was used: {line}; lines so far: {seen:#?}"
-                    );
-                    let done = pred(&line);
-                    seen.push(line);
-                    if done {
-                        return seen;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => panic!("timed out; lines so far: {seen:#?}"),
-                Err(RecvTimeoutError::Disconnected) => panic!("engine exited; lines: {seen:#?}"),
-            }
-        }
-    }
-
-    fn bestmove(&mut self, timeout: Duration) -> (String, Vec<String>) {
-        let lines = self.until(|l| l.starts_with("bestmove"), timeout);
-        let best = lines
-            .last()
-            .and_then(|l| l.split_whitespace().nth(1))
-            .unwrap_or_default()
-            .to_string();
-        (best, lines)
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                assert!(status.success(), "exit status {status}");
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        panic!("engine did not quit");
-    }
-}
+use common::Engine;
 
 const LONG: Duration = Duration::from_secs(30);
 
@@ -303,7 +216,7 @@ fn end_of_input_ends_the_engine() {
     let mut e = Engine::start();
     e.send("position startpos");
     e.send("go infinite");
-    drop(e.stdin);
+    e.close_input();
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
         if let Ok(Some(_)) = e.child.try_wait() {
