@@ -345,23 +345,7 @@ fn parse_position(w: &mut Words) -> Result<Position, ParseError> {
 }
 
 fn parse_setoption(w: &mut Words) -> Result<Command, ParseError> {
-    match w.next() {
-        Some("name") => {}
-        Some(other) => return Err(w.unexpected(other, "`name`")),
-        None => {
-            return Err(ParseError::MissingValue {
-                command: w.command,
-                keyword: "name".into(),
-            })
-        }
-    }
-    let name = w.text_until(|x| x == "value");
-    if name.is_empty() {
-        return Err(ParseError::MissingValue {
-            command: w.command,
-            keyword: "name".into(),
-        });
-    }
+    let name = w.name_until("value")?;
     // `value` with nothing after it is an empty value (a string option
     // cleared), not a missing one.
     let value = w.next().map(|_| w.rest());
@@ -573,6 +557,9 @@ mod tests {
             ("position fen", "`position`: `fen` needs a value"),
             ("position fen moves e2e4", "`position`: `fen` needs a value"),
             ("position startpos e2e4", "`position`: unexpected `e2e4`; expected `moves`"),
+            ("setoption", "`setoption`: `name` needs a value"),
+            ("setoption value 3", "`setoption`: unexpected `value`; expected `name`"),
+            ("setoption name value 3", "`setoption`: `name` needs a value"),
             ("position middle", "`position`: unexpected `middle`; expected `startpos` or `fen <FEN>`"),
             ("setoption Hash value 3", "`setoption`: unexpected `Hash`; expected `name`"),
             ("setoption name value 3", "`setoption`: `name` needs a value"),

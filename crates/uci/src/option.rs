@@ -326,23 +326,7 @@ const KEYWORDS: &[&str] = &["type", "default", "min", "max", "var"];
 
 /// Reads the words after `option`.
 pub(crate) fn parse_option(w: &mut Words) -> Result<UciOption, ParseError> {
-    match w.next() {
-        Some("name") => {}
-        Some(other) => return Err(w.unexpected(other, "`name`")),
-        None => {
-            return Err(ParseError::MissingValue {
-                command: w.command,
-                keyword: "name".into(),
-            })
-        }
-    }
-    let name = w.text_until(|x| x == "type");
-    if name.is_empty() {
-        return Err(ParseError::MissingValue {
-            command: w.command,
-            keyword: "name".into(),
-        });
-    }
+    let name = w.name_until("type")?;
     let (mut kind, mut default, mut min, mut max, mut vars) = (None, None, None, None, Vec::new());
     while let Some(word) = w.next() {
         let value = w.text_until(|x| KEYWORDS.contains(&x));
@@ -511,6 +495,7 @@ mod tests {
                 "option type spin",
                 "`option`: unexpected `type`; expected `name`",
             ),
+            ("option name type spin", "`option`: `name` needs a value"),
             ("option name Hash", "`option`: `type` needs a value"),
             (
                 "option name Hash type spin default 1 min 1",

@@ -82,6 +82,26 @@ impl<'a> Words<'a> {
         parts.join(" ")
     }
 
+    /// `name` and the name that follows it, up to the word `end` (the
+    /// `setoption name … value` and `option name … type` forms): an error
+    /// when `name` or the name itself is missing.
+    pub(crate) fn name_until(&mut self, end: &str) -> Result<String, ParseError> {
+        let missing = |w: &Self| ParseError::MissingValue {
+            command: w.command,
+            keyword: "name".into(),
+        };
+        match self.next() {
+            Some("name") => {}
+            Some(other) => return Err(self.unexpected(other, "`name`")),
+            None => return Err(missing(self)),
+        }
+        let name = self.text_until(|x| x == end);
+        if name.is_empty() {
+            return Err(missing(self));
+        }
+        Ok(name)
+    }
+
     /// Every word left, joined by single spaces.
     pub(crate) fn rest(&mut self) -> String {
         self.text_until(|_| false)
