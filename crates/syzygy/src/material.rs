@@ -120,38 +120,32 @@ impl Material {
     /// A number that identifies this material (with white and black told
     /// apart): four bits for each non-king count of each side.
     pub(crate) fn key(&self) -> u64 {
-        let mut key = 0u64;
-        for side in 0..2 {
-            for role in [
-                Role::Pawn,
-                Role::Knight,
-                Role::Bishop,
-                Role::Rook,
-                Role::Queen,
-            ] {
-                key = (key << 4) | (self.counts[side][role.index()] & 15) as u64;
-            }
-        }
-        key
+        pack_key(|color, role| self.counts[color.index()][role.index()] as u64)
     }
 
     /// [`Material::key`] of the position on `board`, without building the
     /// material first (this runs on every probe).
     pub(crate) fn key_of<B: Board>(board: &B) -> u64 {
-        let mut key = 0u64;
-        for color in [Color::White, Color::Black] {
-            for role in [
-                Role::Pawn,
-                Role::Knight,
-                Role::Bishop,
-                Role::Rook,
-                Role::Queen,
-            ] {
-                key = (key << 4) | (board.pieces(color, role).count() as u64 & 15);
-            }
-        }
-        key
+        pack_key(|color, role| board.pieces(color, role).count() as u64)
     }
+}
+
+/// The material key from each side's count of each non-king role, white's
+/// pawns first: four bits a count.
+fn pack_key(count: impl Fn(Color, Role) -> u64) -> u64 {
+    let mut key = 0u64;
+    for color in [Color::White, Color::Black] {
+        for role in [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+        ] {
+            key = (key << 4) | (count(color, role) & 15);
+        }
+    }
+    key
 }
 
 impl fmt::Display for Material {
