@@ -52,33 +52,19 @@ impl Tablebase {
         board: &B,
         rule50: bool,
     ) -> Result<RootMoves, SyzygyError> {
-        self.check_root(board)?;
         let clock = board.halfmove_clock() as i32;
-        let mut out = RootMoves::new();
-        for mv in board.legal_moves() {
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            let wdl = -self.wdl(&child)?;
-            let mate = child.is_checkmate();
+        self.rank_moves(board, |child, mv, wdl, mate| {
             let dtz = if mate {
                 1
             } else if is_zeroing(board, mv) {
                 crate::tablebase::dtz_before_zeroing(wdl)
             } else {
                 // One ply further from the zeroing move than the child.
-                let d = -self.dtz(&child)?;
+                let d = -self.dtz(child)?;
                 d + d.signum()
             };
-            out.push(RootMove {
-                mv,
-                wdl: Wdl::from_value(wdl),
-                dtz,
-                mate,
-                rank: rank_of_dtz(dtz, clock, rule50),
-            });
-        }
-        sort(&mut out);
-        Ok(out)
+            Ok((dtz, rank_of_dtz(dtz, clock, rule50)))
+        })
     }
 
     /// Every legal move of `board` ranked by the WDL tables alone, for when
@@ -91,13 +77,7 @@ impl Tablebase {
         board: &B,
         rule50: bool,
     ) -> Result<RootMoves, SyzygyError> {
-        self.check_root(board)?;
-        let mut out = RootMoves::new();
-        for mv in board.legal_moves() {
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            let wdl = -self.wdl(&child)?;
-            let mate = child.is_checkmate();
+        self.rank_moves(board, |_, _, wdl, _| {
             let rank = match wdl {
                 2 => RANK_WIN,
                 1 if !rule50 => RANK_WIN,
@@ -107,10 +87,31 @@ impl Tablebase {
                 -1 => -RANK_WIN / 2 + 101,
                 _ => -RANK_WIN,
             };
+            Ok((crate::tablebase::dtz_before_zeroing(wdl), rank))
+        })
+    }
+
+    /// Every legal move of `board` with its WDL (the side to move's view),
+    /// whether it mates, and the DTZ and rank that `dtz_and_rank` gives it
+    /// from the child position, the move, the WDL and the mate flag; sorted
+    /// best first.
+    fn rank_moves<B: MoveGen>(
+        &self,
+        board: &B,
+        mut dtz_and_rank: impl FnMut(&B, Move, i8, bool) -> Result<(i32, i32), SyzygyError>,
+    ) -> Result<RootMoves, SyzygyError> {
+        self.check_root(board)?;
+        let mut out = RootMoves::new();
+        for mv in board.legal_moves() {
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            let wdl = -self.wdl(&child)?;
+            let mate = child.is_checkmate();
+            let (dtz, rank) = dtz_and_rank(&child, mv, wdl, mate)?;
             out.push(RootMove {
                 mv,
                 wdl: Wdl::from_value(wdl),
-                dtz: crate::tablebase::dtz_before_zeroing(wdl),
+                dtz,
                 mate,
                 rank,
             });
