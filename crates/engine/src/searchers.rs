@@ -165,7 +165,7 @@ pub fn build_driver(
             threads: o.threads,
             hash_mb: o.hash_mb,
             params: o.search_params.clone(),
-            ..PvsConfig::default()
+            ..o.switches.clone()
         },
         mcts: engine_mcts(o.threads),
         syzygy: tables.map(|t| Syzygy {

@@ -11,7 +11,7 @@ use crate::backend::Backend;
 use crate::evals::EvalName;
 use crate::searchers::Algo;
 use fianchetto_eval::Tunable;
-use fianchetto_search::pvs::SearchParams;
+use fianchetto_search::pvs::{PvsConfig, SearchParams};
 pub use fianchetto_uci::OptionError;
 use fianchetto_uci::{OptionKind, OptionValue, UciOption};
 use std::sync::LazyLock;
@@ -62,6 +62,11 @@ pub struct EngineOptions {
     /// The search's tunables, one spin option each under its own name
     /// ([`SearchParams::ENTRIES`]), for SPSA tuning through UCI.
     pub search_params: SearchParams,
+    /// PVS's feature switches, one check option each under its name
+    /// ([`PvsConfig::FEATURES`]), so that a match can test a feature on
+    /// against off with one build. Only the switches are read from it:
+    /// threads, table and tunables come from their own options.
+    pub switches: PvsConfig,
     /// `SyzygyPath`: directories of Syzygy tables separated by `:` (`;` on
     /// Windows); empty for none.
     pub syzygy_path: String,
@@ -96,6 +101,7 @@ impl Default for EngineOptions {
             book_file: String::new(),
             book_best_move: false,
             search_params: SearchParams::default(),
+            switches: PvsConfig::default(),
             syzygy_path: String::new(),
             syzygy_probe_depth: 0,
             syzygy_50_move_rule: false,
@@ -285,6 +291,25 @@ fn tunable(e: &'static fianchetto_search::pvs::ParamInfo) -> OptionEntry {
     }
 }
 
+/// A PVS feature switch as a check option under its own name.
+fn switch(&(name, help): &'static (&'static str, &'static str)) -> OptionEntry {
+    OptionEntry {
+        decl: UciOption::new(
+            name,
+            OptionKind::Check {
+                default: PvsConfig::default().is_on(name).unwrap_or(false),
+            },
+        ),
+        doc: help,
+        apply: Box::new(move |o, v| {
+            let on = v.as_bool().ok_or_else(|| wrong_type(name, "check", &v))?;
+            // A declared name: `set` cannot fail.
+            let _ = o.switches.set(name, on);
+            Ok(Applied::Set)
+        }),
+    }
+}
+
 /// The engine's options. File names arrive trimmed, blanks and `<empty>`
 /// as the empty string (the declaration's reading of a string value).
 fn build_table() -> Vec<OptionEntry> {
@@ -453,19 +478,21 @@ fn build_table() -> Vec<OptionEntry> {
         ),
     ];
     table.extend(SearchParams::ENTRIES.iter().map(tunable));
+    table.extend(PvsConfig::FEATURES.iter().map(switch));
     table
 }
 
 static TABLE: LazyLock<Vec<OptionEntry>> = LazyLock::new(build_table);
 
 /// Every option the engine declares, in the order `uci` lists them: the
-/// engine's own, then the search's tunables ([`SearchParams::ENTRIES`]).
+/// engine's own, then the search's tunables ([`SearchParams::ENTRIES`]),
+/// then its feature switches ([`PvsConfig::FEATURES`]).
 pub fn table() -> &'static [OptionEntry] {
     &TABLE
 }
 
-/// The engine's own options (the search's tunables left out: they are
-/// listed by `fianchetto spsa-params`) as a Markdown table: what
+/// The engine's own options (the search's tunables and switches left out:
+/// `fianchetto spsa-params` and `analyse --help` list them) as a Markdown table: what
 /// `docs/uci.md` shows, and a test checks that it does.
 pub fn options_markdown() -> String {
     let mut out = String::from(
@@ -473,7 +500,8 @@ pub fn options_markdown() -> String {
     );
     let own = table()
         .iter()
-        .filter(|e| !SearchParams::ENTRIES.iter().any(|p| p.name == e.decl.name));
+        .filter(|e| !SearchParams::ENTRIES.iter().any(|p| p.name == e.decl.name))
+        .filter(|e| !PvsConfig::FEATURES.iter().any(|f| f.0 == e.decl.name));
     for e in own {
         let (default, values) = match &e.decl.kind {
             OptionKind::Check { default } => (default.to_string(), "true, false".to_string()),
@@ -661,6 +689,23 @@ mod tests {
         assert!(o.set("rfp_margin", Some("many")).is_err());
         assert!(o.set("rfp_margin", None).is_err());
         assert_eq!(o.search_params.rfp_margin, 95);
+    }
+
+    #[test]
+    fn search_switches_are_check_options() {
+        let mut o = EngineOptions::default();
+        let lines = lines(&o);
+        for (name, _) in PvsConfig::FEATURES {
+            let on = PvsConfig::default().is_on(name).expect("declared");
+            let line = format!("option name {name} type check default {on}");
+            assert!(lines.contains(&line), "{line}");
+        }
+        assert_eq!(o.set("null", Some("false")), Ok(Applied::Set));
+        assert!(!o.switches.null_move);
+        assert_eq!(o.set("CORRHIST", Some("true")), Ok(Applied::Set));
+        assert!(o.switches.correction_history);
+        assert!(o.set("null", Some("sometimes")).is_err());
+        assert!(!o.switches.null_move);
     }
 
     #[test]

@@ -255,6 +255,13 @@ impl PvsConfig {
         Ok(())
     }
 
+    /// Whether the feature `name` (see [`PvsConfig::FEATURES`]) is on;
+    /// `None` for an unknown name.
+    pub fn is_on(&self, name: &str) -> Option<bool> {
+        let mut c = self.clone();
+        Self::field(name).map(|f| *f(&mut c))
+    }
+
     /// Switches off each feature of a comma-separated list (`null,lmr`,
     /// `all`); nothing changes if a name is unknown.
     pub fn disable(&mut self, list: &str) -> Result<(), UnknownFeature> {
@@ -317,6 +324,9 @@ mod tests {
             assert_eq!(c.disabled().len(), PvsConfig::FEATURES.len() - 1, "{name}");
             assert!(!c.disabled().contains(name));
         }
+        assert_eq!(off.is_on("null"), Some(false));
+        assert_eq!(PvsConfig::default().is_on("null"), Some(true));
+        assert_eq!(off.is_on("no-such-switch"), None);
         let help = PvsConfig::features_help();
         assert_eq!(help.lines().count(), PvsConfig::FEATURES.len());
         assert!(help.contains("qs-checks: ") && help.contains("corrhist: "));
