@@ -125,6 +125,18 @@ pvs_switches! {
     /// Pawn-structure correction history added to the static evaluation
     /// (off until an SPRT with the NNUE evaluation accepts it).
     correction_history, "corrhist" = false, "pawn correction history of the static evaluation";
+    /// Correction histories by pieces: each colour's non-pawn pieces, the
+    /// minor pieces and the major pieces (with the kings), added to the
+    /// static evaluation with the pawn one's.
+    correction_pieces, "corrhist-pieces" = false, "non-pawn, minor and major piece correction histories";
+    /// Continuation correction history: the static evaluation corrected by
+    /// what the search found after the same last two moves.
+    correction_cont, "corrhist-cont" = false, "continuation correction history (the last two moves)";
+    /// The static evaluation scaled by the material left (more weight with
+    /// more pieces on the board, so that the side ahead trades down only
+    /// when that keeps its edge) and damped as the half-move clock nears
+    /// the fifty-move rule.
+    eval_scaling, "eval-scale" = false, "evaluation scaled by material and the half-move clock";
 
     /// Quiescence search at the horizon (off: static evaluation).
     quiescence, "qsearch" = true, "quiescence search";
@@ -281,6 +293,11 @@ impl PvsConfig {
             .filter(|(n, _)| Self::field(n).is_some_and(|f| !*f(&mut c)))
             .map(|(n, _)| *n)
             .collect()
+    }
+
+    /// Whether any correction history is on.
+    pub(crate) fn correction(&self) -> bool {
+        self.correction_history || self.correction_pieces || self.correction_cont
     }
 
     /// Whether any move-ordering heuristic is on.

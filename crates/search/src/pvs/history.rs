@@ -13,9 +13,10 @@
 //!   generalised).
 //! - Capture history, `[piece][to][captured role]`: which captures caused
 //!   cutoffs, to order captures of equal victims.
-//! - Correction history, `[side][pawn key]`: the average difference between
-//!   the search's result and the static evaluation in positions of that pawn
-//!   structure; added to later static evaluations.
+//! - Correction histories ([`Correction`]): the average difference between
+//!   the search's result and the static evaluation in positions of the same
+//!   pawn structure, the same pieces of one colour, the same minor or major
+//!   pieces, or after the same two moves; added to later static evaluations.
 
 use super::params::SearchParams;
 use fianchetto_board::{Board, Color, Move, Role};
@@ -45,24 +46,145 @@ pub(crate) struct Tables {
     pub captures: [[[i16; 6]; 64]; 12],
     /// Continuation history: `[earlier piece-to][this piece-to]`.
     pub cont: Box<[ContRow]>,
-    /// Pawn-structure correction history: `[side][pawn key % CORR_SIZE]`.
-    pub corr: Box<[[i16; CORR_SIZE]; 2]>,
+    /// The correction histories of the static evaluation.
+    pub corr: Correction,
+}
+
+/// The correction histories: how far the search's results have been from
+/// the static evaluation, remembered by what the positions share. Each table
+/// is indexed by the side to move and a key of some of the pieces, except
+/// the continuation table, indexed by the last two moves (their pieces
+/// carry the side). All learn from the same results, each towards what the
+/// static evaluation, corrected by all of them, still missed; the
+/// correction is their weighted sum ([`SearchParams`]'s `corr_*_weight`).
+pub(crate) struct Correction {
+    /// `[side][pawn key % CORR_SIZE]`: the pawn structure.
+    pub pawn: Box<[[i16; CORR_SIZE]]>,
+    /// `[side × 2 + colour][key % CORR_SIZE]`: one colour's pieces other
+    /// than pawns (king included), for each colour.
+    pub non_pawn: Box<[[i16; CORR_SIZE]]>,
+    /// `[side][key % CORR_SIZE]`: both colours' knights, bishops and kings.
+    pub minor: Box<[[i16; CORR_SIZE]]>,
+    /// `[side][key % CORR_SIZE]`: both colours' rooks, queens and kings.
+    pub major: Box<[[i16; CORR_SIZE]]>,
+    /// `[piece-to two plies back][piece-to one ply back]`: the last two
+    /// moves.
+    pub cont: Box<[ContRow]>,
+}
+
+impl Correction {
+    fn new() -> Correction {
+        let rows = |n: usize| vec![[0i16; CORR_SIZE]; n].into_boxed_slice();
+        Correction {
+            pawn: rows(2),
+            non_pawn: rows(4),
+            minor: rows(2),
+            major: rows(2),
+            cont: vec![[0i16; PIECE_TO]; PIECE_TO].into_boxed_slice(),
+        }
+    }
+}
+
+/// Where a position's entries lie in the [`Correction`] tables other than
+/// the continuation one: `(row, slot)` pairs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CorrSlots {
+    pub pawn: (usize, usize),
+    pub non_pawn: [(usize, usize); 2],
+    pub minor: (usize, usize),
+    pub major: (usize, usize),
+}
+
+impl CorrSlots {
+    /// The slots of `board`; `pieces` says whether the piece tables are in
+    /// use (their keys cost a few multiplications).
+    #[inline]
+    pub fn of<B: Board>(board: &B, pieces: bool) -> CorrSlots {
+        let side = board.turn().index();
+        let slot = |key: u64| (key as usize) & (CORR_SIZE - 1);
+        let pawn = (side, slot(pawn_key(board)));
+        if !pieces {
+            return CorrSlots {
+                pawn,
+                non_pawn: [(0, 0); 2],
+                minor: (0, 0),
+                major: (0, 0),
+            };
+        }
+        let bb = |c: Color, r: Role| board.pieces(c, r).0;
+        let non_pawn = |c: Color| {
+            pieces_key(&[
+                bb(c, Role::Knight),
+                bb(c, Role::Bishop),
+                bb(c, Role::Rook),
+                bb(c, Role::Queen),
+                bb(c, Role::King),
+            ])
+        };
+        let (w, b) = (Color::White, Color::Black);
+        CorrSlots {
+            pawn,
+            non_pawn: [
+                (side * 2, slot(non_pawn(w))),
+                (side * 2 + 1, slot(non_pawn(b))),
+            ],
+            minor: (
+                side,
+                slot(pieces_key(&[
+                    bb(w, Role::Knight),
+                    bb(w, Role::Bishop),
+                    bb(w, Role::King),
+                    bb(b, Role::Knight),
+                    bb(b, Role::Bishop),
+                    bb(b, Role::King),
+                ])),
+            ),
+            major: (
+                side,
+                slot(pieces_key(&[
+                    bb(w, Role::Rook),
+                    bb(w, Role::Queen),
+                    bb(w, Role::King),
+                    bb(b, Role::Rook),
+                    bb(b, Role::Queen),
+                    bb(b, Role::King),
+                ])),
+            ),
+        }
+    }
+}
+
+/// Odd multipliers that tell the bitboards of [`pieces_key`] apart.
+const PIECE_KEY_MULTIPLIERS: [u64; 6] = [
+    0x9e37_79b9_7f4a_7c15,
+    0xbf58_476d_1ce4_e5b9,
+    0x94d0_49bb_1331_11eb,
+    0xd6e8_feb8_6659_fd93,
+    0xa076_1d64_78bd_642f,
+    0xe703_7ed1_a0b4_28db,
+];
+
+/// A hash of up to six bitboards: one multiplication each and one mix
+/// (cheaper than mixing each, and as good for a table index).
+#[inline]
+fn pieces_key(bbs: &[u64]) -> u64 {
+    let sum = bbs
+        .iter()
+        .zip(PIECE_KEY_MULTIPLIERS)
+        .fold(0u64, |h, (&b, k)| h.wrapping_add(b.wrapping_mul(k)));
+    mix(sum)
 }
 
 impl Tables {
-    /// Empty tables (allocated on the heap: the continuation history is
-    /// 1.2 MB).
+    /// Empty tables (allocated on the heap: the continuation history and
+    /// its correction twin are 1.2 MB each).
     pub fn new() -> Box<Tables> {
-        let corr: Box<[[i16; CORR_SIZE]; 2]> = vec![[0i16; CORR_SIZE]; 2]
-            .into_boxed_slice()
-            .try_into()
-            .unwrap_or_else(|_| unreachable!("two rows were made"));
         Box::new(Tables {
             history: [[[0; 64]; 64]; 2],
             counters: [[Move::NULL; 64]; 12],
             captures: [[[0; 6]; 64]; 12],
             cont: vec![[0i16; PIECE_TO]; PIECE_TO].into_boxed_slice(),
-            corr,
+            corr: Correction::new(),
         })
     }
 
@@ -145,6 +267,31 @@ fn mix(mut x: u64) -> u64 {
 mod tests {
     use super::*;
     use fianchetto_board::Bitboards;
+
+    #[test]
+    fn piece_keys_depend_on_their_pieces_only() {
+        let slots = |fen: &str| CorrSlots::of(&Bitboards::from_fen(fen).unwrap(), true);
+        let a = slots("r3k3/pp6/8/8/8/8/PP6/1N2K3 w - - 0 1");
+        // Other pawns: only the pawn slot moves.
+        let b = slots("r3k3/1p6/p7/8/8/8/PP6/1N2K3 w - - 0 1");
+        assert_ne!(a.pawn, b.pawn);
+        assert_eq!(
+            (a.non_pawn, a.minor, a.major),
+            (b.non_pawn, b.minor, b.major)
+        );
+        // The knight moved: white's non-pawn and the minor slot move, black's
+        // non-pawn and the major slot stay.
+        let c = slots("r3k3/pp6/8/8/8/2N5/PP6/4K3 w - - 0 1");
+        assert_ne!(a.non_pawn[0], c.non_pawn[0]);
+        assert_eq!(a.non_pawn[1], c.non_pawn[1]);
+        assert_ne!(a.minor, c.minor);
+        assert_eq!((a.pawn, a.major), (c.pawn, c.major));
+        // Black to move: the same keys in the other side's rows.
+        let d = slots("r3k3/pp6/8/8/8/8/PP6/1N2K3 b - - 0 1");
+        assert_eq!(d.pawn, (1, a.pawn.1));
+        assert_eq!(d.non_pawn, [(2, a.non_pawn[0].1), (3, a.non_pawn[1].1)]);
+        assert_eq!((d.minor.1, d.major.1), (a.minor.1, a.major.1));
+    }
 
     #[test]
     fn gravity_stays_in_bounds() {

@@ -11,8 +11,8 @@
 //! moves (LMR, adjusted by the histories) and extends singular moves; at
 //! the horizon a quiescence search with SEE and delta pruning settles the
 //! captures. Moves come from a staged [`movepick`] picker ordered by the
-//! [`history`] tables, and the static evaluation is corrected by a
-//! pawn-structure correction history. Each feature is a switch in
+//! [`history`] tables, and the static evaluation is corrected by the
+//! correction histories (pawn structure, pieces, the last two moves). Each feature is a switch in
 //! [`PvsConfig`]; every number is a named tunable in [`SearchParams`].
 //!
 //! Evaluators see every move through [`Evaluator::push`] / [`Evaluator::pop`];
@@ -65,10 +65,10 @@ use crate::time::{IterationTracker, TimeManager};
 use crate::tt::{score_from_tt, score_to_tt, Bound as TtBound, TranspositionTable};
 use crate::{Bound, Info, Limits, Search, SearchResult, MAX_PLY};
 use arrayvec::ArrayVec;
-use fianchetto_board::Move;
+use fianchetto_board::{Board, Color, Move, Role};
 use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{Game, MoveGen, MoveList};
-use history::{captured_role, correction_update, gravity, pawn_key, piece_to, Tables, CORR_SIZE};
+use history::{captured_role, correction_update, gravity, piece_to, CorrSlots, Tables, CORR_SIZE};
 use movepick::{gives_check, MovePicker, Ordering};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -513,8 +513,11 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
 
     fn evaluate(&mut self, board: &B) -> Score {
         self.evals += 1;
+        let mut s = self.eval.evaluate(board).0;
+        if self.cfg.eval_scaling {
+            s = scale_evaluation(s, board, self.params);
+        }
         // Keep static scores out of the mate range, whatever the evaluator does.
-        let s = self.eval.evaluate(board).0;
         Score(s.clamp(-Score::MATE_BOUND.0 + 1, Score::MATE_BOUND.0 - 1))
     }
 
@@ -773,12 +776,17 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     /// position, which saves the evaluator a call) and the one corrected by
     /// the correction history.
     #[inline]
-    fn static_eval(&mut self, board: &B, entry: Option<crate::tt::Entry>) -> (Score, Score) {
+    fn static_eval(
+        &mut self,
+        board: &B,
+        entry: Option<crate::tt::Entry>,
+        ply: usize,
+    ) -> (Score, Score) {
         let raw = match entry {
             Some(e) => e.eval,
             None => self.evaluate(board),
         };
-        (raw, self.corrected(board, raw))
+        (raw, self.corrected(board, raw, ply))
     }
 
     /// A move's score against the node's best so far (shared by the main
@@ -852,38 +860,80 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         None
     }
 
-    /// The correction-history slot of `board`.
+    /// The continuation correction entry of the node at `ply`: the one of
+    /// the last two moves (`None` near the root or after a null move).
     #[inline]
-    fn corr_slot(board: &B) -> (usize, usize) {
-        (
-            board.turn().index(),
-            (pawn_key(board) as usize) & (CORR_SIZE - 1),
-        )
+    fn cont_corr_index(&self, ply: usize) -> Option<(usize, usize)> {
+        if !self.cfg.correction_cont || ply < 2 {
+            return None;
+        }
+        match (self.stack[ply - 2].cont, self.stack[ply - 1].cont) {
+            (Some(a), Some(b)) => Some((a as usize, b as usize)),
+            _ => None,
+        }
     }
 
-    /// `raw` corrected by the pawn-structure correction history (kept out
-    /// of the mate range).
+    /// `raw` corrected by the correction histories that are switched on
+    /// (kept out of the mate range): their entries weighted by the
+    /// `corr_*_weight` tunables, in percent.
     #[inline]
-    fn corrected(&self, board: &B, raw: Score) -> Score {
-        if !self.cfg.correction_history {
+    fn corrected(&self, board: &B, raw: Score, ply: usize) -> Score {
+        let cfg = self.cfg;
+        if !cfg.correction() {
             return raw;
         }
-        let (side, slot) = Self::corr_slot(board);
-        let c = self.tables.corr[side][slot] as i32 / self.params.corr_grain.max(1);
+        let (p, corr) = (self.params, &self.tables.corr);
+        let at = |t: &[[i16; CORR_SIZE]], (row, slot): (usize, usize)| t[row][slot] as i32;
+        let slots = CorrSlots::of(board, cfg.correction_pieces);
+        let mut sum = 0;
+        if cfg.correction_history {
+            sum += p.corr_pawn_weight * at(&corr.pawn, slots.pawn);
+        }
+        if cfg.correction_pieces {
+            sum += p.corr_non_pawn_weight
+                * (at(&corr.non_pawn, slots.non_pawn[0]) + at(&corr.non_pawn, slots.non_pawn[1]));
+            sum += p.corr_minor_weight * at(&corr.minor, slots.minor);
+            sum += p.corr_major_weight * at(&corr.major, slots.major);
+        }
+        if let Some((a, b)) = self.cont_corr_index(ply) {
+            sum += p.corr_cont_weight * corr.cont[a][b] as i32;
+        }
+        let c = sum / (100 * p.corr_grain.max(1));
         Score((raw.0 + c).clamp(-Score::MATE_BOUND.0 + 1, Score::MATE_BOUND.0 - 1))
     }
 
-    /// Moves the correction of `board`'s pawn structure towards
-    /// `best − static_eval`, weighted by depth.
-    fn update_correction(&mut self, board: &B, best: Score, static_eval: Score, depth: i32) {
+    /// Moves every correction entry of the node at `ply` that is switched
+    /// on towards `best − static_eval` (what the corrected evaluation still
+    /// missed), weighted by depth.
+    fn update_correction(
+        &mut self,
+        board: &B,
+        best: Score,
+        static_eval: Score,
+        depth: i32,
+        ply: usize,
+    ) {
+        let cfg = self.cfg;
         let p = self.params;
-        let (side, slot) = Self::corr_slot(board);
-        correction_update(
-            &mut self.tables.corr[side][slot],
-            best.0 - static_eval.0,
-            depth,
-            p,
-        );
+        let diff = best.0 - static_eval.0;
+        let cont = self.cont_corr_index(ply);
+        let slots = CorrSlots::of(board, cfg.correction_pieces);
+        let corr = &mut self.tables.corr;
+        let learn = |t: &mut [[i16; CORR_SIZE]], (row, slot): (usize, usize)| {
+            correction_update(&mut t[row][slot], diff, depth, p);
+        };
+        if cfg.correction_history {
+            learn(&mut corr.pawn, slots.pawn);
+        }
+        if cfg.correction_pieces {
+            learn(&mut corr.non_pawn, slots.non_pawn[0]);
+            learn(&mut corr.non_pawn, slots.non_pawn[1]);
+            learn(&mut corr.minor, slots.minor);
+            learn(&mut corr.major, slots.major);
+        }
+        if let Some((a, b)) = cont {
+            correction_update(&mut corr.cont[a][b], diff, depth, p);
+        }
     }
 
     /// The negamax principal variation search. `PV` nodes have an open
@@ -968,7 +1018,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         }
 
         // Step 4. Static evaluation: the table's (raw) one when there is
-        // one, corrected by the pawn-structure correction history, then
+        // one, corrected by the correction histories, then
         // refined by the table's bound. In a singular search the node's own
         // evaluation is reused.
         let (raw_eval, static_eval, eval) = if in_check {
@@ -977,7 +1027,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             let se = self.stack[ply].static_eval;
             (se, se, se)
         } else {
-            let (raw, se) = self.static_eval(board, entry);
+            let (raw, se) = self.static_eval(board, entry, ply);
             let refined = match (entry, tt_score) {
                 (Some(e), Some(s)) if cfg.tt_cutoffs && !s.is_decisive() => match e.bound {
                     TtBound::Lower if s > se => s,
@@ -1377,14 +1427,14 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             } else {
                 TtBound::Upper
             };
-            if cfg.correction_history
+            if cfg.correction()
                 && !in_check
                 && (best_move.is_null() || best_move.is_quiet())
                 && !best.is_decisive()
                 && !(bound == TtBound::Lower && best <= static_eval)
                 && !(bound == TtBound::Upper && best >= static_eval)
             {
-                self.update_correction(board, best, static_eval, depth);
+                self.update_correction(board, best, static_eval, depth, ply);
             }
             if cfg.tt {
                 self.shared.tt.store(
@@ -1615,7 +1665,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             best = -Score::INFINITE;
             (-Score::INFINITE, -Score::INFINITE)
         } else {
-            let (raw, se) = self.static_eval(board, entry);
+            let (raw, se) = self.static_eval(board, entry, ply);
             best = se;
             if best >= beta {
                 if cfg.tt && entry.is_none() {
@@ -1722,6 +1772,36 @@ fn tt_cuts(
             TtBound::Lower => score >= beta,
             TtBound::Upper => score <= alpha,
         }
+}
+
+/// Non-pawn material for [`scale_evaluation`], per piece: knight, bishop,
+/// rook, queen (in the units of its base, 32768 = no change).
+const SCALE_MATERIAL: [(Role, i32); 4] = [
+    (Role::Knight, 450),
+    (Role::Bishop, 450),
+    (Role::Rook, 650),
+    (Role::Queen, 1250),
+];
+
+/// `eval` scaled by the material on the board and damped by the half-move
+/// clock (the `eval-scale` switch): with the default numbers, ×1.07 with
+/// every piece on the board, ×0.81 with pawns alone, and halved at a clock
+/// of 100 half-moves. More material makes an edge worth more, so that the
+/// side ahead trades only when the edge survives the trade; and a position
+/// shuffling towards the fifty-move rule drifts towards a draw.
+#[inline]
+fn scale_evaluation<B: Board>(eval: i32, board: &B, p: &SearchParams) -> i32 {
+    let material: i32 = SCALE_MATERIAL
+        .iter()
+        .map(|&(role, value)| {
+            value
+                * (board.pieces(Color::White, role) | board.pieces(Color::Black, role)).count()
+                    as i32
+        })
+        .sum();
+    let scaled = eval * (p.eval_material_base + material) / 32_768;
+    let clock = (board.halfmove_clock() as i32).min(p.eval_clock_div);
+    scaled * (p.eval_clock_div - clock) / p.eval_clock_div.max(1)
 }
 
 /// ProbCut's phase bucket of `board` (see [`probcut::phase_bucket`]).

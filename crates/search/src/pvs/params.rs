@@ -8,7 +8,8 @@
 //! the documentation says otherwise; the search reads the fields directly,
 //! so a value costs nothing to use.
 //!
-//! The defaults of all but the three correction-history entries are the
+//! The defaults of all but the correction-history and evaluation-scaling
+//! entries are the
 //! rounded result of one SPSA tune with the NNUE evaluation (`fianchetto
 //! tune spsa`, 11 200 games at 5 000 nodes a move; `docs/tuning.md` has the
 //! command and the SPRTs that accepted it).
@@ -166,6 +167,20 @@ search_params! {
     corr_max = 8192, 1024..=32000, step 512;
     /// Correction history: update weight per ply of depth, in sixteenths of 1/256 (16: the published min(depth + 1, 16) / 256).
     corr_weight_mult = 16, 2..=64, step 3;
+    /// Correction history: the pawn table's weight in the correction, percent.
+    corr_pawn_weight = 100, 0..=300, step 10;
+    /// Correction history: each colour's non-pawn table's weight, percent.
+    corr_non_pawn_weight = 60, 0..=300, step 10;
+    /// Correction history: the minor-piece table's weight, percent.
+    corr_minor_weight = 50, 0..=300, step 10;
+    /// Correction history: the major-piece table's weight, percent.
+    corr_major_weight = 50, 0..=300, step 10;
+    /// Correction history: the continuation (last two moves) table's weight, percent.
+    corr_cont_weight = 60, 0..=300, step 10;
+    /// Evaluation scaling: the evaluation is multiplied by (this + non-pawn material) / 32768 (material: knight and bishop 450, rook 650, queen 1250).
+    eval_material_base = 26500, 16000..=32768, step 800;
+    /// Evaluation scaling: the evaluation is multiplied by (this − half-move clock) / this.
+    eval_clock_div = 200, 100..=1000, step 20;
     /// Singular extensions: smallest depth.
     se_depth = 7, 4..=14, step 1;
     /// Singular extensions: how much shallower the table's entry may be.
