@@ -15,7 +15,7 @@
 //! use fianchetto_search::tt::{Bound, Replacement, TranspositionTable};
 //!
 //! let tt = TranspositionTable::new(1, Replacement::DepthAlways);
-//! tt.store(0xdead_beef, Move::NULL, Score::cp(42), Score::cp(10), 5, Bound::Exact);
+//! tt.store(0xdead_beef, Move::NULL, Score::cp(42), Score::cp(10), 5, Bound::Exact, false);
 //! let e = tt.probe(0xdead_beef).unwrap();
 //! assert_eq!((e.score, e.depth, e.bound), (Score::cp(42), 5, Bound::Exact));
 //! assert!(tt.probe(0xbeef_dead).is_none());
@@ -95,12 +95,16 @@ pub struct Entry {
     pub depth: i32,
     /// What kind of bound `score` is.
     pub bound: Bound,
+    /// Whether the position was on a principal variation when it was
+    /// stored, or stored by a node that had such an entry ("ttPv": the
+    /// search reduces such positions less).
+    pub pv: bool,
     /// The search generation that stored it.
     pub generation: u8,
 }
 
-// Data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 | generation 6.
-const GEN_BITS: u32 = 6;
+// Data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 | pv 1 | generation 5.
+const GEN_BITS: u32 = 5;
 const GEN_MASK: u8 = (1 << GEN_BITS) - 1;
 
 impl Entry {
@@ -110,7 +114,8 @@ impl Entry {
             | ((self.eval.0 as i16 as u16 as u64) << 32)
             | ((self.depth.clamp(-128, 127) as i8 as u8 as u64) << 48)
             | ((self.bound as u64) << 56)
-            | (((self.generation & GEN_MASK) as u64) << 58)
+            | ((self.pv as u64) << 58)
+            | (((self.generation & GEN_MASK) as u64) << 59)
     }
 
     fn unpack(data: u64) -> Option<Entry> {
@@ -126,7 +131,8 @@ impl Entry {
             eval: Score((data >> 32) as u16 as i16 as i32),
             depth: (data >> 48) as u8 as i8 as i32,
             bound,
-            generation: (data >> 58) as u8 & GEN_MASK,
+            pv: (data >> 58) & 1 == 1,
+            generation: (data >> 59) as u8 & GEN_MASK,
         })
     }
 }
@@ -293,11 +299,21 @@ impl TranspositionTable {
         }
     }
 
-    /// Stores a result for `key` (following the replacement policy). A
-    /// store without a move keeps the move already stored for the same
-    /// position.
+    /// Stores a result for `key` (following the replacement policy), with
+    /// `pv` its [`Entry::pv`] flag. A store without a move keeps the move
+    /// already stored for the same position.
     #[inline]
-    pub fn store(&self, key: u64, mv: Move, score: Score, eval: Score, depth: i32, bound: Bound) {
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Move,
+        score: Score,
+        eval: Score,
+        depth: i32,
+        bound: Bound,
+        pv: bool,
+    ) {
         let generation = self.generation.load(Relaxed);
         let i = self.index(key);
         let mut entry = Entry {
@@ -306,6 +322,7 @@ impl TranspositionTable {
             eval,
             depth,
             bound,
+            pv,
             generation,
         };
         let write = |j: usize, mut e: Entry| {
@@ -457,8 +474,11 @@ mod tests {
             eval: Score(-5),
             depth: -1,
             bound: Bound::Lower,
-            generation: 63,
+            pv: true,
+            generation: 31,
         };
+        assert_eq!(Entry::unpack(e.pack()), Some(e));
+        let e = Entry { pv: false, ..e };
         assert_eq!(Entry::unpack(e.pack()), Some(e));
     }
 
@@ -479,8 +499,8 @@ mod tests {
         for policy in Replacement::ALL {
             let tt = TranspositionTable::new(0, policy);
             assert_eq!(tt.len(), 2);
-            tt.store(1, Move::NULL, Score(1), Score(0), 9, Bound::Exact);
-            tt.store(2, Move::NULL, Score(2), Score(0), 1, Bound::Exact);
+            tt.store(1, Move::NULL, Score(1), Score(0), 9, Bound::Exact, false);
+            tt.store(2, Move::NULL, Score(2), Score(0), 1, Bound::Exact, false);
             let deep = tt.probe(1).is_some();
             let shallow = tt.probe(2).is_some();
             match policy {
@@ -489,7 +509,7 @@ mod tests {
                 Replacement::DepthAlways => assert!(deep && shallow),
             }
             tt.new_search();
-            tt.store(2, Move::NULL, Score(2), Score(0), 1, Bound::Exact);
+            tt.store(2, Move::NULL, Score(2), Score(0), 1, Bound::Exact, false);
             assert!(
                 tt.probe(2).is_some(),
                 "{policy:?}: aging lets a new entry in"

@@ -34,12 +34,12 @@ fn stress(mb: usize, policy: Replacement) {
                     let key = keys[rng.below(keys.len())] ^ ((t & 1) << 63);
                     if (i + t) % 2 == 0 {
                         let (mv, score, eval, depth, bound) = data_for(key);
-                        tt.store(key, mv, score, eval, depth, bound);
+                        tt.store(key, mv, score, eval, depth, bound, key & 1 == 1);
                     } else if let Some(e) = tt.probe(key) {
                         let (mv, score, eval, depth, bound) = data_for(key);
                         assert_eq!(
-                            (e.mv, e.score, e.eval, e.depth, e.bound),
-                            (mv, score, eval, depth, bound)
+                            (e.mv, e.score, e.eval, e.depth, e.bound, e.pv),
+                            (mv, score, eval, depth, bound, key & 1 == 1)
                         );
                         hits.fetch_add(1, Ordering::Relaxed);
                     }

@@ -168,6 +168,22 @@ pvs_switches! {
     /// `singular`).
     negative_extensions, "negative-ext" = true, "negative extensions (with singular)";
 
+    /// The table remembers which positions were on a principal variation
+    /// ("ttPv"); such positions are reduced less by LMR.
+    tt_pv, "ttpv" = false, "positions once on a PV reduced less (ttPv flag)";
+    /// A quiet hash move whose table score cuts a node off earns the
+    /// history bonus of a cut-off.
+    tt_history, "tt-history" = false, "history bonus for hash moves on table cut-offs";
+    /// A node where no move raised alpha gives the quiet move that led to
+    /// it a history bonus in the parent.
+    prior_bonus, "prior-bonus" = false, "history bonus for the move that led to a fail-low";
+    /// Later moves are reduced more when the nodes below keep failing high.
+    cutoff_count, "cutoff-count" = false, "cut-off counts of the children in reductions";
+    /// After a reduced search beats alpha, the full-depth search goes a
+    /// ply deeper when it beat the best score by far, a ply shallower
+    /// when barely (doDeeper / doShallower).
+    deeper, "deeper" = false, "deeper or shallower re-searches after LMR";
+
     /// Mate-distance pruning.
     mate_distance, "mdp" = true, "mate-distance pruning";
     /// Null-move pruning (adaptive R, verified in late endgames).

@@ -111,6 +111,10 @@ const LMR_MIN_DEPTH: i32 = 3;
 /// table; deeper and later share the last entry.
 const LMR_TABLE_SIZE: usize = 64;
 
+/// Cut-off count: later moves are reduced one ply more once the nodes
+/// below have failed high more than this many times (`cutoff-count`).
+const CUTOFF_COUNT_REDUCE: i32 = 2;
+
 /// Extensions stop once a line is this many times the root depth long, so
 /// that checks and singular moves cannot extend a line without end.
 const EXTENSION_PLY_FACTOR: i32 = 2;
@@ -353,6 +357,12 @@ struct Frame {
     excluded: Move,
     /// Double extensions on the line from the root to this ply.
     double_exts: i32,
+    /// Whether the node is, or was, on a principal variation (`ttpv`).
+    tt_pv: bool,
+    /// Beta cut-offs of the nodes at this ply since the node two plies up
+    /// started (`cutoff-count`): many mean the parent's moves keep being
+    /// refuted, so its later moves are reduced more.
+    cutoffs: i32,
 }
 
 impl Frame {
@@ -363,6 +373,8 @@ impl Frame {
         killers: [Move::NULL; 2],
         excluded: Move::NULL,
         double_exts: 0,
+        tt_pv: false,
+        cutoffs: 0,
     };
 }
 
@@ -988,6 +1000,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             }
         }
         self.stack[ply + 2].killers = [Move::NULL; 2];
+        self.stack[ply + 2].cutoffs = 0;
         let excluded = self.stack[ply].excluded;
         let singular_search = !excluded.is_null();
         let in_check = board.in_check();
@@ -1003,8 +1016,21 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         };
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
         let tt_score = entry.map(|e| score_from_tt(e.score, ply, board.halfmove_clock()));
+        // A position on a principal variation, now or when it was stored
+        // (a singular search keeps its node's flag).
+        if !singular_search {
+            self.stack[ply].tt_pv = cfg.tt_pv && (PV || entry.is_some_and(|e| e.pv));
+        }
+        let tt_pv = self.stack[ply].tt_pv;
         if let (Some(e), Some(s)) = (entry, tt_score) {
             if cfg.tt_cutoffs && !PV && tt_cuts(&e, s, depth, board.halfmove_clock(), alpha, beta) {
+                // A quiet hash move that holds beta earns its history
+                // bonus as if it had been searched here (`tt-history`).
+                if cfg.tt_history && s >= beta && !tt_move.is_null() && tt_move.is_quiet() {
+                    let cont = self.cont_keys(ply);
+                    let bonus = self.history_bonus(depth);
+                    self.update_quiet(board, tt_move, bonus, &cont);
+                }
                 return s;
             }
         }
@@ -1309,7 +1335,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             }
             self.stack[ply + 1].double_exts =
                 self.stack[ply].double_exts + i32::from(extension >= 2);
-            let new_depth = depth - 1 + extension;
+            let mut new_depth = depth - 1 + extension;
 
             // Step 10c. Play the move and search it: late moves with a
             // reduced null window first (LMR, less for moves with a good
@@ -1326,9 +1352,18 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     && (quiet || !see_ge_with(board, mv, 0, cfg.see_pins))
                 {
                     let mut r = base_r;
+                    // Positions on a principal variation, now or in the
+                    // table (`ttpv`; without it, PV nodes alone), are
+                    // reduced less; so are checks. Expected cut-nodes, nodes
+                    // whose evaluation is not improving, and nodes whose
+                    // children keep failing high (`cutoff-count`) are
+                    // reduced more.
                     r += i32::from(cut_node) + i32::from(!improving)
-                        - i32::from(PV)
+                        - i32::from(PV || tt_pv)
                         - i32::from(check);
+                    if cfg.cutoff_count && self.stack[ply + 1].cutoffs > CUTOFF_COUNT_REDUCE {
+                        r += 1;
+                    }
                     if quiet {
                         if mv == killers[0] || mv == killers[1] {
                             r -= 1;
@@ -1340,14 +1375,27 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                     score = -self.search::<false>(&next, -alpha - 1, -alpha, d, ply + 1, true);
                     if score > alpha && d < new_depth {
-                        score = -self.search::<false>(
-                            &next,
-                            -alpha - 1,
-                            -alpha,
-                            new_depth,
-                            ply + 1,
-                            !cut_node,
-                        );
+                        // The reduced search beat alpha: search the full
+                        // depth, a ply deeper when it beat the best score by
+                        // far, a ply shallower when barely (`deeper`; the PV
+                        // search below takes the same depth).
+                        if cfg.deeper {
+                            if score.0 > best.0 + p.deeper_margin + p.deeper_mult * new_depth {
+                                new_depth += 1;
+                            } else if score.0 < best.0 + p.shallower_margin {
+                                new_depth -= 1;
+                            }
+                        }
+                        if new_depth > d {
+                            score = -self.search::<false>(
+                                &next,
+                                -alpha - 1,
+                                -alpha,
+                                new_depth,
+                                ply + 1,
+                                !cut_node,
+                            );
+                        }
                     }
                 } else if !PV || move_count > 1 {
                     score = -self.search::<false>(
@@ -1411,9 +1459,15 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         }
 
         // Step 12. A cutoff teaches the histories: the best move gains, the
-        // moves tried before it lose.
+        // moves tried before it lose (and the cut-off is counted for the
+        // parent's reductions). A node where no move raised alpha teaches
+        // the parent that its quiet move was good (`prior-bonus`): it
+        // refuted everything here.
         if best >= beta && !best_move.is_null() {
             self.update_histories(board, best_move, &quiets_tried, &captures_tried, depth, ply);
+            self.stack[ply].cutoffs += 1;
+        } else if cfg.prior_bonus && best_move.is_null() && !singular_search && ply > 0 {
+            self.reward_prior_move(board, depth, ply);
         }
 
         // Step 13. The correction history learns how far the search moved
@@ -1444,6 +1498,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     raw_eval,
                     depth,
                     bound,
+                    tt_pv,
                 );
             }
         }
@@ -1520,6 +1575,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         raw_eval,
                         shallow,
                         TtBound::Lower,
+                        self.stack[ply].tt_pv,
                     );
                 }
                 return Some(v);
@@ -1542,11 +1598,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         ply: usize,
     ) {
         let cfg = self.cfg;
-        let p = self.params;
-        let bonus = (p.history_bonus_quad * depth * depth
-            + p.history_bonus_mult * depth
-            + p.history_bonus_base)
-            .clamp(0, p.history_bonus_max);
+        let bonus = self.history_bonus(depth);
         if best.is_quiet() {
             if cfg.killers && self.stack[ply].killers[0] != best {
                 self.stack[ply].killers[1] = self.stack[ply].killers[0];
@@ -1576,18 +1628,54 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         }
     }
 
+    /// The history bonus of a cut-off at `depth` (the malus of the moves
+    /// that did not cut is the same, negated).
+    #[inline]
+    fn history_bonus(&self, depth: i32) -> i32 {
+        let p = self.params;
+        (p.history_bonus_quad * depth * depth + p.history_bonus_mult * depth + p.history_bonus_base)
+            .clamp(0, p.history_bonus_max)
+    }
+
     #[inline]
     fn update_quiet(&mut self, board: &B, mv: Move, bonus: i32, cont: &[Option<u16>; 3]) {
-        let us = board.turn().index();
+        self.update_quiet_of(board.turn(), mv, piece_to(board, mv), bonus, cont);
+    }
+
+    /// The gravity update of a quiet move's butterfly and continuation
+    /// histories: `side` played `mv`, whose piece-to index is `pt`, after
+    /// the moves of `cont`.
+    #[inline]
+    fn update_quiet_of(
+        &mut self,
+        side: fianchetto_board::Color,
+        mv: Move,
+        pt: Option<u16>,
+        bonus: i32,
+        cont: &[Option<u16>; 3],
+    ) {
         gravity(
-            &mut self.tables.history[us][mv.from().index()][mv.to().index()],
+            &mut self.tables.history[side.index()][mv.from().index()][mv.to().index()],
             bonus,
         );
-        if let Some(pt) = piece_to(board, mv) {
+        if let Some(pt) = pt {
             for prev in cont.iter().flatten() {
                 gravity(&mut self.tables.cont[*prev as usize][pt as usize], bonus);
             }
         }
+    }
+
+    /// No move raised alpha at `ply`: the quiet move that led here
+    /// refuted every reply, so the parent's histories learn it as if it
+    /// had caused a cut-off there (at this node's depth).
+    fn reward_prior_move(&mut self, board: &B, depth: i32, ply: usize) {
+        let prior = self.stack[ply - 1];
+        if prior.mv.is_null() || !prior.mv.is_quiet() || !self.cfg.history {
+            return;
+        }
+        let cont = self.cont_keys(ply - 1);
+        let bonus = self.history_bonus(depth);
+        self.update_quiet_of(!board.turn(), prior.mv, prior.cont, bonus, &cont);
     }
 
     #[inline]
@@ -1650,6 +1738,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             QS_DEPTH_NO_CHECKS
         };
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
+        let tt_pv = cfg.tt_pv && (PV || entry.is_some_and(|e| e.pv));
         if let Some(e) = entry {
             let s = score_from_tt(e.score, ply, board.halfmove_clock());
             if cfg.tt_cutoffs
@@ -1676,6 +1765,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         raw,
                         qs_depth,
                         TtBound::Lower,
+                        tt_pv,
                     );
                 }
                 return best;
@@ -1746,6 +1836,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 raw_eval,
                 qs_depth,
                 bound,
+                tt_pv,
             );
         }
         best
@@ -1823,6 +1914,7 @@ mod tests {
             eval: Score::ZERO,
             depth,
             bound,
+            pv: false,
             generation: 0,
         };
         let (alpha, beta) = (Score::cp(0), Score::cp(40));

@@ -181,6 +181,12 @@ search_params! {
     eval_material_base = 26500, 16000..=32768, step 800;
     /// Evaluation scaling: the evaluation is multiplied by (this − half-move clock) / this.
     eval_clock_div = 200, 100..=1000, step 20;
+    /// doDeeper: the re-search after LMR goes a ply deeper when it beat the best score by this plus `deeper_mult` × depth.
+    deeper_margin = 43, 0..=200, step 5;
+    /// doDeeper: see `deeper_margin`.
+    deeper_mult = 2, 0..=16, step 1;
+    /// doShallower: the re-search goes a ply shallower when it beat the best score by less than this.
+    shallower_margin = 9, 0..=100, step 3;
     /// Singular extensions: smallest depth.
     se_depth = 7, 4..=14, step 1;
     /// Singular extensions: how much shallower the table's entry may be.

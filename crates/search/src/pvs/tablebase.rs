@@ -231,6 +231,7 @@ impl<B: MoveGen, E: Evaluator<B>> Worker<'_, B, E> {
                 eval,
                 depth,
                 bound,
+                false,
             );
         }
         Some(score)
