@@ -6,7 +6,11 @@
 //! an entry `h` by `b − h·|b| / MAX`, so an entry approaches ±`MAX` but never
 //! passes it (for |b| ≤ `MAX`), and old information fades as new arrives.
 //!
-//! - Butterfly history, `[side][from][to]`: quiet moves that caused cutoffs.
+//! - Butterfly history, `[side][from threatened][to threatened][from][to]`:
+//!   quiet moves that caused cutoffs, told apart by whether the opponent
+//!   attacks their from and to squares (with the `threat-history` switch).
+//! - Pawn history, `[pawn structure][piece, to]`: quiet moves that worked in
+//!   the same pawn structure (with `pawn-history`).
 //! - Continuation history, `[piece, to of an earlier move][piece, to of this
 //!   move]`: how good a quiet move is as a reply to the move 1, 2 or 4
 //!   plies before it (the "counter-move" and "follow-up" histories
@@ -19,7 +23,8 @@
 //!   pieces, or after the same two moves; added to later static evaluations.
 
 use super::params::SearchParams;
-use fianchetto_board::{Board, Color, Move, Role};
+use fianchetto_board::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
+use fianchetto_board::{Bitboard, Board, Color, Move, Role};
 
 /// History entries stay within ±this.
 pub const HISTORY_MAX: i32 = 16_384;
@@ -35,11 +40,22 @@ pub const PIECE_TO: usize = 12 * 64;
 /// replies.
 pub type ContRow = [i16; PIECE_TO];
 
+/// The number of pawn-history rows (a power of two): pawn structures share
+/// rows by their key.
+pub const PAWN_HISTORY_SIZE: usize = 512;
+
+/// A butterfly table: `[from threatened][to threatened][from][to]`.
+pub type Butterfly = [[[[i16; 64]; 64]; 2]; 2];
+
 /// Per-thread move-ordering memory, kept between searches (cleared by
 /// [`crate::Search::clear`]).
 pub(crate) struct Tables {
-    /// Butterfly history: `[side][from][to]`.
-    pub history: [[[i16; 64]; 64]; 2],
+    /// Butterfly history: `[side]` of [`Butterfly`] tables. Without the
+    /// `threat-history` switch only the unthreatened quarter is used.
+    pub history: Box<[Butterfly; 2]>,
+    /// Pawn history, `[pawn key % PAWN_HISTORY_SIZE][piece-to]`: quiet
+    /// moves that worked in a pawn structure (`pawn-history`).
+    pub pawn: Box<[ContRow]>,
     /// Counter moves: `[piece][to]` of the previous move.
     pub counters: [[Move; 64]; 12],
     /// Capture history: `[piece][to][captured role]`.
@@ -180,7 +196,11 @@ impl Tables {
     /// its correction twin are 1.2 MB each).
     pub fn new() -> Box<Tables> {
         Box::new(Tables {
-            history: [[[0; 64]; 64]; 2],
+            history: vec![[[[[0i16; 64]; 64]; 2]; 2]; 2]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("two tables were made")),
+            pawn: vec![[0i16; PIECE_TO]; PAWN_HISTORY_SIZE].into_boxed_slice(),
             counters: [[Move::NULL; 64]; 12],
             captures: [[[0; 6]; 64]; 12],
             cont: vec![[0i16; PIECE_TO]; PIECE_TO].into_boxed_slice(),
@@ -188,11 +208,104 @@ impl Tables {
         })
     }
 
-    /// The butterfly history of `mv` for `side`.
+    /// The butterfly entry of `mv` for `side`, by whether its from and to
+    /// squares are among `threats`.
     #[inline]
-    pub fn butterfly(&self, side: Color, mv: Move) -> i32 {
-        self.history[side.index()][mv.from().index()][mv.to().index()] as i32
+    fn butterfly_entry(&mut self, side: Color, mv: Move, threats: Bitboard) -> &mut i16 {
+        let (from, to) = (mv.from(), mv.to());
+        &mut self.history[side.index()][usize::from(threats.contains(from))]
+            [usize::from(threats.contains(to))][from.index()][to.index()]
     }
+
+    /// The history of a quiet move: butterfly plus, where `ctx` has them,
+    /// the continuation histories and the pawn history. `side` plays `mv`,
+    /// whose piece-to index is `pt`. Move ordering, reductions and pruning
+    /// all read this one sum.
+    #[inline]
+    pub fn quiet(&self, side: Color, mv: Move, pt: Option<u16>, ctx: &QuietContext) -> i32 {
+        let (from, to) = (mv.from(), mv.to());
+        let mut s = self.history[side.index()][usize::from(ctx.threats.contains(from))]
+            [usize::from(ctx.threats.contains(to))][from.index()][to.index()]
+            as i32;
+        if let Some(pt) = pt {
+            let pt = pt as usize;
+            for prev in ctx.cont.iter().flatten() {
+                s += self.cont[*prev as usize][pt] as i32;
+            }
+            if let Some(row) = ctx.pawn_row {
+                s += self.pawn[row][pt] as i32;
+            }
+        }
+        s
+    }
+
+    /// The gravity update of every history [`Tables::quiet`] reads.
+    #[inline]
+    pub fn update_quiet(
+        &mut self,
+        side: Color,
+        mv: Move,
+        pt: Option<u16>,
+        ctx: &QuietContext,
+        bonus: i32,
+    ) {
+        gravity(self.butterfly_entry(side, mv, ctx.threats), bonus);
+        if let Some(pt) = pt {
+            let pt = pt as usize;
+            for prev in ctx.cont.iter().flatten() {
+                gravity(&mut self.cont[*prev as usize][pt], bonus);
+            }
+            if let Some(row) = ctx.pawn_row {
+                gravity(&mut self.pawn[row][pt], bonus);
+            }
+        }
+    }
+}
+
+/// What a quiet move's history is looked up by besides the move itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct QuietContext {
+    /// Piece-to indices of the moves 1, 2 and 4 plies back, where known
+    /// (continuation history).
+    pub cont: [Option<u16>; 3],
+    /// The squares the opponent attacks (`threat-history`; empty without).
+    pub threats: Bitboard,
+    /// The pawn-history row of the position (`pawn-history`).
+    pub pawn_row: Option<usize>,
+}
+
+impl QuietContext {
+    /// No context: the butterfly history alone.
+    pub const NONE: QuietContext = QuietContext {
+        cont: [None; 3],
+        threats: Bitboard::EMPTY,
+        pawn_row: None,
+    };
+}
+
+/// The squares the side not to move attacks (its pawns, pieces and king,
+/// through the current occupancy).
+#[inline]
+pub fn threats<B: Board>(board: &B) -> Bitboard {
+    let them = !board.turn();
+    let occupied = board.occupied();
+    let pawns = board.pieces(them, Role::Pawn);
+    let forward = match them {
+        Color::White => pawns.north(),
+        Color::Black => pawns.south(),
+    };
+    let mut t = forward.east() | forward.west();
+    for sq in board.pieces(them, Role::Knight).iter() {
+        t |= knight_attacks(sq);
+    }
+    let queens = board.pieces(them, Role::Queen);
+    for sq in (board.pieces(them, Role::Bishop) | queens).iter() {
+        t |= bishop_attacks(sq, occupied);
+    }
+    for sq in (board.pieces(them, Role::Rook) | queens).iter() {
+        t |= rook_attacks(sq, occupied);
+    }
+    t | king_attacks(board.king(them))
 }
 
 /// The gravity update of one entry (see the module documentation).
@@ -266,7 +379,37 @@ fn mix(mut x: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fianchetto_board::Bitboards;
+    use fianchetto_board::{Bitboards, Square};
+
+    #[test]
+    fn threats_are_the_opponents_attacks() {
+        let b = Bitboards::from_fen("4k3/8/8/3p4/8/8/8/R3K1n1 w - - 0 1").unwrap();
+        let t = threats(&b);
+        // Black's pawn on d5 takes on c4 and e4; its knight on g1 reaches e2,
+        // f3 and h3; its king guards d7..f8.
+        for sq in [
+            Square::C4,
+            Square::E4,
+            Square::E2,
+            Square::F3,
+            Square::H3,
+            Square::D7,
+        ] {
+            assert!(t.contains(sq), "{sq}");
+        }
+        // White's own attacks are not threats.
+        assert!(!t.contains(Square::A8) && !t.contains(Square::D6));
+        let mut tables = Tables::new();
+        let mv = Move::new(Square::E1, Square::E2, fianchetto_board::MoveKind::Quiet);
+        let ctx = QuietContext {
+            threats: t,
+            ..QuietContext::NONE
+        };
+        tables.update_quiet(Color::White, mv, None, &ctx, 1000);
+        // The entry under threat learnt; the unthreatened one did not.
+        assert!(tables.quiet(Color::White, mv, None, &ctx) > 0);
+        assert_eq!(tables.quiet(Color::White, mv, None, &QuietContext::NONE), 0);
+    }
 
     #[test]
     fn piece_keys_depend_on_their_pieces_only() {

@@ -68,7 +68,10 @@ use arrayvec::ArrayVec;
 use fianchetto_board::{Board, Color, Move, Role};
 use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{Game, MoveGen, MoveList};
-use history::{captured_role, correction_update, gravity, piece_to, CorrSlots, Tables, CORR_SIZE};
+use history::{
+    captured_role, correction_update, gravity, pawn_key, piece_to, threats, CorrSlots,
+    QuietContext, Tables, CORR_SIZE, PAWN_HISTORY_SIZE,
+};
 use movepick::{gives_check, MovePicker, Ordering};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -363,6 +366,11 @@ struct Frame {
     /// started (`cutoff-count`): many mean the parent's moves keep being
     /// refuted, so its later moves are reduced more.
     cutoffs: i32,
+    /// The squares the opponent attacks at this node (`threat-history`;
+    /// empty without).
+    threats: fianchetto_board::Bitboard,
+    /// The node's pawn-history row (`pawn-history`).
+    pawn_row: Option<usize>,
 }
 
 impl Frame {
@@ -375,6 +383,8 @@ impl Frame {
         double_exts: 0,
         tt_pv: false,
         cutoffs: 0,
+        threats: fianchetto_board::Bitboard::EMPTY,
+        pawn_row: None,
     };
 }
 
@@ -694,7 +704,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         let board = self.root.clone();
         let tt_move = self.tt_move(&board);
         let mut picker = MovePicker::main(&board, tt_move, [Move::NULL; 2], Move::NULL);
-        let ord = Ordering::new(self.tables, self.cfg, [None; 3]);
+        let ord = Ordering::new(self.tables, self.cfg, QuietContext::NONE);
         let mut ordered = MoveList::new();
         while let Some(mv) = picker.next(&board, &ord) {
             if self.root_moves.contains(&mv) {
@@ -730,33 +740,31 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         }
     }
 
-    /// The piece-to indices of the moves 1, 2 and 4 plies before `ply`.
+    /// What the quiet histories of the node at `ply` are looked up by:
+    /// the piece-to indices of the moves 1, 2 and 4 plies before it, and
+    /// the threats and pawn row its node start recorded.
     #[inline]
-    fn cont_keys(&self, ply: usize) -> [Option<u16>; 3] {
-        if !self.cfg.cont_history {
-            return [None; 3];
-        }
+    fn quiet_context(&self, ply: usize) -> QuietContext {
         let at = |back: usize| {
-            if ply >= back {
+            if self.cfg.cont_history && ply >= back {
                 self.stack[ply - back].cont
             } else {
                 None
             }
         };
-        [at(1), at(2), at(4)]
+        QuietContext {
+            cont: [at(1), at(2), at(4)],
+            threats: self.stack[ply].threats,
+            pawn_row: self.stack[ply].pawn_row,
+        }
     }
 
-    /// The history score of a quiet move: butterfly plus the continuation
-    /// histories (reductions and pruning use it).
+    /// The history score of a quiet move ([`Tables::quiet`]; reductions
+    /// and pruning use it).
     #[inline]
-    fn quiet_history(&self, board: &B, mv: Move, cont: &[Option<u16>; 3]) -> i32 {
-        let mut s = self.tables.butterfly(board.turn(), mv);
-        if let Some(pt) = piece_to(board, mv) {
-            for prev in cont.iter().flatten() {
-                s += self.tables.cont[*prev as usize][pt as usize] as i32;
-            }
-        }
-        s
+    fn quiet_history(&self, board: &B, mv: Move, ctx: &QuietContext) -> i32 {
+        self.tables
+            .quiet(board.turn(), mv, piece_to(board, mv), ctx)
     }
 
     /// Plays `mv` on a copy of `board` and updates the path and evaluator.
@@ -1005,6 +1013,16 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         let singular_search = !excluded.is_null();
         let in_check = board.in_check();
         let key = board.hash();
+        // What this node's quiet histories are looked up by (see
+        // `quiet_context`).
+        self.stack[ply].threats = if cfg.threat_history {
+            threats(board)
+        } else {
+            fianchetto_board::Bitboard::EMPTY
+        };
+        self.stack[ply].pawn_row = cfg
+            .pawn_history
+            .then(|| pawn_key(board) as usize & (PAWN_HISTORY_SIZE - 1));
 
         // Step 3. Transposition table: a deep enough entry whose bound
         // decides the window ends a non-PV node. A singular-extension search
@@ -1027,9 +1045,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 // A quiet hash move that holds beta earns its history
                 // bonus as if it had been searched here (`tt-history`).
                 if cfg.tt_history && s >= beta && !tt_move.is_null() && tt_move.is_quiet() {
-                    let cont = self.cont_keys(ply);
+                    let ctx = self.quiet_context(ply);
                     let bonus = self.history_bonus(depth);
-                    self.update_quiet(board, tt_move, bonus, &cont);
+                    self.update_quiet(board, tt_move, bonus, &ctx);
                 }
                 return s;
             }
@@ -1191,7 +1209,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         } else {
             MovePicker::main(board, tt_move, killers, self.counter_move(board, ply))
         };
-        let cont = self.cont_keys(ply);
+        let quiet_ctx = self.quiet_context(ply);
         let non_pawn = non_pawn_material(board).any();
         let mut best = -Score::INFINITE;
         let mut best_move = Move::NULL;
@@ -1200,7 +1218,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         let mut captures_tried: ArrayVec<Move, CAPTURES_TRIED> = ArrayVec::new();
         loop {
             let mv = {
-                let ord = Ordering::new(self.tables, cfg, cont);
+                let ord = Ordering::new(self.tables, cfg, quiet_ctx);
                 match picker.next(board, &ord) {
                     Some(mv) => mv,
                     None => break,
@@ -1216,7 +1234,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             let base_r = self.lmr[(depth.max(0) as usize).min(last)][move_count.min(last)];
             let lmr_depth = (depth - 1 - base_r).max(0);
             let history = if quiet && cfg.history {
-                self.quiet_history(board, mv, &cont)
+                self.quiet_history(board, mv, &quiet_ctx)
             } else {
                 0
             };
@@ -1540,10 +1558,10 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             return None;
         }
         let mut picker = MovePicker::qsearch(board, tt_move, false);
-        let cont = self.cont_keys(ply);
         loop {
             let mv = {
-                let ord = Ordering::new(self.tables, cfg, cont);
+                // Captures alone: no quiet context.
+                let ord = Ordering::new(self.tables, cfg, QuietContext::NONE);
                 picker.next(board, &ord)?
             };
             if !see_ge_with(board, mv, probcut_beta.0 - static_eval.0, cfg.see_pins) {
@@ -1612,10 +1630,10 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 }
             }
             if cfg.history {
-                let cont = self.cont_keys(ply);
-                self.update_quiet(board, best, bonus, &cont);
+                let ctx = self.quiet_context(ply);
+                self.update_quiet(board, best, bonus, &ctx);
                 for &q in quiets {
-                    self.update_quiet(board, q, -bonus, &cont);
+                    self.update_quiet(board, q, -bonus, &ctx);
                 }
             }
         } else if cfg.capture_history {
@@ -1638,31 +1656,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     }
 
     #[inline]
-    fn update_quiet(&mut self, board: &B, mv: Move, bonus: i32, cont: &[Option<u16>; 3]) {
-        self.update_quiet_of(board.turn(), mv, piece_to(board, mv), bonus, cont);
-    }
-
-    /// The gravity update of a quiet move's butterfly and continuation
-    /// histories: `side` played `mv`, whose piece-to index is `pt`, after
-    /// the moves of `cont`.
-    #[inline]
-    fn update_quiet_of(
-        &mut self,
-        side: fianchetto_board::Color,
-        mv: Move,
-        pt: Option<u16>,
-        bonus: i32,
-        cont: &[Option<u16>; 3],
-    ) {
-        gravity(
-            &mut self.tables.history[side.index()][mv.from().index()][mv.to().index()],
-            bonus,
-        );
-        if let Some(pt) = pt {
-            for prev in cont.iter().flatten() {
-                gravity(&mut self.tables.cont[*prev as usize][pt as usize], bonus);
-            }
-        }
+    fn update_quiet(&mut self, board: &B, mv: Move, bonus: i32, ctx: &QuietContext) {
+        self.tables
+            .update_quiet(board.turn(), mv, piece_to(board, mv), ctx, bonus);
     }
 
     /// No move raised alpha at `ply`: the quiet move that led here
@@ -1673,9 +1669,10 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         if prior.mv.is_null() || !prior.mv.is_quiet() || !self.cfg.history {
             return;
         }
-        let cont = self.cont_keys(ply - 1);
+        let ctx = self.quiet_context(ply - 1);
         let bonus = self.history_bonus(depth);
-        self.update_quiet_of(!board.turn(), prior.mv, prior.cont, bonus, &cont);
+        self.tables
+            .update_quiet(!board.turn(), prior.mv, prior.cont, &ctx, bonus);
     }
 
     #[inline]
@@ -1784,7 +1781,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 // Quiescence always orders its captures by victim.
                 let ord = Ordering {
                     mvv_lva: true,
-                    ..Ordering::new(self.tables, cfg, [None; 3])
+                    ..Ordering::new(self.tables, cfg, QuietContext::NONE)
                 };
                 match picker.next(board, &ord) {
                     Some(mv) => mv,

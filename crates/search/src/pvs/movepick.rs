@@ -9,8 +9,8 @@
 //!    material by static exchange is set aside for the end;
 //! 3. the two killer moves and the counter move, each checked for
 //!    legality like the hash move;
-//! 4. the quiet moves, generated only now, ordered by their butterfly and
-//!    continuation histories (once the search calls
+//! 4. the quiet moves, generated only now, ordered by their histories
+//!    (butterfly, continuation and pawn: [`Tables::quiet`]) (once the search calls
 //!    [`MovePicker::skip_quiets`], only the quiet checks are still handed
 //!    out, unscored);
 //! 5. the captures set aside in stage 2.
@@ -26,7 +26,7 @@
 //! would produce, with the same encoding, or it is dropped (and found by
 //! generation later).
 
-use super::history::{captured_role, Tables};
+use super::history::{captured_role, piece_to, QuietContext, Tables};
 use super::PvsConfig;
 use crate::see::{captured_value, mvv_lva, see_ge, value};
 use arrayvec::ArrayVec;
@@ -58,26 +58,26 @@ struct Scored {
     score: i32,
 }
 
-/// What the picker needs to score moves: the history tables and the
-/// continuation rows of the moves 1, 2 and 4 plies back.
+/// What the picker needs to score moves: the history tables and what a
+/// quiet move's history is looked up by.
 pub(crate) struct Ordering<'t> {
     pub tables: &'t Tables,
     pub cfg: &'t PvsConfig,
     /// Order captures by victim (the quiescence search always does).
     pub mvv_lva: bool,
-    /// Piece-to indices of the moves 1, 2 and 4 plies back, where known.
-    pub cont: [Option<u16>; 3],
+    /// The quiet histories' context: earlier moves, threats, pawn row.
+    pub quiet: QuietContext,
 }
 
 impl<'t> Ordering<'t> {
     /// Ordering by `tables` as `cfg` switches them: captures by victim when
-    /// `cfg.mvv_lva` is on; `cont` as in [`Ordering::cont`].
-    pub fn new(tables: &'t Tables, cfg: &'t PvsConfig, cont: [Option<u16>; 3]) -> Ordering<'t> {
+    /// `cfg.mvv_lva` is on; quiet moves by their histories in `quiet`.
+    pub fn new(tables: &'t Tables, cfg: &'t PvsConfig, quiet: QuietContext) -> Ordering<'t> {
         Ordering {
             tables,
             cfg,
             mvv_lva: cfg.mvv_lva,
-            cont,
+            quiet,
         }
     }
 }
@@ -386,19 +386,10 @@ impl MovePicker {
             return;
         }
         let us = board.turn();
-        let cont = ord.cfg.cont_history;
         for e in self.quiets.iter_mut() {
-            let mv = e.mv;
-            let mut s = ord.tables.butterfly(us, mv);
-            if cont {
-                if let Some(p) = board.piece_at(mv.from()) {
-                    let pt = p.index() * 64 + mv.to().index();
-                    for prev in ord.cont.iter().flatten() {
-                        s += ord.tables.cont[*prev as usize][pt] as i32;
-                    }
-                }
-            }
-            e.score = s;
+            e.score = ord
+                .tables
+                .quiet(us, e.mv, piece_to(board, e.mv), &ord.quiet);
         }
     }
 }
@@ -538,7 +529,7 @@ mod tests {
     }
 
     fn drain(board: &Bitboards, mut p: MovePicker, tables: &Tables, cfg: &PvsConfig) -> Vec<Move> {
-        let ord = Ordering::new(tables, cfg, [None; 3]);
+        let ord = Ordering::new(tables, cfg, QuietContext::NONE);
         let mut out = Vec::new();
         while let Some(mv) = p.next(board, &ord) {
             out.push(mv);
@@ -642,7 +633,7 @@ mod tests {
                 tables: &tables,
                 cfg: &cfg,
                 mvv_lva: true,
-                cont: [None; 3],
+                quiet: QuietContext::NONE,
             };
             let mut p = MovePicker::main(&board, Move::NULL, [Move::NULL; 2], Move::NULL);
             p.skip_quiets();
