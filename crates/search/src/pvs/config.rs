@@ -222,6 +222,10 @@ pvs_switches! {
     /// hash move.
     iir, "iir" = true, "internal iterative reduction";
 
+    /// Lazy SMP: the move played is voted for by every thread's last
+    /// completed iteration (weighted by depth and score), not taken from
+    /// the main thread alone.
+    smp_vote, "smp-vote" = false, "threads vote for the move played (Lazy SMP)";
     /// Upcoming-repetition detection: raise alpha to a draw where the side
     /// to move can repeat a position (cuckoo tables, [`crate::cuckoo`]).
     cuckoo, "cuckoo" = true, "upcoming-repetition detection (cuckoo tables)";

@@ -50,6 +50,7 @@ pub mod movepick;
 pub mod params;
 pub mod probcut;
 mod qpromotions;
+mod smp;
 mod tablebase;
 
 pub use config::{PvsConfig, UnknownFeature};
@@ -273,7 +274,7 @@ impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Pvs<E> {
             &mut main_tables[0],
             lmr,
         );
-        let (mut result, helper_stats) = if threads == 1 {
+        let (mut result, helper_results) = if threads == 1 {
             (main.iterate(Some(report)), Vec::new())
         } else {
             std::thread::scope(|s| {
@@ -295,26 +296,53 @@ impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Pvs<E> {
                                 tables,
                                 lmr,
                             );
-                            w.iterate(None);
-                            (w.nodes, w.evals, w.seldepth)
+                            w.iterate(None)
                         })
                     })
                     .collect();
                 let result = main.iterate(Some(report));
                 // The main thread decides: stop the helpers.
                 shared.abort.store(true, Relaxed);
-                let stats = handles
+                let helpers = handles
                     .into_iter()
                     .filter_map(|h| h.join().ok())
                     .collect::<Vec<_>>();
-                (result, stats)
+                (result, helpers)
             })
         };
-        for (nodes, evals, seldepth) in helper_stats {
-            result.nodes += nodes;
-            result.evals += evals;
-            result.seldepth = result.seldepth.max(seldepth as u32);
+        let (nodes, evals) = helper_results
+            .iter()
+            .fold((result.nodes, result.evals), |(n, e), h| {
+                (n + h.nodes, e + h.evals)
+            });
+        // Lazy SMP: with `smp-vote`, a helper's result may be the better
+        // one (a deeper completed iteration); the threads vote.
+        if config.smp_vote && !helper_results.is_empty() {
+            let mut all = Vec::with_capacity(threads);
+            all.push(result);
+            all.extend(helper_results.iter().cloned());
+            let chosen = smp::vote(&all);
+            if chosen != 0 {
+                let r = &all[chosen];
+                report(&Info {
+                    depth: r.depth,
+                    seldepth: r.seldepth,
+                    score: r.score,
+                    bound: Bound::Exact,
+                    nodes,
+                    nps: nps(nodes, time.elapsed()),
+                    hashfull: if config.tt { self.tt.hashfull() } else { 0 },
+                    time: time.elapsed(),
+                    pv: r.pv.clone(),
+                    tbhits: shared.tb.hits(),
+                });
+            }
+            result = all.swap_remove(chosen);
         }
+        result.seldepth = helper_results
+            .iter()
+            .fold(result.seldepth, |s, h| s.max(h.seldepth));
+        (result.nodes, result.evals) = (nodes, evals);
         result.time = time.elapsed();
         result
     }
