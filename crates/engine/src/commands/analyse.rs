@@ -56,23 +56,45 @@ pub struct AnalyseArgs {
     /// Board backend.
     #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
     pub backend: Backend,
-    /// PVS features to switch off, comma-separated (`null,lmr`), or `all`
-    /// for plain alpha-beta (`--help` lists the names).
-    #[arg(long, default_value = "", long_help = disable_help())]
-    pub disable: String,
+    /// PVS features to switch on or off.
+    #[command(flatten)]
+    pub switches: SwitchArgs,
     /// Syzygy tablebase directories (`:`-separated, as the UCI option
     /// SyzygyPath): PVS ranks the root moves and probes the tree with them.
     #[arg(long)]
     pub syzygy_path: Option<String>,
 }
 
-/// The long help of `--disable` (here and in `bench`): every switch of
+/// `--enable` and `--disable` (here and in `bench`): PVS's feature
+/// switches by name, from their one declaration.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct SwitchArgs {
+    /// PVS features to switch on, comma-separated (`corrhist,ttpv`): those
+    /// off by default (`--help` lists the names).
+    #[arg(long, default_value = "", long_help = switch_help("on", "`corrhist,ttpv`"))]
+    pub enable: String,
+    /// PVS features to switch off, comma-separated (`null,lmr`), or `all`
+    /// for plain alpha-beta (`--help` lists the names).
+    #[arg(long, default_value = "", long_help = switch_help("off", "`null,lmr`, or `all` for plain alpha-beta: no table, pruning, reductions, extensions or quiescence"))]
+    pub disable: String,
+}
+
+impl SwitchArgs {
+    /// Applies the lists to `config`: first `--enable`, then `--disable`.
+    pub fn apply(&self, config: &mut PvsConfig) -> Result<(), CommandError> {
+        config
+            .enable(&self.enable)
+            .and_then(|()| config.disable(&self.disable))
+            .map_err(|e| CommandError::Usage(e.to_string()))
+    }
+}
+
+/// The long help of `--enable` or `--disable`: every switch of
 /// [`PvsConfig`], from its one declaration.
-pub fn disable_help() -> String {
+fn switch_help(on: &str, example: &str) -> String {
     format!(
-        "PVS features to switch off, comma-separated (`null,lmr`), or `all` for plain \
-         alpha-beta: no table, pruning, reductions, extensions or quiescence. The names \
-         (those marked off are off by default):\n\n{}",
+        "PVS features to switch {on}, comma-separated ({example}). The names (those \
+         marked off are off by default):\n\n{}",
         PvsConfig::features_help()
     )
 }
@@ -107,9 +129,7 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CommandError> {
         replacement: args.replacement,
         ..PvsConfig::default()
     };
-    config
-        .disable(&args.disable)
-        .map_err(|e| CommandError::Usage(e.to_string()))?;
+    args.switches.apply(&mut config)?;
     let config = SearchConfig {
         algo: args.algo,
         mcts: MctsConfig::new(args.mcts).threads(args.threads as usize, Parallelism::Tree),

@@ -47,10 +47,9 @@ pub struct BenchArgs {
     /// Board backend.
     #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
     pub backend: Backend,
-    /// PVS features to switch off, comma-separated (`--help` lists the
-    /// names).
-    #[arg(long, default_value = "", long_help = super::analyse::disable_help())]
-    pub disable: String,
+    /// PVS features to switch on or off.
+    #[command(flatten)]
+    pub switches: super::analyse::SwitchArgs,
 }
 
 /// Runs `bench`: one line per position, then `<nodes> nodes <nps> nps`.
@@ -60,9 +59,7 @@ pub fn run(args: &BenchArgs) -> Result<(), CommandError> {
         hash_mb: args.hash as usize,
         ..PvsConfig::default()
     };
-    config
-        .disable(&args.disable)
-        .map_err(|e| CommandError::Usage(e.to_string()))?;
+    args.switches.apply(&mut config)?;
     let choice = args.eval.choice()?;
     with_backend!(args.backend, B => with_evaluator!(&choice, eval => run_on::<B, _>(args, eval, config, choice.name())))
 }

@@ -303,9 +303,19 @@ impl PvsConfig {
     /// Switches off each feature of a comma-separated list (`null,lmr`,
     /// `all`); nothing changes if a name is unknown.
     pub fn disable(&mut self, list: &str) -> Result<(), UnknownFeature> {
+        self.set_list(list, false)
+    }
+
+    /// Switches on each feature of a comma-separated list (`corrhist,ttpv`,
+    /// `all` for the defaults); nothing changes if a name is unknown.
+    pub fn enable(&mut self, list: &str) -> Result<(), UnknownFeature> {
+        self.set_list(list, true)
+    }
+
+    fn set_list(&mut self, list: &str, on: bool) -> Result<(), UnknownFeature> {
         let mut next = self.clone();
         for name in list.split(',').filter(|s| !s.trim().is_empty()) {
-            next.set(name, false)?;
+            next.set(name, on)?;
         }
         *self = next;
         Ok(())
