@@ -272,8 +272,9 @@ params! {
     scale_no_pawns_lone_minor: i32,
     /// KBN v K: bonus for the stronger side.
     kbnk_base: i32,
-    /// KBN v K: per square the lone king stands from a corner of the
-    /// bishop's colour (a penalty for the stronger side: use ≤ 0).
+    /// KBN v K: per step (Manhattan distance, so that both the edge and
+    /// the corner pull) the lone king stands from a corner of the bishop's
+    /// colour (a penalty for the stronger side: use ≤ 0).
     kbnk_corner: i32,
     /// Against a lone king: per square its king stands from the centre.
     mopup_edge: i32,

@@ -413,7 +413,7 @@ impl Params {
         // corner of the bishop's colour and mate within the fifty-move rule
         // (-20 and 4 could not: a test in fianchetto-search plays it out).
         p.kbnk_base = 900;
-        p.kbnk_corner = -80;
+        p.kbnk_corner = -70;
         p.mopup_edge = 10;
         p.mopup_closeness = 8;
         p

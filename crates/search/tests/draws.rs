@@ -22,6 +22,12 @@ fn algorithms() -> Vec<Box<dyn Search<Bitboards>>> {
     ]
 }
 
+/// A draw's score: exactly zero, or one unit either way where PVS's
+/// `draw-jitter` (on by default) scores draws inside the tree.
+fn is_draw(score: Score) -> bool {
+    (score.0 - Score::DRAW.0).abs() <= 1
+}
+
 #[test]
 fn repeating_a_position_of_the_game_scores_zero() {
     // White is a queen down. The knights went out and back twice: playing
@@ -35,7 +41,7 @@ fn repeating_a_position_of_the_game_scores_zero() {
     }
     for mut algo in algorithms() {
         let r = algo.search(&g, &Limits::depth(3), &mut |_| {});
-        assert_eq!(r.score, Score::DRAW, "{}", algo.name());
+        assert!(is_draw(r.score), "{}: {}", algo.name(), r.score);
         assert_eq!(r.best_move.unwrap().to_string(), "g1f3", "{}", algo.name());
     }
     // Without the history the same position is lost.
@@ -64,7 +70,7 @@ fn fifty_move_rule() {
     let fen = "7k/8/8/8/8/8/8/KQQ5 w - - 99 80";
     for mut algo in algorithms() {
         let r = algo.search(&game(fen), &Limits::depth(3), &mut |_| {});
-        assert_eq!(r.score, Score::DRAW, "{}", algo.name());
+        assert!(is_draw(r.score), "{}: {}", algo.name(), r.score);
     }
     let r = Pvs::new(TestEval).search(
         &game("7k/8/8/8/8/8/8/KQQ5 w - - 0 80"),

@@ -28,11 +28,13 @@ fn play_out(fen: &str, nodes: u64) -> (Option<Outcome>, u32) {
 
 #[test]
 fn king_bishop_and_knight_mate_a_central_king() {
-    // A light bishop (mating corners a8 and h1) and a dark one (a1 and h8),
-    // the lone king in the centre.
+    // Light bishops (mating corners a8 and h1) and dark ones (a1 and h8),
+    // the lone king in the centre, White or Black to mate.
     for fen in [
         "8/8/8/3k4/8/8/8/KBN5 w - - 0 1",
         "8/8/8/4k3/8/8/8/2B1KN2 w - - 0 1",
+        "8/8/3k4/8/4K3/8/8/1NB5 w - - 0 1",
+        "8/8/2K5/8/5k2/8/8/6BN b - - 0 1",
     ] {
         let (outcome, clock) = play_out(fen, 20_000);
         assert!(

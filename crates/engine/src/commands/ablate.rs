@@ -159,6 +159,8 @@ pub fn configurations(hash_mb: usize) -> Vec<Step> {
     };
     let m = PvsConfig {
         correction_history: true,
+        correction_pieces: true,
+        correction_cont: true,
         ..l.clone()
     };
     let n = PvsConfig {
@@ -199,7 +201,7 @@ pub fn configurations(hash_mb: usize) -> Vec<Step> {
         step("J + continuation history", "Orders quiet moves by how they did after the same previous moves.", j),
         step("K + capture history", "Orders captures by how they did before, not only by the pieces involved.", k),
         step("L + history pruning", "Prunes quiet moves near the leaves whose history is bad.", l),
-        step("M + correction history", "Corrects the static evaluation by what searches of positions with the same pawns found.", m),
+        step("M + correction history", "Corrects the static evaluation by what searches found in positions with the same pawns, the same pieces, or after the same two moves.", m),
         step("N + singular ext., multi-cut, double/negative ext.", "Searches deeper a move much better than every other, and prunes when several moves beat the window.", n),
         step("O + cuckoo repetitions, qs promotions", "Sees a repetition one move early, and tries quiet queen promotions in the quiescence search.", o),
         step("P + SEE with pins", "Leaves pinned pieces out of the static exchange evaluation.", p),

@@ -69,9 +69,9 @@ pub struct AnalyseArgs {
 /// switches by name, from their one declaration.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct SwitchArgs {
-    /// PVS features to switch on, comma-separated (`corrhist,ttpv`): those
+    /// PVS features to switch on, comma-separated (`ttpv,deeper`): those
     /// off by default (`--help` lists the names).
-    #[arg(long, default_value = "", long_help = switch_help("on", "`corrhist,ttpv`"))]
+    #[arg(long, default_value = "", long_help = switch_help("on", "`ttpv,deeper`"))]
     pub enable: String,
     /// PVS features to switch off, comma-separated (`null,lmr`), or `all`
     /// for plain alpha-beta (`--help` lists the names).

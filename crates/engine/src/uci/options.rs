@@ -702,8 +702,8 @@ mod tests {
         }
         assert_eq!(o.set("null", Some("false")), Ok(Applied::Set));
         assert!(!o.switches.null_move);
-        assert_eq!(o.set("CORRHIST", Some("true")), Ok(Applied::Set));
-        assert!(o.switches.correction_history);
+        assert_eq!(o.set("TTPV", Some("true")), Ok(Applied::Set));
+        assert!(o.switches.tt_pv);
         assert!(o.set("null", Some("sometimes")).is_err());
         assert!(!o.switches.null_move);
     }
