@@ -168,6 +168,11 @@ impl<B: Board> Evaluator<B> for Nnue {
 
     fn reset(&mut self, root: &B) {
         self.stack.reset(root);
+        // The root's accumulators at once: every line of the search starts
+        // there, and a search that never evaluates the root itself (its
+        // score comes from the transposition table) would otherwise find
+        // no computed entry below the first plies and refresh each of them.
+        self.stack.current(&self.net, &mut self.cache, self.simd, root);
     }
 }
 
@@ -186,6 +191,36 @@ mod tests {
             text,
             "Nnue { network: Network { (768 -> 16)x2 SCReLU -> 1, QA 255 QB 64 scale 400 }, simd: Scalar, depth: 0 }"
         );
+    }
+
+    #[test]
+    fn lines_from_a_root_never_evaluated_update_incrementally() {
+        use fianchetto_board::Bitboards;
+        use fianchetto_movegen::MoveGen;
+        let (Ok(mut nnue), Ok(mut fresh)) = (Nnue::embedded(), Nnue::embedded()) else {
+            panic!("the embedded net loads")
+        };
+        let root = Bitboards::startpos();
+        nnue.reset(&root);
+        // The root's two halves, at once.
+        assert_eq!(nnue.cache.refreshes, 2);
+        // A search whose root score comes from elsewhere (its table) and
+        // that evaluates only children and grandchildren.
+        for mv in root.legal_moves() {
+            let mut child = root.clone();
+            child.play_unchecked(mv);
+            nnue.push(&root, mv, &child);
+            for reply in child.legal_moves().into_iter().take(3) {
+                let mut grandchild = child.clone();
+                grandchild.play_unchecked(reply);
+                nnue.push(&child, reply, &grandchild);
+                // (`fresh` computes each position from scratch.)
+                assert_eq!(nnue.evaluate(&grandchild), fresh.evaluate(&grandchild));
+                Nnue::pop(&mut nnue);
+            }
+            Nnue::pop(&mut nnue);
+        }
+        assert_eq!(nnue.cache.refreshes, 2, "no refresh below the root");
     }
 
     #[test]

@@ -29,6 +29,9 @@ pub(crate) struct RefreshCache {
     values: Vec<i16>,
     /// The pieces behind each accumulator, by [`Piece::index`].
     boards: Vec<[u64; 12]>,
+    /// Halves refreshed so far (for tests of when refreshes happen).
+    #[cfg(test)]
+    pub(crate) refreshes: usize,
 }
 
 impl RefreshCache {
@@ -40,6 +43,8 @@ impl RefreshCache {
             views,
             values: net.ft_bias().repeat(2 * views),
             boards: vec![[0; 12]; 2 * views],
+            #[cfg(test)]
+            refreshes: 0,
         }
     }
 
@@ -58,6 +63,10 @@ impl RefreshCache {
             .arch()
             .king_buckets
             .view(perspective.index(), board.king(perspective).index());
+        #[cfg(test)]
+        {
+            self.refreshes += 1;
+        }
         let slot = perspective.index() * self.views + view.id;
         let h = self.hidden;
         let acc = &mut self.values[slot * h..(slot + 1) * h];
