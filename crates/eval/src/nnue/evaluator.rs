@@ -31,6 +31,9 @@ pub struct Nnue {
     simd: Simd,
     stack: Stack,
     cache: RefreshCache,
+    /// The output bucket of each piece count (0..=64), so that evaluating
+    /// divides nothing.
+    buckets: [u8; 65],
 }
 
 impl Nnue {
@@ -58,10 +61,14 @@ impl Nnue {
 
     /// An evaluator for `net`.
     pub fn new(net: Arc<Network>) -> Nnue {
+        let out = net.arch().output_buckets;
+        // At most MAX_OUTPUT_BUCKETS (16), so every bucket fits a u8.
+        let buckets = std::array::from_fn(|n| out.bucket(n as u32) as u8);
         Nnue {
             simd: Simd::detect(),
             stack: Stack::new(net.hidden()),
             cache: RefreshCache::new(&net),
+            buckets,
             net,
         }
     }
@@ -103,6 +110,7 @@ impl Nnue {
     /// Takes back the last pushed move: [`Evaluator::pop`], callable without
     /// naming a board type (`Nnue` evaluates every backend, so
     /// `nnue.pop()` would otherwise be ambiguous).
+    #[inline]
     pub fn pop(&mut self) {
         self.stack.pop();
     }
@@ -132,10 +140,23 @@ impl std::fmt::Debug for Nnue {
 
 /// The network's output in centipawns from the SCReLU dot product `sum`:
 /// `(sum / QA + bias) · scale / (QA · QB)`, truncating, kept clear of the
-/// mate range.
+/// mate range. The default quantisation (every shipped net) gets its own
+/// copy with the constants known, so that its divisions compile to
+/// multiplications.
+#[inline(always)]
 fn centipawns(sum: i32, out_bias: i32, q: Quant) -> Score {
-    let raw = (i64::from(sum) / i64::from(q.qa) + i64::from(out_bias)) * i64::from(q.scale)
-        / (i64::from(q.qa) * i64::from(q.qb));
+    if q == Quant::DEFAULT {
+        let d = Quant::DEFAULT;
+        centipawns_with(sum, out_bias, d.qa, d.qb, d.scale)
+    } else {
+        centipawns_with(sum, out_bias, q.qa, q.qb, q.scale)
+    }
+}
+
+#[inline(always)]
+fn centipawns_with(sum: i32, out_bias: i32, qa: i32, qb: i32, scale: i32) -> Score {
+    let raw = (i64::from(sum) / i64::from(qa) + i64::from(out_bias)) * i64::from(scale)
+        / (i64::from(qa) * i64::from(qb));
     let bound = i64::from(Score::MATE_BOUND.value() - 1);
     // In range after the clamp, so the cast is exact.
     Score::cp(raw.clamp(-bound, bound) as i32)
@@ -151,17 +172,19 @@ impl<B: Board> Evaluator<B> for Nnue {
             Color::Black => (black, white),
         };
         let arch = self.net.arch();
-        let bucket = arch.output_buckets.bucket(board.occupied().count());
+        let bucket = usize::from(self.buckets[board.occupied().count() as usize]);
         // QA is at most 1023 (checked when the network was built).
         let qa = arch.quant.qa as i16;
         let sum = simd.output(us, them, self.net.bucket_weights(bucket), qa);
         centipawns(sum, self.net.out_bias()[bucket], arch.quant)
     }
 
+    #[inline]
     fn push(&mut self, before: &B, _mv: Move, after: &B) {
         self.stack.push(before, after);
     }
 
+    #[inline]
     fn pop(&mut self) {
         Nnue::pop(self);
     }
@@ -172,7 +195,8 @@ impl<B: Board> Evaluator<B> for Nnue {
         // there, and a search that never evaluates the root itself (its
         // score comes from the transposition table) would otherwise find
         // no computed entry below the first plies and refresh each of them.
-        self.stack.current(&self.net, &mut self.cache, self.simd, root);
+        self.stack
+            .current(&self.net, &mut self.cache, self.simd, root);
     }
 }
 

@@ -137,6 +137,38 @@ impl Simd {
         scalar::update(dst, src, adds, subs);
     }
 
+    /// [`update`](Simd::update) from `src` with `A` rows in and `S` rows
+    /// out, the counts fixed at compile time: what a move's update calls,
+    /// with no loop over rows and no dispatch on their number.
+    #[inline(always)]
+    pub(crate) fn update_fixed<const A: usize, const S: usize>(
+        self,
+        dst: &mut [i16],
+        src: &[i16],
+        adds: [&[i16]; A],
+        subs: [&[i16]; S],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let n = dst.len();
+            let same = src.len() == n && adds.iter().chain(&subs).all(|r| r.len() == n);
+            #[cfg(fianchetto_avx512)]
+            if self == Simd::Avx512 && same && n % avx512::LANES == 0 {
+                // SAFETY: as in `update`: the CPU has AVX-512F and BW, and
+                // the lengths were just checked.
+                unsafe { avx512::update_fixed(dst, Some(src), adds, subs) };
+                return;
+            }
+            if self != Simd::Scalar && same && n % avx2::LANES == 0 {
+                // SAFETY: as in `update`: the CPU has AVX2, and the lengths
+                // were just checked.
+                unsafe { avx2::update_fixed(dst, Some(src), adds, subs) };
+                return;
+            }
+        }
+        scalar::update(dst, Some(src), &adds, &subs);
+    }
+
     /// `Σ SCReLU(us[i]) · w[i] + Σ SCReLU(them[i]) · w[H + i]` in `i32`,
     /// wrapping, where `SCReLU(x) = clamp(x, 0, qa)²` and `H = us.len()`.
     ///

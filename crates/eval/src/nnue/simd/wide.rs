@@ -61,13 +61,14 @@ macro_rules! wide_kernels {
             }
         }
 
-        /// [`update_rows`] with `A` rows in and `S` rows out.
+        /// [`update_rows`] with `A` rows in and `S` rows out (the loop over
+        /// rows unrolled).
         ///
         /// # Safety
         ///
         /// As [`update`].
         #[target_feature(enable = $features)]
-        unsafe fn update_fixed<const A: usize, const S: usize>(
+        pub(super) unsafe fn update_fixed<const A: usize, const S: usize>(
             dst: &mut [i16],
             src: Option<&[i16]>,
             adds: [&[i16]; A],
