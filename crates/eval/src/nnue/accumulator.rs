@@ -10,7 +10,7 @@
 
 use super::arch::View;
 use super::network::Network;
-use super::simd::Simd;
+use super::simd::{Kernels, Width};
 use fianchetto_board::{Board, Color, Piece, Role, Square};
 
 /// The most pieces a [`Delta`] adds, and the most it removes. A legal move
@@ -111,18 +111,21 @@ impl Delta {
     /// (one piece in and one out, one in and two out, two and two, none)
     /// each have their own kernel call with the row count fixed.
     #[inline(always)]
-    pub(crate) fn apply(
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn apply<K: Kernels, W: Width>(
         &self,
         net: &Network,
-        simd: Simd,
+        simd: K,
+        width: W,
         perspective: Color,
         view: View,
         parent: &[i16],
         child: &mut [i16],
     ) {
         let p = perspective.index();
-        let add = |i: usize| net.row(view.row_of(self.added[i][p]));
-        let sub = |i: usize| net.row(view.row_of(self.removed[i][p]));
+        let h = width.get();
+        let add = |i: usize| net.row(view.row_of(self.added[i][p]), h);
+        let sub = |i: usize| net.row(view.row_of(self.removed[i][p]), h);
         match (self.n_added, self.n_removed) {
             (1, 1) => simd.update_fixed(child, parent, [add(0)], [sub(0)]),
             (1, 2) => simd.update_fixed(child, parent, [add(0)], [sub(0), sub(1)]),

@@ -6,7 +6,7 @@ use super::embedded::embedded_network;
 use super::format::NetError;
 use super::network::Network;
 use super::refresh::RefreshCache;
-use super::simd::Simd;
+use super::simd::{Job, Kernels, Simd, Width};
 use super::stack::Stack;
 use crate::evaluator::Evaluator;
 use crate::score::Score;
@@ -121,10 +121,9 @@ impl Nnue {
     /// should be the position the last push led to (any other board is
     /// computed afresh).
     pub fn accumulators<B: Board>(&mut self, board: &B) -> (&[i16], &[i16]) {
-        let acc = self
-            .stack
-            .current(&self.net, &mut self.cache, self.simd, board);
-        acc.split_at(self.net.hidden())
+        self.simd
+            .run(self.net.hidden(), BringUp { nnue: self, board });
+        self.stack.top_values().split_at(self.net.hidden())
     }
 }
 
@@ -162,21 +161,67 @@ fn centipawns_with(sum: i32, out_bias: i32, qa: i32, qb: i32, scale: i32) -> Sco
     Score::cp(raw.clamp(-bound, bound) as i32)
 }
 
-impl<B: Board> Evaluator<B> for Nnue {
-    fn evaluate(&mut self, board: &B) -> Score {
-        let (simd, h) = (self.simd, self.net.hidden());
-        let acc = self.stack.current(&self.net, &mut self.cache, simd, board);
+/// Bringing the top of the stack up to date for `board`, as a [`Job`].
+struct BringUp<'a, B> {
+    nnue: &'a mut Nnue,
+    board: &'a B,
+}
+
+impl<B: Board> Job for BringUp<'_, B> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<K: Kernels, W: Width>(self, kernels: K, width: W) {
+        let Nnue {
+            net, stack, cache, ..
+        } = self.nnue;
+        stack.current(net, cache, kernels, width, self.board);
+    }
+}
+
+/// An evaluation of `board`, as a [`Job`].
+struct Evaluate<'a, B> {
+    nnue: &'a mut Nnue,
+    board: &'a B,
+}
+
+impl<B: Board> Job for Evaluate<'_, B> {
+    type Output = Score;
+
+    #[inline(always)]
+    fn run<K: Kernels, W: Width>(self, kernels: K, width: W) -> Score {
+        let Nnue {
+            net,
+            stack,
+            cache,
+            buckets,
+            ..
+        } = self.nnue;
+        let board = self.board;
+        let h = width.get();
+        let acc = stack.current(net, cache, kernels, width, board);
         let (white, black) = acc.split_at(h);
         let (us, them) = match board.turn() {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
-        let arch = self.net.arch();
-        let bucket = usize::from(self.buckets[board.occupied().count() as usize]);
+        let arch = net.arch();
+        let bucket = if arch.output_buckets.count == 1 {
+            0
+        } else {
+            usize::from(buckets[board.occupied().count() as usize])
+        };
         // QA is at most 1023 (checked when the network was built).
         let qa = arch.quant.qa as i16;
-        let sum = simd.output(us, them, self.net.bucket_weights(bucket), qa);
-        centipawns(sum, self.net.out_bias()[bucket], arch.quant)
+        let sum = kernels.output(us, them, net.bucket_weights(bucket, h), qa);
+        centipawns(sum, net.out_bias()[bucket], arch.quant)
+    }
+}
+
+impl<B: Board> Evaluator<B> for Nnue {
+    fn evaluate(&mut self, board: &B) -> Score {
+        self.simd
+            .run(self.net.hidden(), Evaluate { nnue: self, board })
     }
 
     #[inline]
@@ -195,8 +240,13 @@ impl<B: Board> Evaluator<B> for Nnue {
         // there, and a search that never evaluates the root itself (its
         // score comes from the transposition table) would otherwise find
         // no computed entry below the first plies and refresh each of them.
-        self.stack
-            .current(&self.net, &mut self.cache, self.simd, root);
+        self.simd.run(
+            self.net.hidden(),
+            BringUp {
+                nnue: self,
+                board: root,
+            },
+        );
     }
 }
 

@@ -11,7 +11,7 @@
 //! a full one.
 
 use super::network::Network;
-use super::simd::Simd;
+use super::simd::{Kernels, Width};
 use arrayvec::ArrayVec;
 use fianchetto_board::{Bitboard, Board, Color, Piece, Role};
 
@@ -51,10 +51,11 @@ impl RefreshCache {
     /// Writes `perspective`'s half of `board`'s accumulator to `out` (`H`
     /// values), from the cached entry of its view, and leaves the entry
     /// describing `board`.
-    pub(crate) fn refresh<B: Board>(
+    pub(crate) fn refresh<B: Board, K: Kernels, W: Width>(
         &mut self,
         net: &Network,
-        simd: Simd,
+        simd: K,
+        width: W,
         perspective: Color,
         board: &B,
         out: &mut [i16],
@@ -68,7 +69,8 @@ impl RefreshCache {
             self.refreshes += 1;
         }
         let slot = perspective.index() * self.views + view.id;
-        let h = self.hidden;
+        let h = width.get();
+        debug_assert_eq!(h, self.hidden);
         let acc = &mut self.values[slot * h..(slot + 1) * h];
         let cached = &mut self.boards[slot];
         let mut adds = ArrayVec::<&[i16], BATCH>::new();
@@ -86,7 +88,9 @@ impl RefreshCache {
                             adds.clear();
                             subs.clear();
                         }
-                        let row = net.piece_row(view, perspective, piece, sq);
+                        let side = usize::from(piece.color != perspective);
+                        let index = view.index(side, piece.role.index(), sq.index());
+                        let row = net.row(index, h);
                         if add {
                             adds.push(row);
                         } else {

@@ -25,7 +25,7 @@ use super::accumulator::Delta;
 use super::arch::View;
 use super::network::Network;
 use super::refresh::RefreshCache;
-use super::simd::Simd;
+use super::simd::{Kernels, Width};
 use fianchetto_board::{Board, Color};
 
 /// Plies the stack follows above its root; deeper lines still evaluate
@@ -144,15 +144,23 @@ impl Stack {
         self.depth = self.depth.saturating_sub(1);
     }
 
+    /// The values of the top entry (white's half, then black's), as the
+    /// last [`current`](Stack::current) left them.
+    pub(crate) fn top_values(&self) -> &[i16] {
+        let top = self.top();
+        &self.values[top * self.width..(top + 1) * self.width]
+    }
+
     /// The accumulator of `board`, the position at the top of the stack
     /// (refreshed from `board` if the top describes another position):
     /// white's half, then black's.
-    #[inline]
-    pub(crate) fn current<B: Board>(
+    #[inline(always)]
+    pub(crate) fn current<B: Board, K: Kernels, W: Width>(
         &mut self,
         net: &Network,
         cache: &mut RefreshCache,
-        simd: Simd,
+        simd: K,
+        width: W,
         board: &B,
     ) -> &[i16] {
         let top = self.top();
@@ -167,20 +175,23 @@ impl Stack {
                 .king_buckets
                 .view(p, board.king(perspective).index());
             if self.entries[top].computed[p] != view.id as u8 {
-                self.bring_up(net, cache, simd, perspective, view, top, board);
+                self.bring_up(net, cache, simd, width, perspective, view, top, board);
             }
         }
-        &self.values[top * self.width..(top + 1) * self.width]
+        let w = 2 * width.get();
+        &self.values[top * w..top * w + w]
     }
 
     /// Brings `perspective`'s half of entry `top`, which is not computed
     /// under `view`, up to date for `board`.
     #[allow(clippy::too_many_arguments)]
-    fn bring_up<B: Board>(
+    #[inline(always)]
+    fn bring_up<B: Board, K: Kernels, W: Width>(
         &mut self,
         net: &Network,
         cache: &mut RefreshCache,
-        simd: Simd,
+        simd: K,
+        width: W,
         perspective: Color,
         view: View,
         top: usize,
@@ -201,11 +212,14 @@ impl Stack {
             }
             base -= 1;
         };
-        let (w, h) = (self.width, self.width / 2);
+        let h = width.get();
+        let w = 2 * h;
+        debug_assert_eq!(w, self.width);
         let half = p * h;
         if !reachable {
             let at = top * w + half;
-            cache.refresh(net, simd, perspective, board, &mut self.values[at..at + h]);
+            let out = &mut self.values[at..at + h];
+            cache.refresh(net, simd, width, perspective, board, out);
             self.entries[top].computed[p] = id;
             return;
         }
@@ -216,6 +230,7 @@ impl Stack {
             delta.apply(
                 net,
                 simd,
+                width,
                 perspective,
                 view,
                 &below[at..at + h],
