@@ -470,6 +470,22 @@ fn every_kernel_version_follows_the_same_trees() {
 }
 
 #[test]
+fn the_hidden_sizes_compiled_as_constants_match_a_refresh() {
+    // 256 and 1024 neurons run copies of the code with the size a
+    // constant; every other size runs the general one.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
+    for net in [random_net(256, 21), bucketed_net(1024, 22)] {
+        let net = Arc::new(net);
+        for simd in Simd::supported() {
+            for fen in start_fens().into_iter().take(4) {
+                let ops = random_script(fen, &mut rng, 60);
+                replay_everywhere(&net, simd, fen, &ops);
+            }
+        }
+    }
+}
+
+#[test]
 fn scripted_lines_with_castling_en_passant_promotions_and_null_moves() {
     let nets = [Arc::new(random_net(16, 4)), Arc::new(bucketed_net(16, 4))];
     let lines: &[(&str, &[&str])] = &[

@@ -6,7 +6,7 @@ use super::embedded::embedded_network;
 use super::format::NetError;
 use super::network::Network;
 use super::refresh::RefreshCache;
-use super::simd::Simd;
+use super::simd::{Job, Kernels, Simd, Width};
 use super::stack::Stack;
 use crate::evaluator::Evaluator;
 use crate::score::Score;
@@ -31,6 +31,9 @@ pub struct Nnue {
     simd: Simd,
     stack: Stack,
     cache: RefreshCache,
+    /// The output bucket of each piece count (0..=64), so that evaluating
+    /// divides nothing.
+    buckets: [u8; 65],
 }
 
 impl Nnue {
@@ -58,10 +61,14 @@ impl Nnue {
 
     /// An evaluator for `net`.
     pub fn new(net: Arc<Network>) -> Nnue {
+        let out = net.arch().output_buckets;
+        // At most MAX_OUTPUT_BUCKETS (16), so every bucket fits a u8.
+        let buckets = std::array::from_fn(|n| out.bucket(n as u32) as u8);
         Nnue {
             simd: Simd::detect(),
             stack: Stack::new(net.hidden()),
             cache: RefreshCache::new(&net),
+            buckets,
             net,
         }
     }
@@ -103,6 +110,7 @@ impl Nnue {
     /// Takes back the last pushed move: [`Evaluator::pop`], callable without
     /// naming a board type (`Nnue` evaluates every backend, so
     /// `nnue.pop()` would otherwise be ambiguous).
+    #[inline]
     pub fn pop(&mut self) {
         self.stack.pop();
     }
@@ -113,10 +121,9 @@ impl Nnue {
     /// should be the position the last push led to (any other board is
     /// computed afresh).
     pub fn accumulators<B: Board>(&mut self, board: &B) -> (&[i16], &[i16]) {
-        let acc = self
-            .stack
-            .current(&self.net, &mut self.cache, self.simd, board);
-        acc.split_at(self.net.hidden())
+        self.simd
+            .run(self.net.hidden(), BringUp { nnue: self, board });
+        self.stack.top_values().split_at(self.net.hidden())
     }
 }
 
@@ -132,42 +139,114 @@ impl std::fmt::Debug for Nnue {
 
 /// The network's output in centipawns from the SCReLU dot product `sum`:
 /// `(sum / QA + bias) · scale / (QA · QB)`, truncating, kept clear of the
-/// mate range.
+/// mate range. The default quantisation (every shipped net) gets its own
+/// copy with the constants known, so that its divisions compile to
+/// multiplications.
+#[inline(always)]
 fn centipawns(sum: i32, out_bias: i32, q: Quant) -> Score {
-    let raw = (i64::from(sum) / i64::from(q.qa) + i64::from(out_bias)) * i64::from(q.scale)
-        / (i64::from(q.qa) * i64::from(q.qb));
+    if q == Quant::DEFAULT {
+        let d = Quant::DEFAULT;
+        centipawns_with(sum, out_bias, d.qa, d.qb, d.scale)
+    } else {
+        centipawns_with(sum, out_bias, q.qa, q.qb, q.scale)
+    }
+}
+
+#[inline(always)]
+fn centipawns_with(sum: i32, out_bias: i32, qa: i32, qb: i32, scale: i32) -> Score {
+    let raw = (i64::from(sum) / i64::from(qa) + i64::from(out_bias)) * i64::from(scale)
+        / (i64::from(qa) * i64::from(qb));
     let bound = i64::from(Score::MATE_BOUND.value() - 1);
     // In range after the clamp, so the cast is exact.
     Score::cp(raw.clamp(-bound, bound) as i32)
 }
 
-impl<B: Board> Evaluator<B> for Nnue {
-    fn evaluate(&mut self, board: &B) -> Score {
-        let (simd, h) = (self.simd, self.net.hidden());
-        let acc = self.stack.current(&self.net, &mut self.cache, simd, board);
+/// Bringing the top of the stack up to date for `board`, as a [`Job`].
+struct BringUp<'a, B> {
+    nnue: &'a mut Nnue,
+    board: &'a B,
+}
+
+impl<B: Board> Job for BringUp<'_, B> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<K: Kernels, W: Width>(self, kernels: K, width: W) {
+        let Nnue {
+            net, stack, cache, ..
+        } = self.nnue;
+        stack.current(net, cache, kernels, width, self.board);
+    }
+}
+
+/// An evaluation of `board`, as a [`Job`].
+struct Evaluate<'a, B> {
+    nnue: &'a mut Nnue,
+    board: &'a B,
+}
+
+impl<B: Board> Job for Evaluate<'_, B> {
+    type Output = Score;
+
+    #[inline(always)]
+    fn run<K: Kernels, W: Width>(self, kernels: K, width: W) -> Score {
+        let Nnue {
+            net,
+            stack,
+            cache,
+            buckets,
+            ..
+        } = self.nnue;
+        let board = self.board;
+        let h = width.get();
+        let acc = stack.current(net, cache, kernels, width, board);
         let (white, black) = acc.split_at(h);
         let (us, them) = match board.turn() {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
-        let arch = self.net.arch();
-        let bucket = arch.output_buckets.bucket(board.occupied().count());
+        let arch = net.arch();
+        let bucket = if arch.output_buckets.count == 1 {
+            0
+        } else {
+            usize::from(buckets[board.occupied().count() as usize])
+        };
         // QA is at most 1023 (checked when the network was built).
         let qa = arch.quant.qa as i16;
-        let sum = simd.output(us, them, self.net.bucket_weights(bucket), qa);
-        centipawns(sum, self.net.out_bias()[bucket], arch.quant)
+        let sum = kernels.output(us, them, net.bucket_weights(bucket, h), qa);
+        centipawns(sum, net.out_bias()[bucket], arch.quant)
+    }
+}
+
+impl<B: Board> Evaluator<B> for Nnue {
+    fn evaluate(&mut self, board: &B) -> Score {
+        self.simd
+            .run(self.net.hidden(), Evaluate { nnue: self, board })
     }
 
+    #[inline]
     fn push(&mut self, before: &B, _mv: Move, after: &B) {
         self.stack.push(before, after);
     }
 
+    #[inline]
     fn pop(&mut self) {
         Nnue::pop(self);
     }
 
     fn reset(&mut self, root: &B) {
         self.stack.reset(root);
+        // The root's accumulators at once: every line of the search starts
+        // there, and a search that never evaluates the root itself (its
+        // score comes from the transposition table) would otherwise find
+        // no computed entry below the first plies and refresh each of them.
+        self.simd.run(
+            self.net.hidden(),
+            BringUp {
+                nnue: self,
+                board: root,
+            },
+        );
     }
 }
 
@@ -186,6 +265,36 @@ mod tests {
             text,
             "Nnue { network: Network { (768 -> 16)x2 SCReLU -> 1, QA 255 QB 64 scale 400 }, simd: Scalar, depth: 0 }"
         );
+    }
+
+    #[test]
+    fn lines_from_a_root_never_evaluated_update_incrementally() {
+        use fianchetto_board::Bitboards;
+        use fianchetto_movegen::MoveGen;
+        let (Ok(mut nnue), Ok(mut fresh)) = (Nnue::embedded(), Nnue::embedded()) else {
+            panic!("the embedded net loads")
+        };
+        let root = Bitboards::startpos();
+        nnue.reset(&root);
+        // The root's two halves, at once.
+        assert_eq!(nnue.cache.refreshes, 2);
+        // A search whose root score comes from elsewhere (its table) and
+        // that evaluates only children and grandchildren.
+        for mv in root.legal_moves() {
+            let mut child = root.clone();
+            child.play_unchecked(mv);
+            nnue.push(&root, mv, &child);
+            for reply in child.legal_moves().into_iter().take(3) {
+                let mut grandchild = child.clone();
+                grandchild.play_unchecked(reply);
+                nnue.push(&child, reply, &grandchild);
+                // (`fresh` computes each position from scratch.)
+                assert_eq!(nnue.evaluate(&grandchild), fresh.evaluate(&grandchild));
+                Nnue::pop(&mut nnue);
+            }
+            Nnue::pop(&mut nnue);
+        }
+        assert_eq!(nnue.cache.refreshes, 2, "no refresh below the root");
     }
 
     #[test]

@@ -45,7 +45,11 @@
 //!   view (the "finny table"), adding and removing only the pieces that
 //!   differ. A board the stack does not describe is computed afresh.
 //! * The two hot loops have AVX-512 and AVX2 versions chosen at run time
-//!   and a portable one ([`Simd`]); all give bit-identical results.
+//!   and a portable one ([`Simd`]); all give bit-identical results. The
+//!   version is chosen once per evaluation: the whole evaluation (the
+//!   walk down the stack, the updates, the output) is compiled once per
+//!   version for its CPU features, and once more for each of the common
+//!   hidden sizes (256, 1024) with the size a constant.
 //!
 //! A network can also be built from its weights, here a small random one:
 //!

@@ -1,7 +1,7 @@
 //! [`Network`]: a quantized network in memory, with its [`Arch`], read from
 //! and written to the [file format](super::format).
 
-use super::arch::{Arch, KingBuckets, View};
+use super::arch::{Arch, KingBuckets};
 use super::format::{self, NetError, Parts};
 use fianchetto_board::{Color, Piece, Square};
 
@@ -155,35 +155,22 @@ impl Network {
         &self.parts.out_bias
     }
 
-    /// The output weights of output bucket `bucket`.
+    /// The output weights of output bucket `bucket`, for a caller that
+    /// knows the hidden size `h`.
     #[inline(always)]
-    pub(crate) fn bucket_weights(&self, bucket: usize) -> &[i16] {
-        let w = 2 * self.hidden();
-        &self.parts.out_weights[bucket * w..(bucket + 1) * w]
+    pub(crate) fn bucket_weights(&self, bucket: usize, h: usize) -> &[i16] {
+        debug_assert_eq!(h, self.hidden());
+        let w = 2 * h;
+        &self.parts.out_weights[bucket * w..bucket * w + w]
     }
 
-    /// The feature weights of row `row` (one per hidden neuron).
+    /// The feature weights of row `row` (one per hidden neuron), for a
+    /// caller that knows the hidden size `h` (a constant in the code
+    /// specialised for it, so that the row's length is one too).
     #[inline(always)]
-    pub(crate) fn row(&self, row: usize) -> &[i16] {
-        let h = self.hidden();
-        &self.parts.ft_weights[row * h..(row + 1) * h]
-    }
-
-    /// The row of `piece` on `sq` for a perspective reading the board
-    /// through `view`.
-    #[inline(always)]
-    pub(crate) fn piece_row(
-        &self,
-        view: View,
-        perspective: Color,
-        piece: Piece,
-        sq: Square,
-    ) -> &[i16] {
-        self.row(view.index(
-            (piece.color != perspective) as usize,
-            piece.role.index(),
-            sq.index(),
-        ))
+    pub(crate) fn row(&self, row: usize, h: usize) -> &[i16] {
+        debug_assert_eq!(h, self.hidden());
+        &self.parts.ft_weights[row * h..row * h + h]
     }
 }
 

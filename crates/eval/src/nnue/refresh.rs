@@ -11,7 +11,7 @@
 //! a full one.
 
 use super::network::Network;
-use super::simd::Simd;
+use super::simd::{Kernels, Width};
 use arrayvec::ArrayVec;
 use fianchetto_board::{Bitboard, Board, Color, Piece, Role};
 
@@ -29,6 +29,9 @@ pub(crate) struct RefreshCache {
     values: Vec<i16>,
     /// The pieces behind each accumulator, by [`Piece::index`].
     boards: Vec<[u64; 12]>,
+    /// Halves refreshed so far (for tests of when refreshes happen).
+    #[cfg(test)]
+    pub(crate) refreshes: usize,
 }
 
 impl RefreshCache {
@@ -40,16 +43,19 @@ impl RefreshCache {
             views,
             values: net.ft_bias().repeat(2 * views),
             boards: vec![[0; 12]; 2 * views],
+            #[cfg(test)]
+            refreshes: 0,
         }
     }
 
     /// Writes `perspective`'s half of `board`'s accumulator to `out` (`H`
     /// values), from the cached entry of its view, and leaves the entry
     /// describing `board`.
-    pub(crate) fn refresh<B: Board>(
+    pub(crate) fn refresh<B: Board, K: Kernels, W: Width>(
         &mut self,
         net: &Network,
-        simd: Simd,
+        simd: K,
+        width: W,
         perspective: Color,
         board: &B,
         out: &mut [i16],
@@ -58,8 +64,13 @@ impl RefreshCache {
             .arch()
             .king_buckets
             .view(perspective.index(), board.king(perspective).index());
+        #[cfg(test)]
+        {
+            self.refreshes += 1;
+        }
         let slot = perspective.index() * self.views + view.id;
-        let h = self.hidden;
+        let h = width.get();
+        debug_assert_eq!(h, self.hidden);
         let acc = &mut self.values[slot * h..(slot + 1) * h];
         let cached = &mut self.boards[slot];
         let mut adds = ArrayVec::<&[i16], BATCH>::new();
@@ -77,7 +88,9 @@ impl RefreshCache {
                             adds.clear();
                             subs.clear();
                         }
-                        let row = net.piece_row(view, perspective, piece, sq);
+                        let side = usize::from(piece.color != perspective);
+                        let index = view.index(side, piece.role.index(), sq.index());
+                        let row = net.row(index, h);
                         if add {
                             adds.push(row);
                         } else {

@@ -22,35 +22,53 @@
 //! source of truth. Storage is allocated once, at construction.
 
 use super::accumulator::Delta;
+use super::arch::View;
 use super::network::Network;
 use super::refresh::RefreshCache;
-use super::simd::Simd;
+use super::simd::{Kernels, Width};
 use fianchetto_board::{Board, Color};
 
 /// Plies the stack follows above its root; deeper lines still evaluate
 /// correctly, by refreshing the last entry.
 pub(crate) const STACK_PLIES: usize = 256;
 
+/// `Entry::computed` of a half not computed yet (view ids are below 64).
+const NOT_COMPUTED: u8 = u8::MAX;
+
 #[derive(Clone, Copy)]
 struct Entry {
     /// Zobrist hash of the position the entry describes.
     hash: u64,
+    /// The change from the entry below, when `linked`.
+    delta: Delta,
+    /// Whether `delta` leads here from the entry below; `false` at the
+    /// root and for positions that are not one move apart.
+    linked: bool,
     /// Whether the entry describes any position yet.
     used: bool,
-    /// The change from the entry below; `None` when there is no usable
-    /// one (the root, or positions that are not one move apart).
-    delta: Option<Delta>,
     /// Per perspective (white, black): the view id its half was computed
-    /// under, or `None` while it is not computed.
-    computed: [Option<u8>; 2],
+    /// under, or [`NOT_COMPUTED`].
+    computed: [u8; 2],
 }
 
 const EMPTY: Entry = Entry {
     hash: 0,
+    delta: Delta::NONE,
+    linked: false,
     used: false,
-    delta: None,
-    computed: [None, None],
+    computed: [NOT_COMPUTED; 2],
 };
+
+impl Entry {
+    /// An entry for the position of `hash`, nothing computed, no delta.
+    const fn unlinked(hash: u64) -> Entry {
+        Entry {
+            hash,
+            used: true,
+            ..EMPTY
+        }
+    }
+}
 
 /// Accumulators for the root and [`STACK_PLIES`] plies above it.
 #[derive(Clone)]
@@ -83,6 +101,7 @@ impl Stack {
     }
 
     /// The entry standing for the current ply.
+    #[inline(always)]
     fn top(&self) -> usize {
         self.depth.min(self.entries.len() - 1)
     }
@@ -90,122 +109,132 @@ impl Stack {
     /// A new root: everything above it is forgotten.
     pub(crate) fn reset<B: Board>(&mut self, root: &B) {
         self.depth = 0;
-        self.entries[0] = Entry {
-            hash: root.hash(),
-            used: true,
-            ..EMPTY
-        };
+        self.entries[0] = Entry::unlinked(root.hash());
     }
 
     /// The caller went from `before` to `after`.
+    #[inline]
     pub(crate) fn push<B: Board>(&mut self, before: &B, after: &B) {
         let parent = self.depth;
         self.depth = self.depth.saturating_add(1);
         let child = parent + 1;
-        if child >= self.entries.len() {
+        let Some([known, next]) = self.entries.get_mut(parent..=child) else {
             // Past the end: `current` refreshes the last entry as needed.
             return;
-        }
-        let known = self.entries[parent];
+        };
         if !known.used || known.hash != before.hash() {
             // The parent does not describe `before` (no reset, or the caller
             // evaluated another position here): it stands for `before` now,
             // computed when first needed.
-            self.entries[parent] = Entry {
-                hash: before.hash(),
-                used: true,
-                ..EMPTY
-            };
+            *known = Entry::unlinked(before.hash());
         }
-        self.entries[child] = Entry {
+        let delta = Delta::between(before, after);
+        *next = Entry {
             hash: after.hash(),
+            delta: delta.unwrap_or(Delta::NONE),
+            linked: delta.is_some(),
             used: true,
-            delta: Delta::between(before, after),
-            computed: [None, None],
+            computed: [NOT_COMPUTED; 2],
         };
     }
 
     /// The caller took back the last pushed move (extra pops are ignored).
+    #[inline]
     pub(crate) fn pop(&mut self) {
         self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// The values of the top entry (white's half, then black's), as the
+    /// last [`current`](Stack::current) left them.
+    pub(crate) fn top_values(&self) -> &[i16] {
+        let top = self.top();
+        &self.values[top * self.width..(top + 1) * self.width]
     }
 
     /// The accumulator of `board`, the position at the top of the stack
     /// (refreshed from `board` if the top describes another position):
     /// white's half, then black's.
-    pub(crate) fn current<B: Board>(
+    #[inline(always)]
+    pub(crate) fn current<B: Board, K: Kernels, W: Width>(
         &mut self,
         net: &Network,
         cache: &mut RefreshCache,
-        simd: Simd,
+        simd: K,
+        width: W,
         board: &B,
     ) -> &[i16] {
         let top = self.top();
-        let entry = self.entries[top];
+        let entry = &mut self.entries[top];
         if !entry.used || entry.hash != board.hash() {
-            self.entries[top] = Entry {
-                hash: board.hash(),
-                used: true,
-                ..EMPTY
-            };
+            *entry = Entry::unlinked(board.hash());
         }
         for perspective in Color::ALL {
-            self.bring_up(net, cache, simd, perspective, top, board);
+            let p = perspective.index();
+            let view = net
+                .arch()
+                .king_buckets
+                .view(p, board.king(perspective).index());
+            if self.entries[top].computed[p] != view.id as u8 {
+                self.bring_up(net, cache, simd, width, perspective, view, top, board);
+            }
         }
-        &self.values[top * self.width..(top + 1) * self.width]
+        let w = 2 * width.get();
+        &self.values[top * w..top * w + w]
     }
 
-    /// Brings `perspective`'s half of entry `top` up to date for `board`.
-    fn bring_up<B: Board>(
+    /// Brings `perspective`'s half of entry `top`, which is not computed
+    /// under `view`, up to date for `board`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn bring_up<B: Board, K: Kernels, W: Width>(
         &mut self,
         net: &Network,
         cache: &mut RefreshCache,
-        simd: Simd,
+        simd: K,
+        width: W,
         perspective: Color,
+        view: View,
         top: usize,
         board: &B,
     ) {
         let p = perspective.index();
-        let view = net
-            .arch()
-            .king_buckets
-            .view(p, board.king(perspective).index());
-        let id = Some(view.id as u8);
-        // The nearest entry computed under this view, if the deltas reach it.
+        let id = view.id as u8;
+        // The nearest entry below computed under this view, if the deltas
+        // reach it.
         let mut base = top;
         let reachable = loop {
             let e = &self.entries[base];
             if e.computed[p] == id {
                 break true;
             }
-            if e.computed[p].is_some() || e.delta.is_none() || base == 0 {
+            if e.computed[p] != NOT_COMPUTED || !e.linked || base == 0 {
                 break false;
             }
             base -= 1;
         };
-        let h = self.width / 2;
-        let half = p * h..(p + 1) * h;
+        let h = width.get();
+        let w = 2 * h;
+        debug_assert_eq!(w, self.width);
+        let half = p * h;
         if !reachable {
-            let at = top * self.width;
-            let out = &mut self.values[at + half.start..at + half.end];
-            cache.refresh(net, simd, perspective, board, out);
+            let at = top * w + half;
+            let out = &mut self.values[at..at + h];
+            cache.refresh(net, simd, width, perspective, board, out);
             self.entries[top].computed[p] = id;
             return;
         }
         for slot in base + 1..=top {
-            let Some(delta) = self.entries[slot].delta else {
-                // `reachable` saw a delta on every entry above `base`.
-                continue;
-            };
-            let (below, above) = self.values.split_at_mut(slot * self.width);
-            let parent = &below[(slot - 1) * self.width..][half.clone()];
+            let delta = self.entries[slot].delta;
+            let (below, above) = self.values.split_at_mut(slot * w);
+            let at = (slot - 1) * w + half;
             delta.apply(
                 net,
                 simd,
+                width,
                 perspective,
                 view,
-                parent,
-                &mut above[half.clone()],
+                &below[at..at + h],
+                &mut above[half..half + h],
             );
             self.entries[slot].computed[p] = id;
         }

@@ -9,6 +9,8 @@ use std::arch::x86_64::{
 
 super::wide::wide_kernels! {
     features: "avx2",
+    run_features: "avx2,popcnt",
+    narrower: super::Portable,
     vector: __m256i,
     lanes: 16,
     load: _mm256_loadu_si256,

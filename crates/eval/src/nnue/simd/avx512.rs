@@ -15,6 +15,9 @@ use std::arch::x86_64::{
 
 super::wide::wide_kernels! {
     features: "avx512f,avx512bw",
+    run_features: "avx512f,avx512bw,popcnt",
+    // SAFETY: every CPU with AVX-512F has AVX2 (which `kernels` needs).
+    narrower: unsafe { super::avx2::kernels() },
     vector: __m512i,
     lanes: 32,
     load: _mm512_loadu_si512,

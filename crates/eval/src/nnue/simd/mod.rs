@@ -1,10 +1,11 @@
 //! The two loops inference spends its time in, in a portable version, an
 //! AVX2 one and an AVX-512 one, picked at run time.
 //!
-//! * [`Simd::update`]: an accumulator is a base (its parent, the biases,
-//!   or itself) plus some feature-weight rows minus others.
-//! * [`Simd::output`]: the SCReLU dot product of both halves of the hidden
-//!   layer with one output bucket's weights.
+//! * [`Kernels::update`] (and [`Kernels::update_fixed`] for the shapes
+//!   moves produce): an accumulator is a base (its parent, the biases, or
+//!   itself) plus some feature-weight rows minus others.
+//! * [`Kernels::output`]: the SCReLU dot product of both halves of the
+//!   hidden layer with one output bucket's weights.
 //!
 //! Both are exact integer arithmetic with wrapping adds, so the result does
 //! not depend on the order of the additions: every version gives
@@ -14,6 +15,12 @@
 //! compiler that has their intrinsics (Rust 1.89 or later; `build.rs` sets
 //! `fianchetto_avx512` when it does). Built with an older compiler, the
 //! AVX-512 path does not exist and such CPUs run the AVX2 one.
+//!
+//! The version is chosen once per evaluation, not once per kernel call:
+//! [`Simd::run`] runs a [`Job`] (an evaluation, a reset) generic over the
+//! [`Kernels`], inside a function compiled for the version's CPU features,
+//! so that the bookkeeping around the kernels and the kernels themselves
+//! are compiled as one function.
 
 mod scalar;
 
@@ -64,6 +71,7 @@ impl Simd {
                 #[cfg(target_arch = "x86_64")]
                 {
                     std::arch::is_x86_feature_detected!("avx2")
+                        && std::arch::is_x86_feature_detected!("popcnt")
                 }
                 #[cfg(not(target_arch = "x86_64"))]
                 {
@@ -75,6 +83,7 @@ impl Simd {
                 {
                     std::arch::is_x86_feature_detected!("avx512f")
                         && std::arch::is_x86_feature_detected!("avx512bw")
+                        && std::arch::is_x86_feature_detected!("popcnt")
                 }
                 #[cfg(not(all(target_arch = "x86_64", fianchetto_avx512)))]
                 {
@@ -98,14 +107,33 @@ impl Simd {
         Simd::ALL.into_iter().filter(|s| s.is_supported())
     }
 
-    /// `dst = base + Σ adds − Σ subs`, lane by lane, wrapping, where `base`
-    /// is `src` or, when `src` is `None`, `dst` itself.
-    ///
-    /// Every slice must be as long as `dst`; the AVX2 version also needs a
-    /// multiple of 16 and the AVX-512 one a multiple of 32 (else the next
-    /// narrower version runs). The portable version never reads past a
-    /// slice.
-    #[inline]
+    /// Runs `job` with this version's kernels, for a network of hidden
+    /// size `hidden`. The SIMD versions run it inside a function compiled
+    /// for their CPU features, where the job's code (`#[inline(always)]`
+    /// down to the kernel calls) and the kernels become one: the version is
+    /// chosen once per job, not once per kernel call, and nothing is called
+    /// through a feature boundary. The common hidden sizes get their own
+    /// copies of the job with the size a constant ([`Width`]).
+    #[inline(always)]
+    pub(crate) fn run<J: Job>(self, hidden: usize, job: J) -> J::Output {
+        match self {
+            #[cfg(all(target_arch = "x86_64", fianchetto_avx512))]
+            // SAFETY: an evaluator holds `Avx512` only after `is_supported`
+            // confirmed AVX-512F, AVX-512BW and POPCNT on this CPU.
+            Simd::Avx512 => unsafe { avx512::run(hidden, job) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Avx2` is only held after `is_supported` confirmed
+            // AVX2 and POPCNT on this CPU.
+            Simd::Avx2 => unsafe { avx2::run(hidden, job) },
+            // `Avx512` without the AVX-512 kernels is never supported, so
+            // never held. The portable code is not specialised by size.
+            _ => job.run(Portable, Any(hidden)),
+        }
+    }
+
+    /// `dst = base + Σ adds − Σ subs` with this version's kernels (see
+    /// [`Kernels::update`]).
+    #[cfg(test)]
     pub(crate) fn update(
         self,
         dst: &mut [i16],
@@ -113,54 +141,161 @@ impl Simd {
         adds: &[&[i16]],
         subs: &[&[i16]],
     ) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let n = dst.len();
-            let same =
-                src.is_none_or(|s| s.len() == n) && adds.iter().chain(subs).all(|r| r.len() == n);
-            #[cfg(fianchetto_avx512)]
-            if self == Simd::Avx512 && same && n % avx512::LANES == 0 {
-                // SAFETY: an evaluator holds `Avx512` only after
-                // `is_supported` confirmed AVX-512F and BW on this CPU, and
-                // the lengths were just checked to be what the kernel needs.
-                unsafe { avx512::update(dst, src, adds, subs) };
-                return;
-            }
-            if self != Simd::Scalar && same && n % avx2::LANES == 0 {
-                // SAFETY: `Avx2` and `Avx512` are only held after
-                // `is_supported` said so, and every AVX-512 CPU has AVX2;
-                // the lengths were just checked.
-                unsafe { avx2::update(dst, src, adds, subs) };
-                return;
+        struct Update<'a, 'b> {
+            dst: &'a mut [i16],
+            src: Option<&'a [i16]>,
+            adds: &'a [&'b [i16]],
+            subs: &'a [&'b [i16]],
+        }
+        impl Job for Update<'_, '_> {
+            type Output = ();
+            fn run<K: Kernels, W: Width>(self, k: K, _: W) {
+                k.update(self.dst, self.src, self.adds, self.subs);
             }
         }
-        scalar::update(dst, src, adds, subs);
+        self.run(
+            dst.len(),
+            Update {
+                dst,
+                src,
+                adds,
+                subs,
+            },
+        );
     }
+
+    /// The SCReLU dot product with this version's kernels (see
+    /// [`Kernels::output`]).
+    #[cfg(test)]
+    pub(crate) fn output(self, us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
+        struct Output<'a> {
+            us: &'a [i16],
+            them: &'a [i16],
+            w: &'a [i16],
+            qa: i16,
+        }
+        impl Job for Output<'_> {
+            type Output = i32;
+            fn run<K: Kernels, W: Width>(self, k: K, _: W) -> i32 {
+                k.output(self.us, self.them, self.w, self.qa)
+            }
+        }
+        self.run(us.len(), Output { us, them, w, qa })
+    }
+}
+
+/// The kernels of one version, as a type: the code above them is generic
+/// over it, so that each version gets its own copy of that code (see
+/// [`Simd::run`]). A value of a SIMD version's type exists only where the
+/// CPU has its features; each method checks the lengths it needs and falls
+/// back to the next narrower version on shapes it does not take.
+pub(crate) trait Kernels: Copy {
+    /// `dst = base + Σ adds − Σ subs`, lane by lane, wrapping, where `base`
+    /// is `src` or, when `src` is `None`, `dst` itself. Every slice must be
+    /// as long as `dst` (else the portable version runs, which never reads
+    /// past a slice).
+    fn update(self, dst: &mut [i16], src: Option<&[i16]>, adds: &[&[i16]], subs: &[&[i16]]);
+
+    /// [`update`](Kernels::update) from `src` with `A` rows in and `S`
+    /// rows out, the counts fixed at compile time: what a move's update
+    /// calls, with no loop over rows and no dispatch on their number.
+    fn update_fixed<const A: usize, const S: usize>(
+        self,
+        dst: &mut [i16],
+        src: &[i16],
+        adds: [&[i16]; A],
+        subs: [&[i16]; S],
+    );
 
     /// `Σ SCReLU(us[i]) · w[i] + Σ SCReLU(them[i]) · w[H + i]` in `i32`,
     /// wrapping, where `SCReLU(x) = clamp(x, 0, qa)²` and `H = us.len()`.
-    ///
-    /// `them` must be as long as `us` and `w` twice as long (the SIMD
-    /// versions also need a multiple of their lane count); each product
+    /// `them` must be as long as `us` and `w` twice as long; each product
     /// `clamp(x, 0, qa) · w` must fit an `i16`, which
     /// [`Quant::max_output_weight`](super::Quant::max_output_weight)
     /// guarantees.
-    #[inline]
-    pub(crate) fn output(self, us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let n = us.len();
-            let same = them.len() == n && w.len() == 2 * n;
-            #[cfg(fianchetto_avx512)]
-            if self == Simd::Avx512 && same && n % avx512::LANES == 0 {
-                // SAFETY: as in `update`.
-                return unsafe { avx512::output(us, them, w, qa) };
-            }
-            if self != Simd::Scalar && same && n % avx2::LANES == 0 {
-                // SAFETY: as in `update`.
-                return unsafe { avx2::output(us, them, w, qa) };
-            }
-        }
+    fn output(self, us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32;
+}
+
+/// Work that runs with whichever kernels an evaluator holds
+/// ([`Simd::run`]). Implementations keep `run` and everything it calls down
+/// to the kernels `#[inline(always)]`, so that it is compiled for the
+/// version's CPU features.
+pub(crate) trait Job {
+    /// What the work returns.
+    type Output;
+
+    /// Does the work with `kernels`, for a network whose hidden size is
+    /// `width.get()`.
+    fn run<K: Kernels, W: Width>(self, kernels: K, width: W) -> Self::Output;
+}
+
+/// The hidden size H as the code above the kernels sees it: a constant
+/// ([`Fixed`]) for the sizes of the nets shipped and planned, so that their
+/// slices have known lengths and their loops fixed trip counts, or a value
+/// ([`Any`]) for any other size.
+pub(crate) trait Width: Copy {
+    /// H.
+    fn get(self) -> usize;
+}
+
+/// A hidden size known when compiling.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fixed<const H: usize>;
+
+impl<const H: usize> Width for Fixed<H> {
+    #[inline(always)]
+    fn get(self) -> usize {
+        H
+    }
+}
+
+/// A hidden size known when running.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Any(pub(crate) usize);
+
+impl Width for Any {
+    #[inline(always)]
+    fn get(self) -> usize {
+        self.0
+    }
+}
+
+/// Runs `job` with `kernels` and the hidden size as a constant where it is
+/// one of the common ones: 256 (the shipped s7 net) and 1024 (the bucketed
+/// nets of issue 20).
+#[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+fn with_width<J: Job, K: Kernels>(hidden: usize, job: J, kernels: K) -> J::Output {
+    match hidden {
+        256 => job.run(kernels, Fixed::<256>),
+        1024 => job.run(kernels, Fixed::<1024>),
+        h => job.run(kernels, Any(h)),
+    }
+}
+
+/// The portable kernels (every CPU).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Portable;
+
+impl Kernels for Portable {
+    #[inline(always)]
+    fn update(self, dst: &mut [i16], src: Option<&[i16]>, adds: &[&[i16]], subs: &[&[i16]]) {
+        scalar::update(dst, src, adds, subs);
+    }
+
+    #[inline(always)]
+    fn update_fixed<const A: usize, const S: usize>(
+        self,
+        dst: &mut [i16],
+        src: &[i16],
+        adds: [&[i16]; A],
+        subs: [&[i16]; S],
+    ) {
+        scalar::update(dst, Some(src), &adds, &subs);
+    }
+
+    #[inline(always)]
+    fn output(self, us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
         scalar::output(us, them, w, qa)
     }
 }

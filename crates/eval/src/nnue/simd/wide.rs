@@ -7,10 +7,15 @@
 //! [`super::Simd`]). Every raw-pointer access sits in its own `unsafe`
 //! block with the reason it stays in bounds.
 
-/// Defines `LANES`, `update` and `output` for one register width.
+/// Defines `LANES`, `update`, `update_fixed` and `output` for one
+/// register width, and `Wide` (those kernels as a
+/// [`Kernels`](super::Kernels) value) with `run` (a [`Job`](super::Job)
+/// compiled for the features, kernels inlined).
 macro_rules! wide_kernels {
     (
         features: $features:literal,
+        run_features: $run_features:literal,
+        narrower: $narrower:expr,
         vector: $v:ty,
         lanes: $lanes:literal,
         load: $load:path,
@@ -28,6 +33,89 @@ macro_rules! wide_kernels {
         /// `i16` lanes in one register.
         pub(super) const LANES: usize = $lanes;
 
+        /// These kernels as a [`Kernels`](super::Kernels) value. Holding
+        /// one means the CPU has the features (see [`kernels`]); each
+        /// method checks the lengths and runs the next narrower version on
+        /// shapes this one does not take.
+        #[derive(Clone, Copy, Debug)]
+        pub(crate) struct Wide(());
+
+        /// The kernels as a value (what a wider version falls back to).
+        ///
+        /// # Safety
+        ///
+        /// The CPU must have the features this module is compiled for.
+        // Nothing falls back to the widest version.
+        #[allow(dead_code)]
+        #[inline(always)]
+        pub(super) unsafe fn kernels() -> Wide {
+            Wide(())
+        }
+
+        /// Runs `job` with these kernels, compiled for this module's
+        /// features (plus those in `run_features`), so that the job's code
+        /// (kept `#[inline(always)]`) and the kernels it calls become one
+        /// function: one dispatch per job instead of one per kernel call.
+        ///
+        /// # Safety
+        ///
+        /// The CPU must have the features in `run_features`.
+        #[target_feature(enable = $run_features)]
+        pub(super) unsafe fn run<J: super::Job>(hidden: usize, job: J) -> J::Output {
+            super::with_width(hidden, job, Wide(()))
+        }
+
+        impl super::Kernels for Wide {
+            #[inline(always)]
+            fn update(
+                self,
+                dst: &mut [i16],
+                src: Option<&[i16]>,
+                adds: &[&[i16]],
+                subs: &[&[i16]],
+            ) {
+                let n = dst.len();
+                let same = src.is_none_or(|s| s.len() == n)
+                    && adds.iter().chain(subs).all(|r| r.len() == n);
+                if same && n % LANES == 0 {
+                    // SAFETY: holding `self` means the CPU has the features
+                    // (see `kernels`), and the lengths were just checked.
+                    unsafe { update(dst, src, adds, subs) }
+                } else {
+                    $narrower.update(dst, src, adds, subs)
+                }
+            }
+
+            #[inline(always)]
+            fn update_fixed<const A: usize, const S: usize>(
+                self,
+                dst: &mut [i16],
+                src: &[i16],
+                adds: [&[i16]; A],
+                subs: [&[i16]; S],
+            ) {
+                let n = dst.len();
+                let same = src.len() == n && adds.iter().chain(&subs).all(|r| r.len() == n);
+                if same && n % LANES == 0 {
+                    // SAFETY: as in `update`.
+                    unsafe { update_fixed(dst, Some(src), adds, subs) }
+                } else {
+                    $narrower.update_fixed(dst, src, adds, subs)
+                }
+            }
+
+            #[inline(always)]
+            fn output(self, us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
+                let n = us.len();
+                if them.len() == n && w.len() == 2 * n && n % LANES == 0 {
+                    // SAFETY: as in `update`.
+                    unsafe { output(us, them, w, qa) }
+                } else {
+                    $narrower.output(us, them, w, qa)
+                }
+            }
+        }
+
         /// `dst = base + Σ adds − Σ subs`, wrapping; `base` is `src`, or
         /// `dst` itself.
         ///
@@ -43,6 +131,7 @@ macro_rules! wide_kernels {
         /// given) and every row of `adds` and `subs` exactly as long as
         /// `dst`.
         #[target_feature(enable = $features)]
+        #[inline]
         pub(super) unsafe fn update(
             dst: &mut [i16],
             src: Option<&[i16]>,
@@ -61,13 +150,15 @@ macro_rules! wide_kernels {
             }
         }
 
-        /// [`update_rows`] with `A` rows in and `S` rows out.
+        /// [`update_rows`] with `A` rows in and `S` rows out (the loop over
+        /// rows unrolled).
         ///
         /// # Safety
         ///
         /// As [`update`].
         #[target_feature(enable = $features)]
-        unsafe fn update_fixed<const A: usize, const S: usize>(
+        #[inline]
+        pub(super) unsafe fn update_fixed<const A: usize, const S: usize>(
             dst: &mut [i16],
             src: Option<&[i16]>,
             adds: [&[i16]; A],
@@ -129,6 +220,7 @@ macro_rules! wide_kernels {
         /// `us.len()` must be a multiple of [`LANES`], `them` as long as
         /// `us`, and `w` twice as long.
         #[target_feature(enable = $features)]
+        #[inline]
         pub(super) unsafe fn output(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
             let n = us.len();
             let zero = $zero();
