@@ -116,11 +116,13 @@ pvs_switches! {
     /// in quiet-move ordering, reductions and pruning.
     cont_history, "cont-history" = true, "continuation history (1, 2, 4 plies back)";
     /// Threat-aware butterfly history: separate entries by whether the
-    /// opponent attacks a quiet move's from and to squares.
-    threat_history, "threat-history" = false, "butterfly history by threatened from and to squares";
+    /// opponent attacks a quiet move's from and to squares. (With
+    /// `pawn-history`, SPRT [0, 10] at 5 000 nodes: +28 [+11, +46] Elo, H1
+    /// after 824 games.)
+    threat_history, "threat-history" = true, "butterfly history by threatened from and to squares";
     /// Pawn history: quiet moves by what worked in the same pawn structure,
     /// added to their history.
-    pawn_history, "pawn-history" = false, "pawn-structure history of quiet moves";
+    pawn_history, "pawn-history" = true, "pawn-structure history of quiet moves";
     /// Capture history: captures ordered by victim plus what they achieved.
     capture_history, "capture-history" = true, "capture history";
     /// History-adjusted late-move reductions (good history, less reduction).
