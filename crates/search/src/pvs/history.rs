@@ -138,34 +138,25 @@ impl CorrSlots {
             ])
         };
         let (w, b) = (Color::White, Color::Black);
+        // Both colours' pieces of two roles, with the kings.
+        let both = |x: Role, y: Role| {
+            pieces_key(&[
+                bb(w, x),
+                bb(w, y),
+                bb(w, Role::King),
+                bb(b, x),
+                bb(b, y),
+                bb(b, Role::King),
+            ])
+        };
         CorrSlots {
             pawn,
             non_pawn: [
                 (side * 2, slot(non_pawn(w))),
                 (side * 2 + 1, slot(non_pawn(b))),
             ],
-            minor: (
-                side,
-                slot(pieces_key(&[
-                    bb(w, Role::Knight),
-                    bb(w, Role::Bishop),
-                    bb(w, Role::King),
-                    bb(b, Role::Knight),
-                    bb(b, Role::Bishop),
-                    bb(b, Role::King),
-                ])),
-            ),
-            major: (
-                side,
-                slot(pieces_key(&[
-                    bb(w, Role::Rook),
-                    bb(w, Role::Queen),
-                    bb(w, Role::King),
-                    bb(b, Role::Rook),
-                    bb(b, Role::Queen),
-                    bb(b, Role::King),
-                ])),
-            ),
+            minor: (side, slot(both(Role::Knight, Role::Bishop))),
+            major: (side, slot(both(Role::Rook, Role::Queen))),
         }
     }
 }

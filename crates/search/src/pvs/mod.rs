@@ -1392,7 +1392,10 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             let next = self.make(board, mv, ply);
             let mut score;
             if cfg.pvs {
-                if cfg.lmr
+                // Whether the move still needs a full-depth null-window search:
+                // after a reduced one that beat alpha, or as every move but a
+                // PV node's first when not reduced.
+                let full_null_window = if cfg.lmr
                     && depth >= LMR_MIN_DEPTH
                     && move_count > 1 + usize::from(root)
                     && (quiet || !see_ge_with(board, mv, 0, cfg.see_pins))
@@ -1432,18 +1435,15 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                                 new_depth -= 1;
                             }
                         }
-                        if new_depth > d {
-                            score = -self.search::<false>(
-                                &next,
-                                -alpha - 1,
-                                -alpha,
-                                new_depth,
-                                ply + 1,
-                                !cut_node,
-                            );
-                        }
+                        new_depth > d
+                    } else {
+                        false
                     }
-                } else if !PV || move_count > 1 {
+                } else {
+                    score = -Score::INFINITE;
+                    !PV || move_count > 1
+                };
+                if full_null_window {
                     score = -self.search::<false>(
                         &next,
                         -alpha - 1,
@@ -1452,8 +1452,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         ply + 1,
                         !cut_node,
                     );
-                } else {
-                    score = -Score::INFINITE;
                 }
                 if PV && (move_count == 1 || (score > alpha && (root || score < beta))) {
                     score = -self.search::<true>(&next, -beta, -alpha, new_depth, ply + 1, false);
