@@ -199,13 +199,18 @@ impl Tables {
         })
     }
 
-    /// The butterfly entry of `mv` for `side`, by whether its from and to
-    /// squares are among `threats`.
+    /// Where the butterfly entry of `mv` for `side` lies: side, whether its
+    /// from and to squares are among `threats`, from, to.
     #[inline]
-    fn butterfly_entry(&mut self, side: Color, mv: Move, threats: Bitboard) -> &mut i16 {
+    fn butterfly_index(side: Color, mv: Move, threats: Bitboard) -> [usize; 5] {
         let (from, to) = (mv.from(), mv.to());
-        &mut self.history[side.index()][usize::from(threats.contains(from))]
-            [usize::from(threats.contains(to))][from.index()][to.index()]
+        [
+            side.index(),
+            usize::from(threats.contains(from)),
+            usize::from(threats.contains(to)),
+            from.index(),
+            to.index(),
+        ]
     }
 
     /// The history of a quiet move: butterfly plus, where `ctx` has them,
@@ -214,10 +219,8 @@ impl Tables {
     /// all read this one sum.
     #[inline]
     pub fn quiet(&self, side: Color, mv: Move, pt: Option<u16>, ctx: &QuietContext) -> i32 {
-        let (from, to) = (mv.from(), mv.to());
-        let mut s = self.history[side.index()][usize::from(ctx.threats.contains(from))]
-            [usize::from(ctx.threats.contains(to))][from.index()][to.index()]
-            as i32;
+        let [c, f, t, from, to] = Self::butterfly_index(side, mv, ctx.threats);
+        let mut s = self.history[c][f][t][from][to] as i32;
         if let Some(pt) = pt {
             let pt = pt as usize;
             for prev in ctx.cont.iter().flatten() {
@@ -240,7 +243,8 @@ impl Tables {
         ctx: &QuietContext,
         bonus: i32,
     ) {
-        gravity(self.butterfly_entry(side, mv, ctx.threats), bonus);
+        let [c, f, t, from, to] = Self::butterfly_index(side, mv, ctx.threats);
+        gravity(&mut self.history[c][f][t][from][to], bonus);
         if let Some(pt) = pt {
             let pt = pt as usize;
             for prev in ctx.cont.iter().flatten() {
