@@ -188,17 +188,26 @@ fn a_stopped_iteration_keeps_a_better_root_move() {
         qs_checks: false,
         ..PvsConfig::default()
     };
+    // The result, and the first move of the last line reported.
     let search = |limits: &Limits| {
-        Pvs::with_config(TestEval, config.clone()).search(&g, limits, &mut |_| {})
+        let mut last = None;
+        let r = Pvs::with_config(TestEval, config.clone()).search(&g, limits, &mut |i| {
+            last = i.pv.first().copied();
+        });
+        (r, last)
     };
-    let first = search(&Limits::depth(1));
+    let (first, _) = search(&Limits::depth(1));
     assert_eq!(first.best_move, Some(grab));
     let mut kept = 0;
     for nodes in first.nodes + 1..first.nodes + 200 {
-        let r = search(&Limits::nodes(nodes));
+        let (r, last) = search(&Limits::nodes(nodes));
         if r.depth == 1 && r.best_move != Some(grab) {
-            // A stopped second iteration replaced the blunder.
+            // A stopped second iteration replaced the blunder, and said so.
             kept += 1;
+            assert_eq!(
+                last, r.best_move,
+                "the last line reported leads with the move"
+            );
         }
     }
     assert!(kept > 0, "no stopped iteration kept its better move");

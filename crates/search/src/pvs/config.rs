@@ -187,7 +187,7 @@ pvs_switches! {
     /// it a history bonus in the parent.
     prior_bonus, "prior-bonus" = false, "history bonus for the move that led to a fail-low";
     /// Later moves are reduced more when the nodes below keep failing high.
-    cutoff_count, "cutoff-count" = false, "cut-off counts of the children in reductions";
+    cutoff_count, "cutoff-count" = true, "cut-off counts of the children in reductions";
     /// After a reduced search beats alpha, the full-depth search goes a
     /// ply deeper when it beat the best score by far, a ply shallower
     /// when barely (doDeeper / doShallower).

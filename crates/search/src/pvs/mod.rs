@@ -116,7 +116,8 @@ const LMR_MIN_DEPTH: i32 = 3;
 const LMR_TABLE_SIZE: usize = 64;
 
 /// Cut-off count: later moves are reduced one ply more once the nodes
-/// below have failed high more than this many times (`cutoff-count`).
+/// below have failed high more than this many times (`cutoff-count`;
+/// accepted at +14 [+3, +25] Elo, 2 224 games at 5 000 nodes a move).
 const CUTOFF_COUNT_REDUCE: i32 = 2;
 
 /// Extensions stop once a line is this many times the root depth long, so
@@ -654,6 +655,14 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         result.score = s;
                         result.pv.clone_from(&self.root_best_pv);
                         result.ponder = self.root_best_pv.get(1).copied();
+                        // Say so: the last line reported must lead with the
+                        // move played. The score is a lower bound (the other
+                        // root moves were not all searched again).
+                        if let Some(r) = report.as_mut() {
+                            let mut info = self.info(target, s, Bound::Lower);
+                            info.pv.clone_from(&self.root_best_pv);
+                            r(&info);
+                        }
                     }
                 }
                 break;
