@@ -640,7 +640,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 delta += delta / 2;
                 if let Some(r) = report.as_mut() {
                     if self.time.elapsed().as_millis() > BOUND_REPORT_AFTER_MS {
-                        let info = self.info(target, s, bound);
+                        let info = self.info(target, s, bound, self.pv.line(0));
                         r(&info);
                     }
                 }
@@ -659,9 +659,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         // move played. The score is a lower bound (the other
                         // root moves were not all searched again).
                         if let Some(r) = report.as_mut() {
-                            let mut info = self.info(target, s, Bound::Lower);
-                            info.pv.clone_from(&self.root_best_pv);
-                            r(&info);
+                            r(&self.info(target, s, Bound::Lower, &self.root_best_pv));
                         }
                     }
                 }
@@ -685,7 +683,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 }
             }
             if let Some(r) = report.as_mut() {
-                let info = self.info(target, score, Bound::Exact);
+                let info = self.info(target, score, Bound::Exact, self.pv.line(0));
                 r(&info);
             }
             if let Some(b) = best {
@@ -711,7 +709,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         result
     }
 
-    fn info(&self, depth: i32, score: Score, bound: Bound) -> Info {
+    /// The report of an iteration (or of part of one) whose line is `pv`.
+    fn info(&self, depth: i32, score: Score, bound: Bound, pv: &[Move]) -> Info {
         let time = self.time.elapsed();
         let nodes = self.total_nodes();
         Info {
@@ -727,7 +726,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 0
             },
             time,
-            pv: self.pv.line(0).to_vec(),
+            pv: pv.to_vec(),
             tbhits: self.shared.tb.hits(),
         }
     }
