@@ -1,7 +1,8 @@
 //! Chooses the network embedded in the crate: `nets/default.nnue`, or the
 //! file named by the `EVALFILE` environment variable (what OpenBench's
 //! `make EVALFILE=…` passes), and checks it with the crate's own reader
-//! (`src/nnue/arch.rs` and `src/nnue/format.rs`, compiled in here): a file
+//! (`src/nnue/arch.rs`, `src/nnue/aligned.rs` and `src/nnue/format.rs`,
+//! compiled in here): a file
 //! that is missing, not a network, truncated, corrupted or holding weights
 //! inference cannot take fails the build with the reader's message,
 //! instead of producing an engine without its evaluation.
@@ -15,6 +16,9 @@ use std::process::Command;
 // Top-level modules, so that `format.rs`'s `super::arch` finds `arch.rs`
 // here as it does in the crate.
 #[allow(dead_code)]
+#[path = "src/nnue/aligned.rs"]
+mod aligned;
+#[allow(dead_code)]
 #[path = "src/nnue/arch.rs"]
 mod arch;
 #[allow(dead_code)]
@@ -23,6 +27,7 @@ mod format;
 
 fn main() {
     println!("cargo:rerun-if-env-changed=EVALFILE");
+    println!("cargo:rerun-if-changed=src/nnue/aligned.rs");
     println!("cargo:rerun-if-changed=src/nnue/arch.rs");
     println!("cargo:rerun-if-changed=src/nnue/format.rs");
     println!("cargo:rustc-check-cfg=cfg(fianchetto_avx512)");

@@ -85,6 +85,11 @@ fn main() -> ExitCode {
     // FIANCHETTO_CPU and FIANCHETTO_SLIDERS pick the code path (CI runs the
     // binary on each); the library reads no environment variable by itself.
     fianchetto_board::cpu::apply_env_overrides();
+    // FIANCHETTO_NNUE_SIMD caps the NNUE kernels (scalar, avx2, avx512), to
+    // measure one version against another with the same build.
+    if let Err(e) = fianchetto_eval::nnue::Simd::apply_env_override() {
+        eprintln!("warning: {e}; the widest version this CPU runs is used");
+    }
     let cli = Cli::parse_from(split_openbench_args(std::env::args()));
     let result = match &cli.command {
         Some(Command::Perft(args)) => commands::perft::run(args),

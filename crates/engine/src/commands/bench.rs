@@ -4,9 +4,10 @@
 
 use super::CommandError;
 use crate::backend::Backend;
-use crate::evals::EvalSelect;
+use crate::evals::{EvalChoice, EvalSelect};
 use crate::say;
 use crate::{with_backend, with_evaluator};
+use fianchetto_eval::nnue::Simd;
 use fianchetto_eval::Evaluator;
 use fianchetto_movegen::{Game, MoveGen};
 use fianchetto_search::pvs::{Pvs, PvsConfig};
@@ -61,7 +62,11 @@ pub fn run(args: &BenchArgs) -> Result<(), CommandError> {
     };
     args.switches.apply(&mut config)?;
     let choice = args.eval.choice()?;
-    with_backend!(args.backend, B => with_evaluator!(&choice, eval => run_on::<B, _>(args, eval, config, choice.name())))
+    let hidden = match &choice {
+        EvalChoice::Nnue(net) => Some(net.hidden()),
+        _ => None,
+    };
+    with_backend!(args.backend, B => with_evaluator!(&choice, eval => run_on::<B, _>(args, eval, config, choice.name(), hidden)))
 }
 
 fn run_on<B: MoveGen, E: Evaluator<B> + Clone>(
@@ -69,6 +74,7 @@ fn run_on<B: MoveGen, E: Evaluator<B> + Clone>(
     eval: E,
     config: PvsConfig,
     eval_name: &str,
+    hidden: Option<usize>,
 ) -> Result<(), CommandError> {
     let mut pvs = Pvs::with_config(eval, config);
     let (mut nodes, mut time) = (0u64, Duration::ZERO);
@@ -89,12 +95,19 @@ fn run_on<B: MoveGen, E: Evaluator<B> + Clone>(
         time += r.time;
     }
     let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
+    // NNUE's kernels are chosen at run time like the board's code path.
+    let kernels = if let Some(hidden) = hidden {
+        format!(" ({} kernels)", Simd::detect_for(hidden).name())
+    } else {
+        String::new()
+    };
     say!(
-        "depth {} threads {} hash {} MB eval {} backend {} ({}): {:.3} s",
+        "depth {} threads {} hash {} MB eval {}{} backend {} ({}): {:.3} s",
         args.depth,
         args.threads,
         args.hash,
         eval_name,
+        kernels,
         B::NAME,
         fianchetto_board::cpu::describe(),
         time.as_secs_f64()

@@ -65,7 +65,7 @@ impl Nnue {
         // At most MAX_OUTPUT_BUCKETS (16), so every bucket fits a u8.
         let buckets = std::array::from_fn(|n| out.bucket(n as u32) as u8);
         Nnue {
-            simd: Simd::detect(),
+            simd: Simd::detect_for(net.hidden()),
             stack: Stack::new(net.hidden()),
             cache: RefreshCache::new(&net),
             buckets,
@@ -84,9 +84,14 @@ impl Nnue {
     }
 
     /// With `false`, the portable kernels even on a CPU with SIMD (for tests
-    /// and measurements); with `true`, the widest SIMD the CPU has.
+    /// and measurements); with `true`, the SIMD version chosen for this
+    /// network ([`Simd::detect_for`]).
     pub fn with_simd(self, simd: bool) -> Nnue {
-        let version = if simd { Simd::detect() } else { Simd::Scalar };
+        let version = if simd {
+            Simd::detect_for(self.net.hidden())
+        } else {
+            Simd::Scalar
+        };
         Nnue {
             simd: version,
             ..self

@@ -32,6 +32,7 @@
 //! This file and [`super::arch`] are also compiled into the crate's
 //! `build.rs`, which refuses to embed a network that fails these checks.
 
+use super::aligned::Aligned;
 use super::arch::{
     Activation, Arch, ArchProblem, KingBuckets, OutputBuckets, Quant, MAX_KING_BUCKETS, MAX_PIECES,
 };
@@ -153,11 +154,11 @@ pub struct Parts {
     /// The architecture.
     pub arch: Arch,
     /// `arch.inputs() × hidden`, row-major (bucket, feature, neuron).
-    pub ft_weights: Vec<i16>,
+    pub ft_weights: Aligned,
     /// `hidden`.
-    pub ft_bias: Vec<i16>,
+    pub ft_bias: Aligned,
     /// `2 × hidden` per output bucket, the side to move's half first.
-    pub out_weights: Vec<i16>,
+    pub out_weights: Aligned,
     /// One per output bucket, scaled by `QA · QB`.
     pub out_bias: Vec<i32>,
 }
@@ -220,11 +221,11 @@ pub fn parse(bytes: &[u8]) -> Result<Parts, NetError> {
         });
     }
     let mut at = header;
-    let mut take = |n: usize| -> Vec<i16> {
-        let v = bytes[at..at + 2 * n]
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]))
-            .collect();
+    let mut take = |n: usize| -> Aligned {
+        let mut v = Aligned::zeroed(n);
+        for (value, c) in v.iter_mut().zip(bytes[at..at + 2 * n].chunks_exact(2)) {
+            *value = i16::from_le_bytes([c[0], c[1]]);
+        }
         at += 2 * n;
         v
     };

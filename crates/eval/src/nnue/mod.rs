@@ -97,6 +97,7 @@
 //! ```
 
 mod accumulator;
+mod aligned;
 pub mod arch;
 mod embedded;
 mod evaluator;
@@ -106,6 +107,7 @@ mod refresh;
 mod simd;
 mod stack;
 
+pub use aligned::Aligned;
 pub use arch::{
     Activation, Arch, ArchProblem, KingBuckets, OutputBuckets, Quant, View, HIDDEN_STEP, INPUTS,
     MAX_HIDDEN, MAX_KING_BUCKETS, MAX_OUTPUT_BUCKETS, MAX_PIECES,

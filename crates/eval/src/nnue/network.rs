@@ -1,6 +1,7 @@
 //! [`Network`]: a quantized network in memory, with its [`Arch`], read from
 //! and written to the [file format](super::format).
 
+use super::aligned::Aligned;
 use super::arch::{Arch, KingBuckets};
 use super::format::{self, NetError, Parts};
 use fianchetto_board::{Color, Piece, Square};
@@ -52,9 +53,9 @@ impl Network {
     ) -> Result<Network, NetError> {
         let parts = Parts {
             arch,
-            ft_weights,
-            ft_bias,
-            out_weights,
+            ft_weights: ft_weights.into(),
+            ft_bias: ft_bias.into(),
+            out_weights: out_weights.into(),
             out_bias,
         };
         format::check(&parts)?;
@@ -98,9 +99,9 @@ impl Network {
         Network {
             parts: Parts {
                 arch,
-                ft_weights: vec![0; arch.ft_weight_count()],
-                ft_bias: vec![0; 16],
-                out_weights: vec![0; 32],
+                ft_weights: Aligned::zeroed(arch.ft_weight_count()),
+                ft_bias: Aligned::zeroed(16),
+                out_weights: Aligned::zeroed(32),
                 out_bias: vec![0],
             },
         }

@@ -10,6 +10,7 @@
 //! as the biases of an empty board, so the first refresh of each view is
 //! a full one.
 
+use super::aligned::Aligned;
 use super::network::Network;
 use super::simd::{Kernels, Width};
 use arrayvec::ArrayVec;
@@ -26,7 +27,7 @@ pub(crate) struct RefreshCache {
     hidden: usize,
     views: usize,
     /// `2 × views × H` values: white's views, then black's.
-    values: Vec<i16>,
+    values: Aligned,
     /// The pieces behind each accumulator, by [`Piece::index`].
     boards: Vec<[u64; 12]>,
     /// Halves refreshed so far (for tests of when refreshes happen).
@@ -41,7 +42,7 @@ impl RefreshCache {
         RefreshCache {
             hidden,
             views,
-            values: net.ft_bias().repeat(2 * views),
+            values: Aligned::from(net.ft_bias().repeat(2 * views)),
             boards: vec![[0; 12]; 2 * views],
             #[cfg(test)]
             refreshes: 0,

@@ -22,6 +22,7 @@
 //! source of truth. Storage is allocated once, at construction.
 
 use super::accumulator::Delta;
+use super::aligned::Aligned;
 use super::arch::View;
 use super::network::Network;
 use super::refresh::RefreshCache;
@@ -76,7 +77,7 @@ pub(crate) struct Stack {
     /// Values per entry: `2 × H`.
     width: usize,
     /// `entries.len() × width` values, entry by entry.
-    values: Vec<i16>,
+    values: Aligned,
     entries: Vec<Entry>,
     /// Plies pushed since the root; may exceed the last entry, which then
     /// stands for every deeper ply.
@@ -89,7 +90,7 @@ impl Stack {
         let slots = STACK_PLIES + 1;
         Stack {
             width: 2 * hidden,
-            values: vec![0; slots * 2 * hidden],
+            values: Aligned::zeroed(slots * 2 * hidden),
             entries: vec![EMPTY; slots],
             depth: 0,
         }

@@ -218,8 +218,8 @@ pvs_switches! {
     probcut, "probcut" = true, "ProbCut";
     /// ProbCut by Buro's fitted regressions ([`ProbCut::fits`], cut
     /// probability [`ProbCut::confidence`]); off: the fixed margin
-    /// ([`ProbCut::margin`] above beta, three plies shallower), until the
-    /// fitted rule wins an SPRT.
+    /// (`probcut_margin` above beta, `probcut_reduction` plies shallower,
+    /// tunables of [`SearchParams`]), until the fitted rule wins an SPRT.
     probcut_fitted, "probcut-fitted" = false, "ProbCut by fitted regressions instead of the fixed margin";
     /// Internal iterative reduction: search one ply shallower without a
     /// hash move.
@@ -229,6 +229,10 @@ pvs_switches! {
     /// completed iteration (weighted by depth and score), not taken from
     /// the main thread alone.
     smp_vote, "smp-vote" = false, "threads vote for the move played (Lazy SMP)";
+    /// Lazy SMP: every odd-numbered helper searches one ply deeper than
+    /// its own iteration count; off, every thread deepens in step and only
+    /// the shared table and their own histories set them apart.
+    smp_offset, "smp-offset" = true, "odd helper threads search a ply ahead (Lazy SMP)";
     /// Upcoming-repetition detection: raise alpha to a draw where the side
     /// to move can repeat a position (cuckoo tables, [`crate::cuckoo`]).
     cuckoo, "cuckoo" = true, "upcoming-repetition detection (cuckoo tables)";

@@ -505,7 +505,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             seldepth: 0,
             root_depth: 0,
             nmp_min_ply: 0,
-            probcut: probcut::Prepared::new(&cfg.probcut_params, cfg.probcut_fitted),
+            probcut: probcut::Prepared::new(&cfg.probcut_params, cfg.probcut_fitted, &cfg.params),
             aborted: false,
             effort: effort::RootEffort::new(),
             root_best: None,
@@ -604,7 +604,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         while depth <= max_depth {
             // Lazy SMP: half the helpers run one ply ahead of the others, so
             // that the threads do not all search the same tree in step.
-            let target = if self.is_main() {
+            let target = if self.is_main() || !self.cfg.smp_offset {
                 depth
             } else {
                 (depth + (self.id as i32 & 1)).min(max_depth)

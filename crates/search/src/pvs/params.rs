@@ -187,6 +187,12 @@ search_params! {
     deeper_mult = 2, 0..=16, step 1;
     /// doShallower: the re-search goes a ply shallower when it beat the best score by less than this.
     shallower_margin = 9, 0..=100, step 3;
+    /// ProbCut (margin rule): a capture whose shallow search reaches β + this cuts the node.
+    probcut_margin = 200, 60..=400, step 15;
+    /// ProbCut (margin rule): smallest depth probed.
+    probcut_depth = 5, 3..=10, step 1;
+    /// ProbCut (margin rule): how many plies shallower the probe searches.
+    probcut_reduction = 3, 2..=6, step 1;
     /// Singular extensions: smallest depth.
     se_depth = 7, 4..=14, step 1;
     /// Singular extensions: how much shallower the table's entry may be.

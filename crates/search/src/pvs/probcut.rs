@@ -29,20 +29,24 @@
 //! depth three plies less than the node's (from depth 5 on). That rule is
 //! kept, and is still the default: [`PvsConfig::probcut_fitted`](super::PvsConfig)
 //! switches to the fitted one, which has not (yet) shown a gain in games
-//! against it (see `docs/tuning.md`, "ProbCut").
+//! against it (see `docs/tuning.md`, "ProbCut"). The margin rule's three
+//! numbers are search tunables (`probcut_margin`, `probcut_depth`,
+//! `probcut_reduction` in [`SearchParams`]), so SPSA tunes them with the rest.
 //!
 //! ```
-//! use fianchetto_search::pvs::ProbCut;
+//! use fianchetto_search::pvs::{probcut, ProbCut, SearchParams};
 //!
-//! let pc = ProbCut::default();
+//! let params = SearchParams::default();
 //! // The fixed margin: beta + 200, probing 3 plies shallower, from depth 5.
-//! assert_eq!(pc.margin_threshold(7, 50), Some((4, 250)));
-//! assert_eq!(pc.margin_threshold(4, 50), None);
+//! assert_eq!(probcut::margin_threshold(&params, 7, 50), Some((4, 250)));
+//! assert_eq!(probcut::margin_threshold(&params, 4, 50), None);
 //! // The fitted rule: a probe depth and a threshold above beta.
+//! let pc = ProbCut::default();
 //! let (shallow, threshold) = pc.fitted_threshold(8, 2, 50).expect("fitted at depth 8");
 //! assert!(shallow < 8 && threshold > 50);
 //! ```
 
+use super::SearchParams;
 use std::hash::{Hash, Hasher};
 
 /// One regression `v_deep = a · v_shallow + b` (centipawns, side to move),
@@ -105,15 +109,10 @@ pub fn bucket_of_phase(phase: i32) -> usize {
     }
 }
 
-/// ProbCut's settings: the fixed-margin rule and the fitted one.
+/// The fitted rule's settings (the margin rule's numbers are
+/// [`SearchParams`] tunables: see [`margin_threshold`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProbCut {
-    /// Margin rule: cut when the shallow search reaches β + this.
-    pub margin: i32,
-    /// Margin rule: the smallest depth probed.
-    pub min_depth: i32,
-    /// Margin rule: how much shallower the probe is.
-    pub reduction: i32,
     /// Fitted rule: the probability `p` that a cut is right (t = Φ⁻¹(p)).
     pub confidence: f32,
     /// Fitted rule: the regressions, by depth pair and phase bucket. A node
@@ -126,7 +125,6 @@ impl Eq for ProbCut {}
 
 impl Hash for ProbCut {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        (self.margin, self.min_depth, self.reduction).hash(state);
         self.confidence.to_bits().hash(state);
         for f in &self.fits {
             (f.shallow, f.deep, f.phase).hash(state);
@@ -138,9 +136,6 @@ impl Hash for ProbCut {
 impl Default for ProbCut {
     fn default() -> ProbCut {
         ProbCut {
-            margin: 200,
-            min_depth: 5,
-            reduction: 3,
             confidence: DEFAULT_CONFIDENCE,
             fits: DEFAULT_FITS.to_vec(),
         }
@@ -190,13 +185,18 @@ pub const DEFAULT_FITS: &[ProbCutFit] = &[
     fit(8, 11, 2, 1.0028, -4.99, 54.31),  // R² 0.9436, n 1031
 ];
 
-impl ProbCut {
-    /// The margin rule at `depth` with bound `beta`: the probe depth and the
-    /// score it must reach, `None` below [`ProbCut::min_depth`].
-    pub fn margin_threshold(&self, depth: i32, beta: i32) -> Option<(i32, i32)> {
-        (depth >= self.min_depth).then(|| (depth - self.reduction, beta + self.margin))
-    }
+/// The margin rule at `depth` with bound `beta`: the probe depth and the
+/// score it must reach, `None` below `probcut_depth`.
+pub fn margin_threshold(params: &SearchParams, depth: i32, beta: i32) -> Option<(i32, i32)> {
+    (depth >= params.probcut_depth).then(|| {
+        (
+            depth - params.probcut_reduction,
+            beta + params.probcut_margin,
+        )
+    })
+}
 
+impl ProbCut {
     /// The fit that applies at `depth` in `phase`: the one for that deep
     /// depth, else the deepest shallower one (its probe shifted down by the
     /// difference). `None` when no fit is as shallow as `depth`.
@@ -251,8 +251,8 @@ pub(crate) struct Prepared {
 const TABLE_DEPTHS: usize = 64;
 
 impl Prepared {
-    /// `pc` with the fitted rule (`fitted`) or the margin rule.
-    pub(crate) fn new(pc: &ProbCut, fitted: bool) -> Prepared {
+    /// `pc` with the fitted rule (`fitted`) or the margin rule of `params`.
+    pub(crate) fn new(pc: &ProbCut, fitted: bool, params: &SearchParams) -> Prepared {
         let t = if fitted { pc.t() } else { 0.0 };
         // The margin rule needs no table.
         let depths = if fitted { TABLE_DEPTHS as i32 } else { -1 };
@@ -271,13 +271,13 @@ impl Prepared {
         let min_depth = if fitted {
             pc.fits.iter().map(|f| f.deep).min().unwrap_or(i32::MAX)
         } else {
-            pc.min_depth
+            params.probcut_depth
         };
         Prepared {
             fitted,
-            margin: pc.margin,
+            margin: params.probcut_margin,
             min_depth,
-            reduction: pc.reduction,
+            reduction: params.probcut_reduction,
             table,
         }
     }
@@ -289,7 +289,7 @@ impl Prepared {
     }
 
     /// The probe depth and threshold at `depth` in `phase` with `beta`
-    /// (see [`ProbCut::fitted_threshold`] and [`ProbCut::margin_threshold`]).
+    /// (see [`ProbCut::fitted_threshold`] and [`margin_threshold`]).
     #[inline]
     pub(crate) fn threshold(&self, depth: i32, phase: usize, beta: i32) -> Option<(i32, i32)> {
         if !self.fitted {
@@ -445,7 +445,6 @@ mod tests {
         let pc = ProbCut {
             confidence: 0.5,
             fits: vec![fit(2, 6, 1, 0.5, 10.0, 80.0), fit(3, 7, 1, 1.0, 0.0, 40.0)],
-            ..ProbCut::default()
         };
         // p = 0.5: t = 0, threshold = (beta - b) / a, at least beta.
         assert_eq!(pc.fitted_threshold(6, 1, 110), Some((2, 200)));
