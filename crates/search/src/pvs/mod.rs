@@ -73,7 +73,7 @@ use history::{
     captured_role, correction_update, gravity, pawn_key, piece_to, threats, CorrSlots,
     QuietContext, Tables, CORR_SIZE, PAWN_HISTORY_SIZE,
 };
-use movepick::{gives_check, MovePicker, Ordering};
+use movepick::{gives_check, CheckInfo, MovePicker, Ordering};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// The table depth of a quiescence result that tried the quiet checks.
@@ -1247,6 +1247,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         };
         let quiet_ctx = self.quiet_context(ply);
         let non_pawn = non_pawn_material(board).any();
+        // Whether each move checks decides its pruning and extension: the
+        // king's check squares are found once for all of them.
+        let checks = CheckInfo::new(board);
         let mut best = -Score::INFINITE;
         let mut best_move = Move::NULL;
         let mut move_count = 0usize;
@@ -1265,7 +1268,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             }
             let quiet = mv.is_quiet();
             move_count += 1;
-            let check = gives_check(board, mv);
+            let check = checks.gives_check(board, mv);
             let last = LMR_TABLE_SIZE - 1;
             let base_r = self.lmr[(depth.max(0) as usize).min(last)][move_count.min(last)];
             let lmr_depth = (depth - 1 - base_r).max(0);

@@ -30,7 +30,9 @@ use super::history::{captured_role, piece_to, QuietContext, Tables};
 use super::PvsConfig;
 use crate::see::{captured_value, mvv_lva, see_ge, value};
 use arrayvec::ArrayVec;
-use fianchetto_board::attacks::{attacks, bishop_attacks, pawn_attacks, rook_attacks};
+use fianchetto_board::attacks::{
+    attacks, between, bishop_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+};
 use fianchetto_board::{Bitboard, Board, Color, Move, MoveKind, Rank, Role, Square};
 use fianchetto_movegen::{GenKind, MoveGen, MoveList};
 
@@ -102,6 +104,9 @@ pub(crate) struct MovePicker {
     bad_len: usize,
     quiets: ArrayVec<Scored, 256>,
     quiets_generated: bool,
+    /// The check squares, found when quiet moves are first tested for
+    /// check (once the picker hands out only the quiet checks).
+    checks: Option<CheckInfo>,
     /// The root's moves.
     list: MoveList,
 }
@@ -123,8 +128,17 @@ impl MovePicker {
             bad_len: 0,
             quiets: ArrayVec::new(),
             quiets_generated: false,
+            checks: None,
             list: MoveList::new(),
         }
+    }
+
+    /// Whether the legal move `mv` gives check, through the node's check
+    /// squares (found on the first call).
+    fn gives_check<B: MoveGen>(&mut self, board: &B, mv: Move) -> bool {
+        self.checks
+            .get_or_insert_with(|| CheckInfo::new(board))
+            .gives_check(board, mv)
     }
 
     /// A picker that hands out `moves` in their order (the root's list).
@@ -259,7 +273,7 @@ impl MovePicker {
                         && mv.is_quiet()
                         && !self.is_early(mv)
                         && is_legal_cheap(board, mv, false)
-                        && (!self.skip_quiets || gives_check(board, mv))
+                        && (!self.skip_quiets || self.gives_check(board, mv))
                     {
                         self.push_early(mv);
                         return Some(mv);
@@ -276,7 +290,7 @@ impl MovePicker {
                             // Only the checks are left: in generation order.
                             let mv = self.quiets[self.cur].mv;
                             self.cur += 1;
-                            if !self.is_early(mv) && gives_check(board, mv) {
+                            if !self.is_early(mv) && self.gives_check(board, mv) {
                                 return Some(mv);
                             }
                             continue;
@@ -462,6 +476,76 @@ pub fn is_legal_cheap<B: MoveGen>(board: &B, mv: Move, special: bool) -> bool {
     (board.attackers(king, them, after) & !Bitboard::from_square(to)).is_empty()
 }
 
+/// What decides whether a move gives check at one node, computed once
+/// for all its moves (Stockfish's check squares and blockers): the squares
+/// from which each of our roles would attack the opponent's king, and our
+/// pieces that stand alone between one of our sliders and that king. A
+/// move then gives check when its piece lands on a check square of its
+/// role, or when it uncovers a slider by leaving the line to the king.
+/// Castling, en passant and promotions ask [`gives_check`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CheckInfo {
+    /// The opponent's king.
+    king: Square,
+    /// By [`Role::index`]: squares from which such a piece of ours checks.
+    squares: [Bitboard; 6],
+    /// Our pieces whose leaving the king's line discovers a check.
+    discoverers: Bitboard,
+}
+
+impl CheckInfo {
+    /// The check squares and discoverers of the side to move in `board`.
+    #[inline]
+    pub(crate) fn new<B: MoveGen>(board: &B) -> CheckInfo {
+        let us = board.turn();
+        let them = !us;
+        let king = board.king(them);
+        let occupied = board.occupied();
+        let bishop = bishop_attacks(king, occupied);
+        let rook = rook_attacks(king, occupied);
+        let squares = [
+            pawn_attacks(them, king),
+            knight_attacks(king),
+            bishop,
+            rook,
+            bishop | rook,
+            Bitboard::EMPTY,
+        ];
+        let queens = board.pieces(us, Role::Queen);
+        let snipers = (bishop_attacks(king, Bitboard::EMPTY)
+            & (board.pieces(us, Role::Bishop) | queens))
+            | (rook_attacks(king, Bitboard::EMPTY) & (board.pieces(us, Role::Rook) | queens));
+        let ours = board.by_color(us);
+        let mut discoverers = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = between(king, sniper) & occupied;
+            if blockers.count() == 1 && (blockers & ours).any() {
+                discoverers |= blockers;
+            }
+        }
+        CheckInfo {
+            king,
+            squares,
+            discoverers,
+        }
+    }
+
+    /// Whether the legal move `mv` gives check (the same answer as
+    /// [`gives_check`], which a test compares on many positions).
+    #[inline]
+    pub(crate) fn gives_check<B: MoveGen>(&self, board: &B, mv: Move) -> bool {
+        if mv.is_castle() || mv.is_en_passant() || mv.is_promotion() {
+            return gives_check(board, mv);
+        }
+        let (from, to) = (mv.from(), mv.to());
+        let Some(piece) = board.piece_at(from) else {
+            return false;
+        };
+        self.squares[piece.role.index()].contains(to)
+            || (self.discoverers.contains(from) && !line(from, self.king).contains(to))
+    }
+}
+
 /// Whether the legal move `mv` gives check, decided without playing it
 /// (direct and discovered checks; castling played on a copy).
 pub fn gives_check<B: MoveGen>(board: &B, mv: Move) -> bool {
@@ -596,9 +680,54 @@ mod tests {
     }
 
     #[test]
+    fn check_squares_and_discoverers_find_every_check() {
+        // Discovered checks by each piece kind (a pawn push, a knight, a
+        // king stepping off the line, a bishop uncovering a rook), double
+        // checks, en passant that uncovers a rank, promotions, castling
+        // into check, and a blocker of the other side that discovers
+        // nothing; then many random positions.
+        let fens = [
+            "4k3/8/8/4P3/8/8/8/4R1K1 w - - 0 1",
+            "4k3/8/4N3/8/8/8/8/4R1K1 w - - 0 1",
+            "7k/6p1/8/8/8/8/1K6/B7 w - - 0 1",
+            "3k4/8/8/8/3K4/8/8/3R4 w - - 0 1",
+            "4k3/8/8/8/4B3/8/8/4R1K1 w - - 0 1",
+            "8/8/8/K2pP2k/8/8/8/8 w - d6 0 1",
+            "8/8/8/R2pP2k/8/8/8/6K1 w - d6 0 1",
+            "3k4/1P6/8/8/8/8/8/4K3 w - - 0 1",
+            "r3k3/1P6/8/8/8/8/8/4K3 w q - 0 1",
+            "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
+            "4k3/8/8/4p3/8/8/8/4R1K1 w - - 0 1",
+            "4k3/8/8/4b3/8/8/4Q3/6K1 w - - 0 1",
+        ];
+        let mut boards: Vec<Bitboards> = fens
+            .iter()
+            .map(|f| Bitboards::from_fen(f).expect("valid FEN"))
+            .collect();
+        boards.extend(random_positions(2000));
+        let mut found = 0;
+        for board in &boards {
+            let checks = CheckInfo::new(board);
+            for m in &board.legal_moves() {
+                let mut next = board.clone();
+                next.play_unchecked(*m);
+                assert_eq!(
+                    checks.gives_check(board, *m),
+                    next.in_check(),
+                    "{} {m}",
+                    board.fen()
+                );
+                found += next.in_check() as usize;
+            }
+        }
+        assert!(found > 100, "only {found} checking moves tried");
+    }
+
+    #[test]
     fn cheap_legality_matches_generation() {
         for board in random_positions(300) {
             let legal = board.legal_moves();
+            let checks = CheckInfo::new(&board);
             for m in &legal {
                 if !m.is_castle() && !m.is_en_passant() {
                     assert!(is_legal_cheap(&board, *m, false), "{} {m}", board.fen());
@@ -608,6 +737,12 @@ mod tests {
                 next.play_unchecked(*m);
                 assert_eq!(
                     gives_check(&board, *m),
+                    next.in_check(),
+                    "{} {m}",
+                    board.fen()
+                );
+                assert_eq!(
+                    checks.gives_check(&board, *m),
                     next.in_check(),
                     "{} {m}",
                     board.fen()
