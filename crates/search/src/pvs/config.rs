@@ -233,6 +233,10 @@ pvs_switches! {
     /// its own iteration count; off, every thread deepens in step and only
     /// the shared table and their own histories set them apart.
     smp_offset, "smp-offset" = true, "odd helper threads search a ply ahead (Lazy SMP)";
+    /// Lazy SMP: when a helper thread has completed an iteration as deep
+    /// as the one the main thread is about to start, the main thread takes
+    /// it (move, score and line) as its own and starts the next depth.
+    smp_adopt, "smp-adopt" = false, "the main thread adopts a helper's deeper completed iteration (Lazy SMP)";
     /// Upcoming-repetition detection: raise alpha to a draw where the side
     /// to move can repeat a position (cuckoo tables, [`crate::cuckoo`]).
     cuckoo, "cuckoo" = true, "upcoming-repetition detection (cuckoo tables)";

@@ -75,6 +75,7 @@ use history::{
 };
 use movepick::{gives_check, CheckInfo, MovePicker, Ordering};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
 
 /// The table depth of a quiescence result that tried the quiet checks.
 const QS_DEPTH_CHECKS: i32 = 0;
@@ -259,6 +260,7 @@ impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Pvs<E> {
             first_iteration_done: AtomicBool::new(false),
             limits,
             tb,
+            deepest: Mutex::new(None),
         };
         let time = TimeManager::new(limits, game.board().turn());
         let (main_tables, helper_tables) = self.tables.split_at_mut(1);
@@ -372,6 +374,41 @@ struct Shared<'a> {
     limits: &'a Limits,
     /// The tablebases as this search uses them, and their hits.
     tb: tablebase::TbSearch<'a>,
+    /// The deepest iteration a helper has completed (`smp-adopt`). Locked
+    /// once per iteration, never inside the tree.
+    deepest: Mutex<Option<Completed>>,
+}
+
+/// A helper's completed iteration, for the main thread to adopt.
+#[derive(Clone)]
+struct Completed {
+    depth: i32,
+    score: Score,
+    pv: Vec<Move>,
+}
+
+impl Shared<'_> {
+    /// Records a helper's completed iteration if it is the deepest yet.
+    fn publish(&self, depth: i32, score: Score, pv: &[Move]) {
+        // A poisoned lock means a helper panicked; adoption is an
+        // optimisation, so it is simply skipped.
+        let Ok(mut deepest) = self.deepest.lock() else {
+            return;
+        };
+        if !pv.is_empty() && deepest.as_ref().is_none_or(|d| d.depth < depth) {
+            *deepest = Some(Completed {
+                depth,
+                score,
+                pv: pv.to_vec(),
+            });
+        }
+    }
+
+    /// The deepest completed helper iteration, if it reached `depth`.
+    fn deepest_from(&self, depth: i32) -> Option<Completed> {
+        let deepest = self.deepest.lock().ok()?;
+        deepest.as_ref().filter(|d| d.depth >= depth).cloned()
+    }
 }
 
 /// Per-ply search state.
@@ -602,75 +639,89 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         let mut score = Score::ZERO;
         let mut depth = first;
         while depth <= max_depth {
-            // Lazy SMP: half the helpers run one ply ahead of the others, so
-            // that the threads do not all search the same tree in step.
-            let target = if self.is_main() || !self.cfg.smp_offset {
-                depth
+            // Lazy SMP (`smp-adopt`): when a helper has already completed
+            // this depth or a deeper one, the main thread takes that
+            // iteration as its own and goes on from the next depth.
+            let adopted = if self.is_main() && self.cfg.smp_adopt {
+                self.shared.deepest_from(depth)
             } else {
-                (depth + (self.id as i32 & 1)).min(max_depth)
+                None
             };
-            self.root_depth = target;
-            self.seldepth = 0;
-            self.effort.clear();
-            self.root_best = None;
-            let mut delta = self.params.aspiration_delta;
-            let (mut alpha, mut beta) =
-                if self.cfg.aspiration && target >= ASPIRATION_MIN_DEPTH && !score.is_decisive() {
+            let (target, s, line) = if let Some(done) = adopted {
+                self.effort.clear();
+                (done.depth, done.score, done.pv)
+            } else {
+                // Lazy SMP: half the helpers run one ply ahead of the others, so
+                // that the threads do not all search the same tree in step.
+                let target = if self.is_main() || !self.cfg.smp_offset {
+                    depth
+                } else {
+                    (depth + (self.id as i32 & 1)).min(max_depth)
+                };
+                self.root_depth = target;
+                self.seldepth = 0;
+                self.effort.clear();
+                self.root_best = None;
+                let mut delta = self.params.aspiration_delta;
+                let (mut alpha, mut beta) = if self.cfg.aspiration
+                    && target >= ASPIRATION_MIN_DEPTH
+                    && !score.is_decisive()
+                {
                     (score - delta, score + delta)
                 } else {
                     (-Score::INFINITE, Score::INFINITE)
                 };
-            let iteration_score = loop {
-                let s = self.search::<true>(&self.root.clone(), alpha, beta, target, 0, false);
-                if self.aborted {
-                    break None;
-                }
-                let bound = if s <= alpha {
-                    // Fail low: widen downwards, pull beta in (Stockfish).
-                    beta = Score((alpha.0 + beta.0) / 2);
-                    alpha = Score((s.0 - delta).max(-Score::INFINITE.0));
-                    Bound::Upper
-                } else if s >= beta {
-                    beta = Score((s.0 + delta).min(Score::INFINITE.0));
-                    Bound::Lower
-                } else {
-                    break Some(s);
-                };
-                // Each failure widens the window by half again.
-                delta += delta / 2;
-                if let Some(r) = report.as_mut() {
-                    if self.time.elapsed().as_millis() > BOUND_REPORT_AFTER_MS {
-                        let info = self.info(target, s, bound, self.pv.line(0));
-                        r(&info);
+                let iteration_score = loop {
+                    let s = self.search::<true>(&self.root.clone(), alpha, beta, target, 0, false);
+                    if self.aborted {
+                        break None;
                     }
-                }
-            };
-            let Some(s) = iteration_score else {
-                // Stopped: a root move that beat the previous best in a
-                // completed search of its own is better than the last
-                // iteration's choice (it refuted that move's score).
-                if let Some((mv, s)) = self.root_best {
-                    if result.best_move != Some(mv) {
-                        result.best_move = Some(mv);
-                        result.score = s;
-                        result.pv.clone_from(&self.root_best_pv);
-                        result.ponder = self.root_best_pv.get(1).copied();
-                        // Say so: the last line reported must lead with the
-                        // move played. The score is a lower bound (the other
-                        // root moves were not all searched again).
-                        if let Some(r) = report.as_mut() {
-                            r(&self.info(target, s, Bound::Lower, &self.root_best_pv));
+                    let bound = if s <= alpha {
+                        // Fail low: widen downwards, pull beta in (Stockfish).
+                        beta = Score((alpha.0 + beta.0) / 2);
+                        alpha = Score((s.0 - delta).max(-Score::INFINITE.0));
+                        Bound::Upper
+                    } else if s >= beta {
+                        beta = Score((s.0 + delta).min(Score::INFINITE.0));
+                        Bound::Lower
+                    } else {
+                        break Some(s);
+                    };
+                    // Each failure widens the window by half again.
+                    delta += delta / 2;
+                    if let Some(r) = report.as_mut() {
+                        if self.time.elapsed().as_millis() > BOUND_REPORT_AFTER_MS {
+                            let info = self.info(target, s, bound, self.pv.line(0));
+                            r(&info);
                         }
                     }
-                }
-                break;
+                };
+                let Some(s) = iteration_score else {
+                    // Stopped: a root move that beat the previous best in a
+                    // completed search of its own is better than the last
+                    // iteration's choice (it refuted that move's score).
+                    if let Some((mv, s)) = self.root_best {
+                        if result.best_move != Some(mv) {
+                            result.best_move = Some(mv);
+                            result.score = s;
+                            result.pv.clone_from(&self.root_best_pv);
+                            result.ponder = self.root_best_pv.get(1).copied();
+                            // Say so: the last line reported must lead with the
+                            // move played. The score is a lower bound (the other
+                            // root moves were not all searched again).
+                            if let Some(r) = report.as_mut() {
+                                r(&self.info(target, s, Bound::Lower, &self.root_best_pv));
+                            }
+                        }
+                    }
+                    break;
+                };
+                (target, s, self.pv.line(0).to_vec())
             };
             score = s;
-            let pv = self.pv.line(0);
-            let best = pv.first().copied();
+            let best = line.first().copied();
             result.best_move = best.or(result.best_move);
-            result.ponder = pv.get(1).copied();
-            result.pv = pv.to_vec();
+            result.ponder = line.get(1).copied();
             result.score = score;
             result.depth = target as u32;
             if self.is_main() {
@@ -683,12 +734,16 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 }
             }
             if let Some(r) = report.as_mut() {
-                let info = self.info(target, score, Bound::Exact, self.pv.line(0));
+                let info = self.info(target, score, Bound::Exact, &line);
                 r(&info);
             }
             if let Some(b) = best {
                 tracker.record(b, score, self.effort.fraction(b));
             }
+            if !self.is_main() && self.cfg.smp_adopt {
+                self.shared.publish(target, score, &line);
+            }
+            result.pv = line;
             if self.is_main()
                 && (mate_limit_reached(limits, score)
                     || (!limits.infinite
@@ -701,7 +756,13 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             {
                 break;
             }
-            depth += 1;
+            // The main thread's target is its depth, or a helper's deeper
+            // one it adopted; a helper counts its own iterations.
+            depth = if self.is_main() {
+                target + 1
+            } else {
+                depth + 1
+            };
         }
         result.nodes = self.nodes;
         result.evals = self.evals;
