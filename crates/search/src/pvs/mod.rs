@@ -658,45 +658,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 } else {
                     (depth + (self.id as i32 & 1)).min(max_depth)
                 };
-                self.root_depth = target;
-                self.seldepth = 0;
-                self.effort.clear();
-                self.root_best = None;
-                let mut delta = self.params.aspiration_delta;
-                let (mut alpha, mut beta) = if self.cfg.aspiration
-                    && target >= ASPIRATION_MIN_DEPTH
-                    && !score.is_decisive()
-                {
-                    (score - delta, score + delta)
-                } else {
-                    (-Score::INFINITE, Score::INFINITE)
-                };
-                let iteration_score = loop {
-                    let s = self.search::<true>(&self.root.clone(), alpha, beta, target, 0, false);
-                    if self.aborted {
-                        break None;
-                    }
-                    let bound = if s <= alpha {
-                        // Fail low: widen downwards, pull beta in (Stockfish).
-                        beta = Score((alpha.0 + beta.0) / 2);
-                        alpha = Score((s.0 - delta).max(-Score::INFINITE.0));
-                        Bound::Upper
-                    } else if s >= beta {
-                        beta = Score((s.0 + delta).min(Score::INFINITE.0));
-                        Bound::Lower
-                    } else {
-                        break Some(s);
-                    };
-                    // Each failure widens the window by half again.
-                    delta += delta / 2;
-                    if let Some(r) = report.as_mut() {
-                        if self.time.elapsed().as_millis() > BOUND_REPORT_AFTER_MS {
-                            let info = self.info(target, s, bound, self.pv.line(0));
-                            r(&info);
-                        }
-                    }
-                };
-                let Some(s) = iteration_score else {
+                let Some(s) = self.aspiration_search(target, score, &mut report) else {
                     // Stopped: a root move that beat the previous best in a
                     // completed search of its own is better than the last
                     // iteration's choice (it refuted that move's score).
@@ -768,6 +730,53 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         result.evals = self.evals;
         result.seldepth = self.seldepth as u32;
         result
+    }
+
+    /// One iteration at `target` plies: a search in a window around the
+    /// last iteration's `score`, widened and repeated while it fails, and
+    /// the score once it falls inside; `None` when the search was stopped.
+    fn aspiration_search(
+        &mut self,
+        target: i32,
+        score: Score,
+        report: &mut Option<&mut dyn FnMut(&Info)>,
+    ) -> Option<Score> {
+        self.root_depth = target;
+        self.seldepth = 0;
+        self.effort.clear();
+        self.root_best = None;
+        let mut delta = self.params.aspiration_delta;
+        let (mut alpha, mut beta) =
+            if self.cfg.aspiration && target >= ASPIRATION_MIN_DEPTH && !score.is_decisive() {
+                (score - delta, score + delta)
+            } else {
+                (-Score::INFINITE, Score::INFINITE)
+            };
+        loop {
+            let s = self.search::<true>(&self.root.clone(), alpha, beta, target, 0, false);
+            if self.aborted {
+                return None;
+            }
+            let bound = if s <= alpha {
+                // Fail low: widen downwards, pull beta in (Stockfish).
+                beta = Score((alpha.0 + beta.0) / 2);
+                alpha = Score((s.0 - delta).max(-Score::INFINITE.0));
+                Bound::Upper
+            } else if s >= beta {
+                beta = Score((s.0 + delta).min(Score::INFINITE.0));
+                Bound::Lower
+            } else {
+                return Some(s);
+            };
+            // Each failure widens the window by half again.
+            delta += delta / 2;
+            if let Some(r) = report.as_mut() {
+                if self.time.elapsed().as_millis() > BOUND_REPORT_AFTER_MS {
+                    let info = self.info(target, s, bound, self.pv.line(0));
+                    r(&info);
+                }
+            }
+        }
     }
 
     /// The report of an iteration (or of part of one) whose line is `pv`.
