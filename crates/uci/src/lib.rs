@@ -18,7 +18,7 @@
 //! read into typed records whose moves are checked against the position,
 //! `bestmove` checked for legality, `stop`, `ponderhit`, and time-outs with
 //! clear errors when an engine crashes, hangs or answers illegally. The
-//! [`matches`] module plays engine-against-engine matches through it
+//! [`matches`](mod@matches) module plays engine-against-engine matches through it
 //! (openings both ways, clocks or node budgets, adjudication, PGN with
 //! clock and score comments, Elo and a pentanomial SPRT).
 //!

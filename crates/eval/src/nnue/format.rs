@@ -1,7 +1,7 @@
 //! The network file: a header recording the whole [`Arch`], then the
 //! quantized weights, all checked on reading.
 //!
-//! Every integer is little-endian. Version 2 (what [`write`] produces):
+//! Every integer is little-endian. Version 2 (what [`write()`] produces):
 //!
 //! | offset | size | field |
 //! |---|---|---|

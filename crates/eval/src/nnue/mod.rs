@@ -23,7 +23,7 @@
 //! chosen by the number of pieces ([`OutputBuckets`]). Weights are `i16`
 //! quantized with QA and QB, and the output is scaled to centipawns
 //! ([`Quant`]: 255, 64 and 400 by default). The file format
-//! ([`format`]), `build.rs`, the inference below and the trainer in
+//! ([`format`](mod@format)), `build.rs`, the inference below and the trainer in
 //! `fianchetto-tune` all read that one description.
 //!
 //! **The inference**: [`Nnue`] runs a [`Network`] as an
@@ -116,7 +116,7 @@ pub use embedded::{embedded_network, EMBEDDED_NET};
 pub use evaluator::Nnue;
 pub use format::{NetError, HEADER_SIZE, HEADER_SIZE_V1, MAGIC, VERSION};
 pub use network::{feature, Network};
-pub use simd::Simd;
+pub use simd::{Simd, AVX512_MIN_HIDDEN, SIMD_ENV};
 
 /// QA of the default quantisation ([`Quant::DEFAULT`]).
 pub const QA: i32 = Quant::DEFAULT.qa;

@@ -17,7 +17,7 @@
 //!   generalised).
 //! - Capture history, `[piece][to][captured role]`: which captures caused
 //!   cutoffs, to order captures of equal victims.
-//! - Correction histories ([`Correction`]): the average difference between
+//! - Correction histories (`Correction`): the average difference between
 //!   the search's result and the static evaluation in positions of the same
 //!   pawn structure, the same pieces of one colour, the same minor or major
 //!   pieces, or after the same two moves; added to later static evaluations.

@@ -10,8 +10,8 @@
 //! 3. the two killer moves and the counter move, each checked for
 //!    legality like the hash move;
 //! 4. the quiet moves, generated only now, ordered by their histories
-//!    (butterfly, continuation and pawn: [`Tables::quiet`]) (once the search calls
-//!    [`MovePicker::skip_quiets`], only the quiet checks are still handed
+//!    (butterfly, continuation and pawn: `Tables::quiet`) (once the search calls
+//!    `MovePicker::skip_quiets`, only the quiet checks are still handed
 //!    out, unscored);
 //! 5. the captures set aside in stage 2.
 //!
