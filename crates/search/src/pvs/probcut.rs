@@ -36,8 +36,14 @@
 //! ```
 //! use fianchetto_search::pvs::{probcut, ProbCut, SearchParams};
 //!
-//! let params = SearchParams::default();
-//! // The fixed margin: beta + 200, probing 3 plies shallower, from depth 5.
+//! // The fixed margin as first written: beta + 200, probing 3 plies
+//! // shallower, from depth 5 (the defaults are tuned values).
+//! let params = SearchParams {
+//!     probcut_margin: 200,
+//!     probcut_depth: 5,
+//!     probcut_reduction: 3,
+//!     ..SearchParams::default()
+//! };
 //! assert_eq!(probcut::margin_threshold(&params, 7, 50), Some((4, 250)));
 //! assert_eq!(probcut::margin_threshold(&params, 4, 50), None);
 //! // The fitted rule: a probe depth and a threshold above beta.
