@@ -60,6 +60,18 @@ fn mates_with_every_feature() {
 }
 
 #[test]
+fn mates_with_every_switch_on() {
+    // The switches that are off by default (they lost or are untested)
+    // must still leave the search exact about mates.
+    let mut config = PvsConfig::default();
+    for (name, _) in PvsConfig::FEATURES {
+        config.set(name, true).expect("a declared switch");
+    }
+    assert!(config.disabled().is_empty());
+    check(config, 8);
+}
+
+#[test]
 fn mates_with_nothing() {
     check(
         PvsConfig {

@@ -97,6 +97,10 @@ pvs_switches! {
     pvs, "pvs" = true, "null-window search of later moves";
     /// Aspiration windows around the previous iteration's score.
     aspiration, "aspiration" = true, "aspiration windows";
+    /// Each fail-high of an aspiration window searches the next try one
+    /// ply shallower (at most three plies): a score that rose past the window needs confirming, not
+    /// the full depth, and the next iteration goes deeper anyway.
+    aspiration_fail_high_cut, "asp-fail-high" = false, "aspiration fail-highs re-searched shallower";
     /// Transposition table: store results, search the hash move first.
     tt, "tt" = true, "transposition table";
     /// Cut off on transposition table scores (needs `tt`).
@@ -154,6 +158,11 @@ pvs_switches! {
     /// Delta pruning: skip captures that cannot raise alpha in quiescence
     /// (never a capture that gives check).
     delta_pruning, "delta" = true, "delta pruning in quiescence";
+    /// A quiescence node that fails high (by standing pat or by a
+    /// capture) returns the mean of its score and beta instead of its
+    /// score: a fail-high score above beta is an overestimate as often as
+    /// not, and the softer bound steadies the parent's decisions.
+    qs_blend, "qs-blend" = false, "quiescence fail-high scores pulled halfway to beta";
     /// Quiet checks at the first quiescence ply: the mate a quiet sacrifice
     /// threatens is seen by the shallow searches under null moves and
     /// reductions (WAC.001: depth 2 instead of 20).
@@ -186,6 +195,9 @@ pvs_switches! {
     /// A node where no move raised alpha gives the quiet move that led to
     /// it a history bonus in the parent.
     prior_bonus, "prior-bonus" = false, "history bonus for the move that led to a fail-low";
+    /// Quiet moves are reduced a ply more when the hash move is a
+    /// capture: the position is likely decided by that capture.
+    tt_capture_lmr, "tt-capture-lmr" = false, "quiet moves reduced more after a capture hash move";
     /// Later moves are reduced more when the nodes below keep failing high.
     cutoff_count, "cutoff-count" = true, "cut-off counts of the children in reductions";
     /// After a reduced search beats alpha, the full-depth search goes a

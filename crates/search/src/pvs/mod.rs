@@ -96,6 +96,9 @@ const CHECK_EVERY: u64 = 1024;
 /// Aspiration windows start at this depth: shallower scores swing too much
 /// for a narrow window to hold.
 const ASPIRATION_MIN_DEPTH: i32 = 4;
+/// Aspiration windows (`asp-fail-high`): fail-highs cut the re-search's
+/// depth by a ply each, by at most this many plies in all.
+const ASPIRATION_MAX_FAIL_HIGH_CUT: i32 = 3;
 
 /// Fail-high and fail-low lines of a long search are reported only after
 /// this many milliseconds, so that a fast search is not flooded with them.
@@ -741,7 +744,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         score: Score,
         report: &mut Option<&mut dyn FnMut(&Info)>,
     ) -> Option<Score> {
-        self.root_depth = target;
         self.seldepth = 0;
         self.effort.clear();
         self.root_best = None;
@@ -752,8 +754,11 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             } else {
                 (-Score::INFINITE, Score::INFINITE)
             };
+        let mut fail_high_cut = 0;
         loop {
-            let s = self.search::<true>(&self.root.clone(), alpha, beta, target, 0, false);
+            let depth = (target - fail_high_cut).max(1);
+            self.root_depth = depth;
+            let s = self.search::<true>(&self.root.clone(), alpha, beta, depth, 0, false);
             if self.aborted {
                 return None;
             }
@@ -761,9 +766,14 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 // Fail low: widen downwards, pull beta in (Stockfish).
                 beta = Score((alpha.0 + beta.0) / 2);
                 alpha = Score((s.0 - delta).max(-Score::INFINITE.0));
+                fail_high_cut = 0;
                 Bound::Upper
             } else if s >= beta {
                 beta = Score((s.0 + delta).min(Score::INFINITE.0));
+                // A fail-high is confirmed shallower (`asp-fail-high`).
+                if self.cfg.aspiration_fail_high_cut {
+                    fail_high_cut = (fail_high_cut + 1).min(ASPIRATION_MAX_FAIL_HIGH_CUT);
+                }
                 Bound::Lower
             } else {
                 return Some(s);
@@ -1498,6 +1508,11 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         if mv == killers[0] || mv == killers[1] {
                             r -= 1;
                         }
+                        // A capture hash move likely decides the node
+                        // (`tt-capture-lmr`).
+                        if cfg.tt_capture_lmr && !tt_move.is_null() && !tt_move.is_quiet() {
+                            r += 1;
+                        }
                         if cfg.history_lmr {
                             r -= history / p.lmr_history_div.max(1);
                         }
@@ -1861,6 +1876,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             let (raw, se) = self.static_eval(board, entry, ply);
             best = se;
             if best >= beta {
+                if cfg.qs_blend && !best.is_decisive() {
+                    best = blend_fail_high(best, beta);
+                }
                 if cfg.tt && entry.is_none() {
                     self.shared.tt.store(
                         key,
@@ -1927,6 +1945,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         if in_check && move_count == 0 {
             return Score::mated_in(ply as u32);
         }
+        if cfg.qs_blend && best > beta && !best.is_decisive() {
+            best = blend_fail_high(best, beta);
+        }
         if cfg.tt {
             let bound = if best >= beta {
                 TtBound::Lower
@@ -1945,6 +1966,13 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         }
         best
     }
+}
+
+/// A quiescence fail-high score pulled halfway back to `beta` (`qs-blend`):
+/// still at least `beta`, so the bound it makes stays true.
+#[inline]
+fn blend_fail_high(best: Score, beta: Score) -> Score {
+    Score((best.0 + beta.0) / 2)
 }
 
 /// Whether a table entry whose score (at this node) is `score` ends a
@@ -2037,5 +2065,17 @@ mod tests {
         let qs = e(TtBound::Exact, QS_DEPTH_NO_CHECKS);
         assert!(tt_cuts(&qs, s, QS_DEPTH_NO_CHECKS, 0, alpha, beta));
         assert!(!tt_cuts(&qs, s, QS_DEPTH_CHECKS, 0, alpha, beta));
+    }
+
+    #[test]
+    fn a_blended_fail_high_stays_a_fail_high_below_the_score() {
+        for beta in [-300, -15, -1, 0, 1, 40, 299] {
+            for over in [0, 1, 2, 3, 50, 999] {
+                let (best, beta) = (Score(beta + over), Score(beta));
+                let b = blend_fail_high(best, beta);
+                assert!(beta <= b && b <= best, "{best:?} {beta:?} -> {b:?}");
+            }
+        }
+        assert_eq!(blend_fail_high(Score(100), Score(40)), Score(70));
     }
 }

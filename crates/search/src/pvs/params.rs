@@ -195,11 +195,11 @@ search_params! {
     /// ProbCut (margin rule): smallest depth probed.
     probcut_depth = 5, 3..=10, step 1;
     /// ProbCut (margin rule): how many plies shallower the probe searches.
-    probcut_reduction = 2, 2..=6, step 1;
+    probcut_reduction = 2, 1..=6, step 1;
     /// Singular extensions: smallest depth.
     se_depth = 7, 4..=14, step 1;
     /// Singular extensions: how much shallower the table's entry may be.
-    se_tt_depth_margin = 1, 1..=6, step 1;
+    se_tt_depth_margin = 1, 0..=6, step 1;
     /// Singular extensions: singular beta is the table score minus this × depth / 8.
     se_beta_mult = 13, 4..=64, step 2;
     /// Double extensions: how far below singular beta a non-PV move must stay.
