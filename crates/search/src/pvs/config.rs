@@ -198,6 +198,12 @@ pvs_switches! {
     /// Quiet moves are reduced a ply more when the hash move is a
     /// capture: the position is likely decided by that capture.
     tt_capture_lmr, "tt-capture-lmr" = false, "quiet moves reduced more after a capture hash move";
+    /// Hindsight depth: a node reached by a move that LMR reduced by three
+    /// plies or more is searched a ply deeper when the move looks good by
+    /// the static evaluations (the reduction was too much), and a node
+    /// reached by one reduced by two or more a ply shallower when the move
+    /// looks bad by more than `hindsight_margin`.
+    hindsight, "hindsight" = false, "depth corrected by the parent's reduction and the evaluations";
     /// Later moves are reduced more when the nodes below keep failing high.
     cutoff_count, "cutoff-count" = true, "cut-off counts of the children in reductions";
     /// After a reduced search beats alpha, the full-depth search goes a

@@ -124,6 +124,13 @@ const LMR_TABLE_SIZE: usize = 64;
 /// accepted at +14 [+3, +25] Elo, 2 224 games at 5 000 nodes a move).
 const CUTOFF_COUNT_REDUCE: i32 = 2;
 
+/// Hindsight (`hindsight`): a node reached by a move reduced by at least
+/// this many plies goes a ply deeper when the move looks good.
+const HINDSIGHT_DEEPER_REDUCTION: i32 = 3;
+/// Hindsight: a node reached by a move reduced by at least this many plies
+/// goes a ply shallower when the move looks bad by `hindsight_margin`.
+const HINDSIGHT_SHALLOWER_REDUCTION: i32 = 2;
+
 /// Extensions stop once a line is this many times the root depth long, so
 /// that checks and singular moves cannot extend a line without end.
 const EXTENSION_PLY_FACTOR: i32 = 2;
@@ -440,6 +447,9 @@ struct Frame {
     threats: fianchetto_board::Bitboard,
     /// The node's pawn-history row (`pawn-history`).
     pawn_row: Option<usize>,
+    /// The LMR reduction of the move being searched from this ply, 0 when
+    /// it is not reduced (`hindsight`).
+    reduction: i32,
 }
 
 impl Frame {
@@ -454,6 +464,7 @@ impl Frame {
         cutoffs: 0,
         threats: fianchetto_board::Bitboard::EMPTY,
         pawn_row: None,
+        reduction: 0,
     };
 }
 
@@ -1202,6 +1213,26 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
 
+        // Step 4b. Hindsight: the parent reduced the move that led here;
+        // the two static evaluations say whether that was too much (the
+        // move keeps the mover's evaluation: search deeper) or too little
+        // (the mover lost much by it: search shallower).
+        if cfg.hindsight && !in_check && !singular_search && ply > 0 {
+            let prior = self.stack[ply - 1].reduction;
+            let parent = self.stack[ply - 1].static_eval;
+            if parent != -Score::INFINITE {
+                let sum = static_eval.0 + parent.0;
+                if prior >= HINDSIGHT_DEEPER_REDUCTION && sum <= 0 {
+                    depth += 1;
+                } else if prior >= HINDSIGHT_SHALLOWER_REDUCTION
+                    && depth >= 2
+                    && sum > p.hindsight_margin
+                {
+                    depth -= 1;
+                }
+            }
+        }
+
         if !PV && !in_check && !singular_search {
             // Step 5. Razoring: far below alpha near the horizon, only
             // captures could save the node; let the quiescence search say.
@@ -1518,7 +1549,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         }
                     }
                     let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
+                    self.stack[ply].reduction = new_depth - d;
                     score = -self.search::<false>(&next, -alpha - 1, -alpha, d, ply + 1, true);
+                    self.stack[ply].reduction = 0;
                     if score > alpha && d < new_depth {
                         // The reduced search beat alpha: search the full
                         // depth, a ply deeper when it beat the best score by

@@ -206,6 +206,10 @@ search_params! {
     se_double_margin = 22, 0..=100, step 5;
     /// Double extensions: at most this many along a line.
     se_double_max = 6, 0..=16, step 1;
+    /// Hindsight (`hindsight`): a node reached by a reduced move is searched
+    /// a ply shallower when its static evaluation and its parent's sum to
+    /// more than this (the move was bad for the side that played it).
+    hindsight_margin = 175, 0..=500, step 15;
 }
 
 impl SearchParams {
