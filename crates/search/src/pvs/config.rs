@@ -195,6 +195,10 @@ pvs_switches! {
     /// A node where no move raised alpha gives the quiet move that led to
     /// it a history bonus in the parent.
     prior_bonus, "prior-bonus" = false, "history bonus for the move that led to a fail-low";
+    /// Late captures that do not lose material (SEE ≥ 0) are reduced too,
+    /// a ply less than a quiet move (off: only quiet moves and losing
+    /// captures are).
+    lmr_captures, "lmr-captures" = false, "late-move reductions of good captures too";
     /// Quiet moves are reduced a ply more when the hash move is a
     /// capture: the position is likely decided by that capture.
     tt_capture_lmr, "tt-capture-lmr" = false, "quiet moves reduced more after a capture hash move";

@@ -1517,12 +1517,12 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 // Whether the move still needs a full-depth null-window search:
                 // after a reduced one that beat alpha, or as every move but a
                 // PV node's first when not reduced.
-                let full_null_window = if cfg.lmr
-                    && depth >= LMR_MIN_DEPTH
-                    && move_count > 1 + usize::from(root)
-                    && (quiet || !see_ge_with(board, mv, 0, cfg.see_pins))
-                {
-                    let mut r = base_r;
+                let late = cfg.lmr && depth >= LMR_MIN_DEPTH && move_count > 1 + usize::from(root);
+                let good_capture = late && !quiet && see_ge_with(board, mv, 0, cfg.see_pins);
+                let full_null_window = if late && (!good_capture || cfg.lmr_captures) {
+                    // A capture that wins or keeps material is reduced a
+                    // ply less than a quiet move (`lmr-captures`).
+                    let mut r = base_r - i32::from(good_capture);
                     // Positions on a principal variation, now or in the
                     // table (`ttpv`; without it, PV nodes alone), are
                     // reduced less; so are checks. Expected cut-nodes, nodes
