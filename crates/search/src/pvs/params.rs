@@ -15,7 +15,8 @@
 //! histories and ProbCut's margin rule included; the entries of `eval-scale`
 //! and `deeper`, which are off, left out). `docs/tuning.md` has the commands
 //! and the SPRTs that accepted them. The second tune set `razor_depth` to 0,
-//! which switches razoring off (no node is that shallow).
+//! which switches razoring off (no node is that shallow). `hindsight_margin`
+//! came later and keeps its untuned starting value (175, Stockfish's).
 //!
 //! ```
 //! use fianchetto_eval::Tunable;
