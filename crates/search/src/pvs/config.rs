@@ -222,6 +222,10 @@ pvs_switches! {
     null_move, "null" = true, "null-move pruning";
     /// Reverse futility pruning (static null move).
     reverse_futility, "rfp" = true, "reverse futility pruning";
+    /// Reverse futility returns a third of the way from beta to the
+    /// evaluation instead of the evaluation: the margin already says the
+    /// node beats beta, not by how much.
+    rfp_blend, "rfp-blend" = false, "reverse futility returns beta + (eval - beta) / 3";
     /// Futility pruning of quiet moves near the horizon.
     futility, "futility" = true, "futility pruning";
     /// Razoring: drop into quiescence far below alpha near the horizon.

@@ -1263,7 +1263,11 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 && eval.0 < Score::MATE_BOUND.0
                 && beta.0 > -Score::MATE_BOUND.0
             {
-                return eval;
+                return if cfg.rfp_blend {
+                    Score(beta.0 + (eval.0 - beta.0) / 3)
+                } else {
+                    eval
+                };
             }
 
             // Step 7. Null move: if passing still beats beta, a real move
