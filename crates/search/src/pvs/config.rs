@@ -209,6 +209,10 @@ pvs_switches! {
     /// looks bad by more than `hindsight_margin`. (SPRT [0, 10] at 5 000
     /// nodes: +18 [+5, +30] Elo, H1 after 1 500 games.)
     hindsight, "hindsight" = true, "depth corrected by the parent's reduction and the evaluations";
+    /// A quiet move whose reduced search beat alpha teaches the
+    /// continuation histories what its full-depth re-search found: a
+    /// bonus when it beat beta, a malus when it fell back to alpha.
+    post_lmr_history, "post-lmr-history" = false, "continuation histories learn from LMR re-searches";
     /// Later moves are reduced more when the nodes below keep failing high.
     cutoff_count, "cutoff-count" = true, "cut-off counts of the children in reductions";
     /// After a reduced search beats alpha, the full-depth search goes a

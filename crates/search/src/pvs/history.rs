@@ -233,6 +233,14 @@ impl Tables {
         s
     }
 
+    /// The gravity update of the continuation histories alone.
+    #[inline]
+    pub fn update_cont(&mut self, pt: u16, ctx: &QuietContext, bonus: i32) {
+        for prev in ctx.cont.iter().flatten() {
+            gravity(&mut self.cont[*prev as usize][pt as usize], bonus);
+        }
+    }
+
     /// The gravity update of every history [`Tables::quiet`] reads.
     #[inline]
     pub fn update_quiet(

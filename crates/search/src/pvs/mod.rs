@@ -1576,6 +1576,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     score = -Score::INFINITE;
                     !PV || move_count > 1
                 };
+                let lmr_research = full_null_window && late;
                 if full_null_window {
                     score = -self.search::<false>(
                         &next,
@@ -1585,6 +1586,21 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         ply + 1,
                         !cut_node,
                     );
+                }
+                // A reduced quiet move that beat alpha: its continuation
+                // histories learn what the full depth found
+                // (`post-lmr-history`).
+                if cfg.post_lmr_history && lmr_research && quiet && !self.aborted {
+                    let bonus = if score >= beta {
+                        self.history_bonus(new_depth)
+                    } else if score <= alpha {
+                        -self.history_bonus(new_depth)
+                    } else {
+                        0
+                    };
+                    if let (Some(pt), true) = (piece_to(board, mv), bonus != 0) {
+                        self.tables.update_cont(pt, &quiet_ctx, bonus);
+                    }
                 }
                 if PV && (move_count == 1 || (score > alpha && (root || score < beta))) {
                     score = -self.search::<true>(&next, -beta, -alpha, new_depth, ply + 1, false);
