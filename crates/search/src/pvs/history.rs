@@ -254,12 +254,9 @@ impl Tables {
         let [c, f, t, from, to] = Self::butterfly_index(side, mv, ctx.threats);
         gravity(&mut self.history[c][f][t][from][to], bonus);
         if let Some(pt) = pt {
-            let pt = pt as usize;
-            for prev in ctx.cont.iter().flatten() {
-                gravity(&mut self.cont[*prev as usize][pt], bonus);
-            }
+            self.update_cont(pt, ctx, bonus);
             if let Some(row) = ctx.pawn_row {
-                gravity(&mut self.pawn[row][pt], bonus);
+                gravity(&mut self.pawn[row][pt as usize], bonus);
             }
         }
     }

@@ -1523,7 +1523,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 // PV node's first when not reduced.
                 let late = cfg.lmr && depth >= LMR_MIN_DEPTH && move_count > 1 + usize::from(root);
                 let good_capture = late && !quiet && see_ge_with(board, mv, 0, cfg.see_pins);
-                let full_null_window = if late && (!good_capture || cfg.lmr_captures) {
+                let reduced = late && (!good_capture || cfg.lmr_captures);
+                let full_null_window = if reduced {
                     // A capture that wins or keeps material is reduced a
                     // ply less than a quiet move (`lmr-captures`).
                     let mut r = base_r - i32::from(good_capture);
@@ -1543,9 +1544,10 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         if mv == killers[0] || mv == killers[1] {
                             r -= 1;
                         }
-                        // A capture hash move likely decides the node
-                        // (`tt-capture-lmr`).
-                        if cfg.tt_capture_lmr && !tt_move.is_null() && !tt_move.is_quiet() {
+                        // A noisy hash move (a capture or promotion; the
+                        // null move counts as quiet) likely decides the
+                        // node (`tt-capture-lmr`).
+                        if cfg.tt_capture_lmr && !tt_move.is_quiet() {
                             r += 1;
                         }
                         if cfg.history_lmr {
@@ -1576,7 +1578,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     score = -Score::INFINITE;
                     !PV || move_count > 1
                 };
-                let lmr_research = full_null_window && late;
                 if full_null_window {
                     score = -self.search::<false>(
                         &next,
@@ -1590,15 +1591,16 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 // A reduced quiet move that beat alpha: its continuation
                 // histories learn what the full depth found
                 // (`post-lmr-history`).
-                if cfg.post_lmr_history && lmr_research && quiet && !self.aborted {
-                    let bonus = if score >= beta {
-                        self.history_bonus(new_depth)
+                if cfg.post_lmr_history && reduced && full_null_window && quiet && !self.aborted {
+                    let sign = if score >= beta {
+                        1
                     } else if score <= alpha {
-                        -self.history_bonus(new_depth)
+                        -1
                     } else {
                         0
                     };
-                    if let (Some(pt), true) = (piece_to(board, mv), bonus != 0) {
+                    if let Some(pt) = piece_to(board, mv).filter(|_| sign != 0) {
+                        let bonus = sign * self.history_bonus(new_depth);
                         self.tables.update_cont(pt, &quiet_ctx, bonus);
                     }
                 }
