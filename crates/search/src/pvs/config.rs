@@ -200,7 +200,7 @@ pvs_switches! {
     /// captures are).
     lmr_captures, "lmr-captures" = false, "late-move reductions of good captures too";
     /// Quiet moves are reduced a ply more when the hash move is a
-    /// capture: the position is likely decided by that capture.
+    /// capture or a promotion: the position is likely decided by it.
     tt_capture_lmr, "tt-capture-lmr" = false, "quiet moves reduced more after a capture hash move";
     /// Hindsight depth: a node reached by a move that LMR reduced by three
     /// plies or more is searched a ply deeper when the move looks good by
