@@ -47,6 +47,7 @@ fn empty() -> TrainArgs {
         chunk: None,
         window: None,
         filter: None,
+        init: None,
         no_mirror: false,
         resume: false,
         quiet: true,
@@ -134,6 +135,31 @@ fn train_command_trains_resumes_and_refuses_bad_input() {
         ..args(data.clone(), out.clone())
     };
     run(&resumed).unwrap();
+
+    // Fine-tuning: a run started from the first net records it in its run
+    // file; one of another architecture is refused, naming the net.
+    let tuned = dir.join("tuned.nnue");
+    run(&TrainArgs {
+        init: Some(out.clone()),
+        ..args(data.clone(), tuned.clone())
+    })
+    .unwrap();
+    let text = std::fs::read_to_string(dir.join("tuned.nnue.run")).unwrap();
+    assert!(
+        text.contains(&format!("init = {}\n", out.display())),
+        "{text}"
+    );
+    let err = run(&TrainArgs {
+        init: Some(out.clone()),
+        hidden: Some(32),
+        ..args(data.clone(), dir.join("wrong.nnue"))
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("net.nnue") && err.contains("--hidden"),
+        "{err}"
+    );
 
     let bad_hidden = TrainArgs {
         hidden: Some(24),

@@ -607,3 +607,122 @@ fn settings_are_checked() {
     assert_eq!(fresh.arch, Arch::plain(64));
     assert_eq!(fresh.batch_size, 16_384);
 }
+
+#[test]
+fn a_run_can_start_from_a_network_and_refuses_one_that_does_not_fit() {
+    let dir = temp_dir("init");
+    let records = material_positions(3000, 7);
+    // A trained net, written to a file.
+    let config = TrainConfig {
+        arch: Arch::plain(32).with_output_buckets(2),
+        ..small_config()
+    };
+    let mut first = Trainer::new(
+        config.clone(),
+        TrainData::from_records(records.clone()).unwrap(),
+    )
+    .unwrap();
+    while !first.is_finished() {
+        first.train_epoch().unwrap();
+    }
+    let net = first.export();
+    let path = dir.join("start.nnue");
+    std::fs::write(&path, net.to_bytes()).unwrap();
+
+    // Started from it, a run holds its weights exactly: the export before
+    // any step is the same network, and it predicts what the file does.
+    let tuned = TrainConfig {
+        init: Some(path.clone()),
+        seed: 11,
+        ..config.clone()
+    };
+    let mut second = Trainer::new(
+        tuned.clone(),
+        TrainData::from_records(records.clone()).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(second.export(), net);
+    for r in records.iter().take(50) {
+        let from_file = dequantized_eval(&net, r);
+        assert!(
+            (second.predict(r) - from_file).abs() < 0.5,
+            "{} vs {from_file}",
+            second.predict(r)
+        );
+    }
+    // Fine-tuning begins where the first run ended, not from scratch.
+    let fresh = Trainer::new(
+        TrainConfig {
+            init: None,
+            ..tuned.clone()
+        },
+        TrainData::from_records(records.clone()).unwrap(),
+    )
+    .unwrap();
+    let val = second.validation_records().to_vec();
+    let mut fresh = fresh;
+    let (tuned_loss, fresh_loss) = (second.loss_on(&val), fresh.loss_on(&val));
+    assert!(
+        tuned_loss < 0.8 * fresh_loss,
+        "{tuned_loss} vs {fresh_loss}"
+    );
+    second.train_epoch().unwrap();
+
+    // The run file keeps the starting network.
+    let run = RunFile::of(&tuned, &["d.bin".into()], &dir.join("out.nnue"));
+    let text = run.to_text();
+    assert!(
+        text.contains(&format!("init = {}\n", path.display())),
+        "{text}"
+    );
+    assert_eq!(
+        RunFile::parse(&text, &dir.join("out.nnue.run"))
+            .unwrap()
+            .request
+            .fresh()
+            .unwrap(),
+        tuned
+    );
+
+    // Another architecture, a missing file and a corrupt one are refused
+    // with the file named.
+    let other = TrainConfig {
+        arch: Arch::plain(48),
+        ..tuned.clone()
+    };
+    let err = Trainer::new(other, TrainData::from_records(records.clone()).unwrap())
+        .err()
+        .unwrap();
+    let msg = err.to_string();
+    assert!(matches!(err, TrainError::Init { .. }), "{msg}");
+    assert!(
+        msg.contains("start.nnue") && msg.contains("--hidden"),
+        "{msg}"
+    );
+    let missing = TrainConfig {
+        init: Some(dir.join("nowhere.nnue")),
+        ..tuned.clone()
+    };
+    let err = Trainer::new(missing, TrainData::from_records(records.clone()).unwrap())
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("nowhere.nnue"), "{err}");
+    let bad = dir.join("bad.nnue");
+    let mut bytes = net.to_bytes();
+    bytes.truncate(bytes.len() / 2);
+    std::fs::write(&bad, bytes).unwrap();
+    let err = Trainer::new(
+        TrainConfig {
+            init: Some(bad),
+            ..tuned
+        },
+        TrainData::from_records(records).unwrap(),
+    )
+    .err()
+    .unwrap();
+    assert!(
+        matches!(err, TrainError::Init { .. }) && err.to_string().contains("bad.nnue"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -85,6 +85,10 @@ pub struct TrainArgs {
     /// [default: check,tactical,mates].
     #[arg(long)]
     pub filter: Option<Filter>,
+    /// Start from this network's weights instead of random ones (fine-tuning):
+    /// a network file of the run's architecture, e.g. the shipped net.
+    #[arg(long)]
+    pub init: Option<PathBuf>,
     /// Do not also show positions without castling rights mirrored left to
     /// right (by default half of them are, each epoch).
     #[arg(long)]
@@ -133,6 +137,7 @@ pub fn run(args: &TrainArgs) -> Result<(), CommandError> {
         chunk: args.chunk,
         window: args.window,
         filter: args.filter,
+        init: args.init.clone(),
         ..ConfigRequest::default()
     };
     let file = match &args.config {
@@ -200,6 +205,14 @@ pub fn run(args: &TrainArgs) -> Result<(), CommandError> {
             Some(classical.evaluate(&board).0 as f32)
         });
         say!("validation loss of the classical evaluation (static, no search): {loss:.6}");
+        if let (Some(init), false) = (&c.init, args.resume) {
+            if let Some(loss) = trainer.validation_loss() {
+                say!(
+                    "validation loss of the starting network {}: {loss:.6}",
+                    init.display()
+                );
+            }
+        }
     }
     if args.resume {
         say!(

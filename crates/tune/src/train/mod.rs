@@ -154,6 +154,11 @@ pub struct TrainConfig {
     /// Which positions of games-format data are trained on (marlinformat
     /// records are taken as they are).
     pub filter: Filter,
+    /// The network file whose weights the run starts from, to fine-tune it
+    /// (`None`: random weights drawn from the seed). Its architecture must
+    /// be [`arch`](Self::arch); a resumed run continues from its checkpoint
+    /// instead.
+    pub init: Option<PathBuf>,
 }
 
 impl Default for TrainConfig {
@@ -175,6 +180,7 @@ impl Default for TrainConfig {
             chunk: 1 << 20,
             window: 8,
             filter: Filter::default(),
+            init: None,
         }
     }
 }
@@ -288,6 +294,8 @@ pub struct ConfigRequest {
     pub window: Option<usize>,
     /// [`TrainConfig::filter`].
     pub filter: Option<Filter>,
+    /// [`TrainConfig::init`].
+    pub init: Option<PathBuf>,
 }
 
 impl ConfigRequest {
@@ -313,6 +321,7 @@ impl ConfigRequest {
             chunk: self.chunk.or(other.chunk),
             window: self.window.or(other.window),
             filter: self.filter.or(other.filter),
+            init: self.init.clone().or_else(|| other.init.clone()),
         }
     }
 
@@ -337,6 +346,7 @@ impl ConfigRequest {
             chunk: Some(config.chunk),
             window: Some(config.window),
             filter: Some(config.filter),
+            init: config.init.clone(),
         }
     }
 
@@ -370,6 +380,7 @@ impl ConfigRequest {
             chunk: self.chunk.unwrap_or(base.chunk),
             window: self.window.unwrap_or(base.window),
             filter: self.filter.unwrap_or(base.filter),
+            init: self.init.clone().or_else(|| base.init.clone()),
         }
     }
 
@@ -441,6 +452,14 @@ pub enum TrainError {
     /// `--resume` without a checkpoint.
     #[error("{0} does not exist: nothing to resume (leave out --resume to start a run)")]
     NoCheckpoint(PathBuf),
+    /// The network a run should start from was refused.
+    #[error("{path}: {message}")]
+    Init {
+        /// The network file.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
     /// Drawing the loss curve failed.
     #[error("drawing the loss curve: {0}")]
     Plot(String),

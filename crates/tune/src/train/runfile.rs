@@ -280,6 +280,19 @@ pub const SETTINGS: &[Setting] = &[
         },
         given: |r| r.filter.is_some(),
     },
+    Setting {
+        key: "init",
+        write: |c| {
+            c.init
+                .as_ref()
+                .map_or_else(String::new, |p| p.display().to_string())
+        },
+        read: |r, t| {
+            r.init = Some(PathBuf::from(t));
+            Ok(())
+        },
+        given: |r| r.init.is_some(),
+    },
 ];
 
 /// Every setting of `config` as (key, value text), in [`SETTINGS`] order.

@@ -90,13 +90,51 @@ impl std::fmt::Debug for Trainer {
     }
 }
 
+/// The float weights of the network file `path` (its integers over the
+/// quantisation's scales, the inverse of [`Trainer::export`]), which must
+/// have the architecture `config` trains.
+fn initial_weights(config: &TrainConfig, path: &std::path::Path) -> Result<Vec<f32>, TrainError> {
+    let refuse = |message: String| TrainError::Init {
+        path: path.to_path_buf(),
+        message,
+    };
+    let bytes = std::fs::read(path).map_err(|source| TrainError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let net = Network::from_bytes(&bytes).map_err(|e| refuse(e.to_string()))?;
+    if *net.arch() != config.arch {
+        return Err(refuse(format!(
+            "the network is {}, the run trains {}: give the run its architecture \
+             (--hidden, --king-buckets, --output-buckets)",
+            net.arch(),
+            config.arch
+        )));
+    }
+    let q = config.arch.quant;
+    let (qa, qb) = (q.qa as f32, q.qb as f32);
+    let mut params = Vec::with_capacity(Layout::new(&config.arch).len());
+    params.extend(net.ft_weights().iter().map(|&w| f32::from(w) / qa));
+    params.extend(net.ft_bias().iter().map(|&w| f32::from(w) / qa));
+    params.extend(net.out_weights().iter().map(|&w| f32::from(w) / qb));
+    params.extend(net.out_bias().iter().map(|&b| b as f32 / (qa * qb)));
+    debug_assert_eq!(params.len(), Layout::new(&config.arch).len());
+    Ok(params)
+}
+
 impl Trainer {
-    /// A trainer with freshly initialised weights: feature weights uniform
-    /// in ±0.1, output weights uniform in ±1/√(2H), biases 0 (all drawn
-    /// from the seed).
+    /// A trainer at the start of a run: with the weights of
+    /// [`TrainConfig::init`]'s network when it names one (read and checked
+    /// here), else freshly initialised: feature weights uniform in ±0.1,
+    /// output weights uniform in ±1/√(2H), biases 0 (all drawn from the
+    /// seed).
     pub fn new(config: TrainConfig, data: TrainData) -> Result<Trainer, TrainError> {
         config.validate()?;
         let layout = Layout::new(&config.arch);
+        if let Some(path) = &config.init {
+            let params = initial_weights(&config, path)?;
+            return Self::assemble(config, data, params, None);
+        }
         let mut params = vec![0.0f32; layout.len()];
         let mut r = rng(config.seed, STREAM_INIT);
         for w in &mut params[layout.ft_weights()] {
