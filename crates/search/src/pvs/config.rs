@@ -213,6 +213,10 @@ pvs_switches! {
     /// continuation histories what its full-depth re-search found: a
     /// bonus when it beat beta, a malus when it fell back to alpha.
     post_lmr_history, "post-lmr-history" = false, "continuation histories learn from LMR re-searches";
+    /// "Improving" compares with four plies back when the node two plies
+    /// back was in check (it has no static evaluation); off, such a node
+    /// counts as improving.
+    improving_fallback, "improving-fallback" = false, "improving from four plies back past a check";
     /// Later moves are reduced more when the nodes below keep failing high.
     cutoff_count, "cutoff-count" = true, "cut-off counts of the children in reductions";
     /// After a reduced search beats alpha, the full-depth search goes a
@@ -230,6 +234,10 @@ pvs_switches! {
     /// evaluation instead of the evaluation: the margin already says the
     /// node beats beta, not by how much.
     rfp_blend, "rfp-blend" = false, "reverse futility returns beta + (eval - beta) / 3";
+    /// Reverse futility's margin shrinks by a third of a depth's margin
+    /// when the opponent's last move made its position worse (by the two
+    /// static evaluations).
+    rfp_worsening, "rfp-worsening" = false, "reverse futility margin lower when the opponent worsened";
     /// Futility pruning of quiet moves near the horizon.
     futility, "futility" = true, "futility pruning";
     /// Razoring: drop into quiescence far below alpha near the horizon.

@@ -131,6 +131,11 @@ const HINDSIGHT_DEEPER_REDUCTION: i32 = 3;
 /// goes a ply shallower when the move looks bad by `hindsight_margin`.
 const HINDSIGHT_SHALLOWER_REDUCTION: i32 = 2;
 
+/// Reverse futility with `rfp-worsening`: the margin shrinks by this
+/// fraction of a depth's margin when the opponent's position got worse by
+/// its last move (this node's evaluation beats the parent's, negated).
+const RFP_WORSENING_DIVISOR: i32 = 3;
+
 /// Extensions stop once a line is this many times the root depth long, so
 /// that checks and singular moves cannot extend a line without end.
 const EXTENSION_PLY_FACTOR: i32 = 2;
@@ -918,6 +923,20 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         self.eval.pop();
     }
 
+    /// The static evaluation "improving" compares with (ply ≥ 2): two plies
+    /// back, or with `improving-fallback` four plies back when the node two
+    /// back was in check and the one four back was not. A node in check
+    /// has no evaluation (−∞), so a comparison with it says "improving".
+    #[inline]
+    fn earlier_eval(&self, ply: usize) -> Score {
+        let two_back = self.stack[ply - 2].static_eval;
+        if self.cfg.improving_fallback && two_back == -Score::INFINITE && ply >= 4 {
+            self.stack[ply - 4].static_eval
+        } else {
+            two_back
+        }
+    }
+
     /// The static evaluation of a node not in check, shared by the main and
     /// quiescence searches: the raw one (the table's when it has the
     /// position, which saves the evaluator a call) and the one corrected by
@@ -1211,7 +1230,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             (raw, se, refined)
         };
         self.stack[ply].static_eval = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.earlier_eval(ply);
 
         // Step 4b. Hindsight: the parent reduced the move that led here;
         // the two static evaluations say whether that was too much (the
@@ -1256,7 +1275,21 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             // side delivering them). (With razoring and futility: -82% nodes
             // to depth 8, ablation row G; the mated-beta guard was a
             // correctness fix, -1 [-16, +14] Elo.)
-            let margin = p.rfp_margin * depth - if improving { p.rfp_improving } else { 0 };
+            let parent_eval = if ply > 0 {
+                self.stack[ply - 1].static_eval
+            } else {
+                -Score::INFINITE
+            };
+            let worsening = cfg.rfp_worsening
+                && parent_eval != -Score::INFINITE
+                && static_eval.0 > -parent_eval.0;
+            let margin = p.rfp_margin * depth
+                - if improving { p.rfp_improving } else { 0 }
+                - if worsening {
+                    p.rfp_margin / RFP_WORSENING_DIVISOR
+                } else {
+                    0
+                };
             if cfg.reverse_futility
                 && depth <= p.rfp_depth
                 && eval.0 - margin >= beta.0
