@@ -211,8 +211,10 @@ pvs_switches! {
     hindsight, "hindsight" = true, "depth corrected by the parent's reduction and the evaluations";
     /// A quiet move whose reduced search beat alpha teaches the
     /// continuation histories what its full-depth re-search found: a
-    /// bonus when it beat beta, a malus when it fell back to alpha.
-    post_lmr_history, "post-lmr-history" = false, "continuation histories learn from LMR re-searches";
+    /// bonus when it beat beta, a malus when it fell back to alpha. (SPRT
+    /// [0, 10] at 5 000 nodes, one test continued over four runs: +9 [+2,
+    /// +17] Elo, H1 after 4 706 games.)
+    post_lmr_history, "post-lmr-history" = true, "continuation histories learn from LMR re-searches";
     /// "Improving" compares with four plies back when the node two plies
     /// back was in check (it has no static evaluation); off, such a node
     /// counts as improving.
@@ -236,10 +238,14 @@ pvs_switches! {
     rfp_blend, "rfp-blend" = false, "reverse futility returns beta + (eval - beta) / 3";
     /// Reverse futility's margin shrinks by a third of a depth's margin
     /// when the opponent's last move made its position worse (by the two
-    /// static evaluations).
-    rfp_worsening, "rfp-worsening" = false, "reverse futility margin lower when the opponent worsened";
+    /// static evaluations). (SPRT [0, 10] at 5 000 nodes: +21 [+7, +36]
+    /// Elo, H1 after 1 102 games.)
+    rfp_worsening, "rfp-worsening" = true, "reverse futility margin lower when the opponent worsened";
     /// Futility pruning of quiet moves near the horizon.
     futility, "futility" = true, "futility pruning";
+    /// Futility's margin is wider while no move of the node has raised
+    /// alpha.
+    futility_no_best, "futility-no-best" = false, "wider futility margin until a move raises alpha";
     /// Razoring: drop into quiescence far below alpha near the horizon.
     razoring, "razoring" = true, "razoring";
     /// Late-move reductions.
