@@ -205,7 +205,7 @@ pub fn run(args: &TrainArgs) -> Result<(), CommandError> {
             Some(classical.evaluate(&board).0 as f32)
         });
         say!("validation loss of the classical evaluation (static, no search): {loss:.6}");
-        if let (Some(init), false) = (&c.init, args.resume) {
+        if let Some(init) = c.init.as_ref().filter(|_| !args.resume) {
             if let Some(loss) = trainer.validation_loss() {
                 say!(
                     "validation loss of the starting network {}: {loss:.6}",

@@ -941,6 +941,18 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         }
     }
 
+    /// This node's static evaluation plus its parent's, each from its own
+    /// side to move: how much the move that led here worsened the mover's
+    /// position by the evaluations (above 0: worse). `None` at the root and
+    /// when either node is in check (no evaluation). Hindsight and
+    /// `rfp-worsening` read it.
+    #[inline]
+    fn eval_swing(&self, ply: usize, static_eval: Score) -> Option<i32> {
+        let parent = self.stack[ply.checked_sub(1)?].static_eval;
+        (static_eval != -Score::INFINITE && parent != -Score::INFINITE)
+            .then_some(static_eval.0 + parent.0)
+    }
+
     /// The static evaluation of a node not in check, shared by the main and
     /// quiescence searches: the raw one (the table's when it has the
     /// position, which saves the evaluator a call) and the one corrected by
@@ -1235,24 +1247,21 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.earlier_eval(ply);
+        let swing = self.eval_swing(ply, static_eval);
 
         // Step 4b. Hindsight: the parent reduced the move that led here;
         // the two static evaluations say whether that was too much (the
         // move keeps the mover's evaluation: search deeper) or too little
         // (the mover lost much by it: search shallower).
-        if cfg.hindsight && !in_check && !singular_search && ply > 0 {
+        if let (true, false, Some(sum)) = (cfg.hindsight, singular_search, swing) {
             let prior = self.stack[ply - 1].reduction;
-            let parent = self.stack[ply - 1].static_eval;
-            if parent != -Score::INFINITE {
-                let sum = static_eval.0 + parent.0;
-                if prior >= HINDSIGHT_DEEPER_REDUCTION && sum <= 0 {
-                    depth += 1;
-                } else if prior >= HINDSIGHT_SHALLOWER_REDUCTION
-                    && depth >= 2
-                    && sum > p.hindsight_margin
-                {
-                    depth -= 1;
-                }
+            if prior >= HINDSIGHT_DEEPER_REDUCTION && sum <= 0 {
+                depth += 1;
+            } else if prior >= HINDSIGHT_SHALLOWER_REDUCTION
+                && depth >= 2
+                && sum > p.hindsight_margin
+            {
+                depth -= 1;
             }
         }
 
@@ -1282,14 +1291,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             // the opponent's last move worsened its position
             // (`rfp-worsening`: +21 [+7, +36] Elo, 1 102 games at 5 000
             // nodes).
-            let parent_eval = if ply > 0 {
-                self.stack[ply - 1].static_eval
-            } else {
-                -Score::INFINITE
-            };
-            let worsening = cfg.rfp_worsening
-                && parent_eval != -Score::INFINITE
-                && static_eval.0 > -parent_eval.0;
+            let worsening = cfg.rfp_worsening && swing.is_some_and(|sum| sum > 0);
             let margin = p.rfp_margin * depth
                 - if improving { p.rfp_improving } else { 0 }
                 - if worsening {

@@ -113,37 +113,42 @@ fn initial_weights(config: &TrainConfig, path: &std::path::Path) -> Result<Vec<f
     }
     let q = config.arch.quant;
     let (qa, qb) = (q.qa as f32, q.qb as f32);
-    let mut params = Vec::with_capacity(Layout::new(&config.arch).len());
-    params.extend(net.ft_weights().iter().map(|&w| f32::from(w) / qa));
-    params.extend(net.ft_bias().iter().map(|&w| f32::from(w) / qa));
-    params.extend(net.out_weights().iter().map(|&w| f32::from(w) / qb));
-    params.extend(net.out_bias().iter().map(|&b| b as f32 / (qa * qb)));
+    // The network file's order is the flat layout's (see `model`).
+    let params: Vec<f32> = (net.ft_weights().iter().map(|&w| f32::from(w) / qa))
+        .chain(net.ft_bias().iter().map(|&w| f32::from(w) / qa))
+        .chain(net.out_weights().iter().map(|&w| f32::from(w) / qb))
+        .chain(net.out_bias().iter().map(|&b| b as f32 / (qa * qb)))
+        .collect();
     debug_assert_eq!(params.len(), Layout::new(&config.arch).len());
     Ok(params)
+}
+
+/// Fresh weights drawn from the seed: feature weights uniform in ±0.1,
+/// output weights uniform in ±1/√(2H), biases 0.
+fn random_weights(config: &TrainConfig) -> Vec<f32> {
+    let layout = Layout::new(&config.arch);
+    let mut params = vec![0.0f32; layout.len()];
+    let mut r = rng(config.seed, STREAM_INIT);
+    for w in &mut params[layout.ft_weights()] {
+        *w = uniform(&mut r, 0.1);
+    }
+    let out_scale = 1.0 / (2.0 * config.arch.hidden as f32).sqrt();
+    for w in &mut params[layout.out_weights()] {
+        *w = uniform(&mut r, out_scale);
+    }
+    params
 }
 
 impl Trainer {
     /// A trainer at the start of a run: with the weights of
     /// [`TrainConfig::init`]'s network when it names one (read and checked
-    /// here), else freshly initialised: feature weights uniform in ±0.1,
-    /// output weights uniform in ±1/√(2H), biases 0 (all drawn from the
-    /// seed).
+    /// here), else with fresh ones drawn from the seed (`random_weights`).
     pub fn new(config: TrainConfig, data: TrainData) -> Result<Trainer, TrainError> {
         config.validate()?;
-        let layout = Layout::new(&config.arch);
-        if let Some(path) = &config.init {
-            let params = initial_weights(&config, path)?;
-            return Self::assemble(config, data, params, None);
-        }
-        let mut params = vec![0.0f32; layout.len()];
-        let mut r = rng(config.seed, STREAM_INIT);
-        for w in &mut params[layout.ft_weights()] {
-            *w = uniform(&mut r, 0.1);
-        }
-        let out_scale = 1.0 / (2.0 * config.arch.hidden as f32).sqrt();
-        for w in &mut params[layout.out_weights()] {
-            *w = uniform(&mut r, out_scale);
-        }
+        let params = match &config.init {
+            Some(path) => initial_weights(&config, path)?,
+            None => random_weights(&config),
+        };
         Self::assemble(config, data, params, None)
     }
 
