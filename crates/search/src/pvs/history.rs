@@ -241,6 +241,13 @@ impl Tables {
         }
     }
 
+    /// The gravity update of the butterfly history alone.
+    #[inline]
+    pub fn update_butterfly(&mut self, side: Color, mv: Move, threats: Bitboard, bonus: i32) {
+        let [c, f, t, from, to] = Self::butterfly_index(side, mv, threats);
+        gravity(&mut self.history[c][f][t][from][to], bonus);
+    }
+
     /// The gravity update of every history [`Tables::quiet`] reads.
     #[inline]
     pub fn update_quiet(
@@ -265,9 +272,9 @@ impl Tables {
 /// What a quiet move's history is looked up by besides the move itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct QuietContext {
-    /// Piece-to indices of the moves 1, 2 and 4 plies back, where known
-    /// (continuation history).
-    pub cont: [Option<u16>; 3],
+    /// Piece-to indices of the moves 1, 2, 4, 3 and 6 plies back, where
+    /// known (continuation history; the last two with `cont-3-6`).
+    pub cont: [Option<u16>; 5],
     /// The squares the opponent attacks (`threat-history`; empty without).
     pub threats: Bitboard,
     /// The pawn-history row of the position (`pawn-history`).
@@ -277,7 +284,7 @@ pub(crate) struct QuietContext {
 impl QuietContext {
     /// No context: the butterfly history alone.
     pub const NONE: QuietContext = QuietContext {
-        cont: [None; 3],
+        cont: [None; 5],
         threats: Bitboard::EMPTY,
         pawn_row: None,
     };
