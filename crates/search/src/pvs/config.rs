@@ -228,6 +228,22 @@ pvs_switches! {
     /// The continuation histories of the moves 3 and 6 plies back join
     /// those of 1, 2 and 4 plies back.
     cont_3_6, "cont-3-6" = false, "continuation histories 3 and 6 plies back too";
+    /// `eval-history` also teaches the pawn history (half the bonus), for
+    /// moves of pieces other than pawns.
+    eval_history_pawn, "eval-history-pawn" = false, "the evaluation swing feeds the pawn history too";
+    /// Null-move pruning only at expected cut-nodes.
+    nmp_cut_node, "nmp-cut-node" = false, "null move only at expected cut-nodes";
+    /// Quiescence futility: far enough below alpha (the static evaluation
+    /// plus `delta_margin`), a capture that does not win material by
+    /// static exchange is not searched.
+    qs_futility, "qs-futility" = false, "quiescence skips even trades far below alpha";
+    /// A cut-off far above beta (by `BIG_CUT_MARGIN`) teaches the
+    /// histories as if it came from a ply deeper.
+    big_cut_bonus, "big-cut-bonus" = false, "a cut-off far above beta earns a deeper history bonus";
+    /// Moves of a node whose static evaluation the correction histories
+    /// moved by more than `CORR_LMR_MARGIN` are reduced a ply less: the
+    /// evaluation is unsure there.
+    corr_lmr, "corr-lmr" = false, "reduce less where the evaluation's correction is large";
     /// "Improving" compares with four plies back when the node two plies
     /// back was in check (it has no static evaluation); off, such a node
     /// counts as improving.

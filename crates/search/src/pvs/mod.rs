@@ -144,6 +144,14 @@ const FUTILITY_NO_BEST_MARGIN: i32 = 150;
 /// moves, then only checks, promotions and recaptures.
 const QS_MOVE_COUNT: usize = 2;
 
+/// `big-cut-bonus`: a cut-off this far above beta teaches the histories
+/// as if from a ply deeper.
+const BIG_CUT_MARGIN: i32 = 90;
+
+/// `corr-lmr`: a node whose static evaluation the correction histories
+/// moved by more than this (centipawns) reduces its moves a ply less.
+const CORR_LMR_MARGIN: i32 = 60;
+
 /// `eval-history`: the butterfly bonus of a quiet move is this many
 /// history units per centipawn that the move's two static evaluations sum
 /// to (negated: a positive sum means the mover's position got worse)...
@@ -1278,6 +1286,19 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 let bonus = if raw > 0 { raw } else { raw / 2 };
                 self.tables
                     .update_butterfly(!board.turn(), prior.mv, prior.threats, bonus);
+                // The pawn history too, for a piece's move
+                // (`eval-history-pawn`).
+                let piece_move = board
+                    .piece_at(prior.mv.to())
+                    .is_some_and(|pc| pc.role != Role::Pawn);
+                if let (true, true, Some(row), Some(pt)) = (
+                    cfg.eval_history_pawn,
+                    piece_move,
+                    prior.pawn_row,
+                    prior.cont,
+                ) {
+                    gravity(&mut self.tables.pawn[row][pt as usize], bonus / 2);
+                }
             }
         }
 
@@ -1350,6 +1371,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             // (Accepted in the first PVS build: -79% nodes to depth 8,
             // ablation row F; its numbers are SPSA-tuned.)
             if cfg.null_move
+                && (cut_node || !cfg.nmp_cut_node)
                 && depth >= NMP_MIN_DEPTH
                 && eval >= beta
                 && static_eval.0 >= beta.0 - p.nmp_depth_margin * depth + p.nmp_offset
@@ -1622,6 +1644,12 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     if cfg.cutoff_count && self.stack[ply + 1].cutoffs > CUTOFF_COUNT_REDUCE {
                         r += 1;
                     }
+                    if cfg.corr_lmr
+                        && !in_check
+                        && (static_eval.0 - raw_eval.0).abs() > CORR_LMR_MARGIN
+                    {
+                        r -= 1;
+                    }
                     if quiet {
                         if mv == killers[0] || mv == killers[1] {
                             r -= 1;
@@ -1741,7 +1769,18 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         // the parent that its quiet move was good (`prior-bonus`): it
         // refuted everything here.
         if best >= beta && !best_move.is_null() {
-            self.update_histories(board, best_move, &quiets_tried, &captures_tried, depth, ply);
+            // A cut-off far above beta was no close call: its lesson
+            // counts as a ply deeper's (`big-cut-bonus`).
+            let lesson_depth =
+                depth + i32::from(cfg.big_cut_bonus && best.0 > beta.0 + BIG_CUT_MARGIN);
+            self.update_histories(
+                board,
+                best_move,
+                &quiets_tried,
+                &captures_tried,
+                lesson_depth,
+                ply,
+            );
             self.stack[ply].cutoffs += 1;
         } else if cfg.prior_bonus && best_move.is_null() && !singular_search && ply > 0 {
             self.reward_prior_move(board, depth, ply);
@@ -2066,6 +2105,18 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     continue;
                 }
                 if cfg.qs_see_pruning && !see_ge_with(board, mv, 0, cfg.see_pins) {
+                    continue;
+                }
+                // Futility: far below alpha, a capture must win material
+                // (`qs-futility`); the bound it could have reached stays.
+                let futility_base = Score(static_eval.0 + self.params.delta_margin);
+                if cfg.qs_futility
+                    && futility_base <= alpha
+                    && !mv.is_promotion()
+                    && !see_ge_with(board, mv, 1, cfg.see_pins)
+                    && !gives_check(board, mv)
+                {
+                    best = best.max(futility_base);
                     continue;
                 }
                 // Move-count pruning: the first captures (best victims
