@@ -244,6 +244,9 @@ pvs_switches! {
     /// moved by more than `CORR_LMR_MARGIN` are reduced a ply less: the
     /// evaluation is unsure there.
     corr_lmr, "corr-lmr" = false, "reduce less where the evaluation's correction is large";
+    /// Futility and SEE pruning of a quiet move use its reduced depth
+    /// moved by its history (history / `lmr_history_div`, as LMR does).
+    pruning_history_depth, "pruning-history-depth" = false, "quiet pruning at a history-adjusted depth";
     /// "Improving" compares with four plies back when the node two plies
     /// back was in check (it has no static evaluation); off, such a node
     /// counts as improving.

@@ -1515,6 +1515,13 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     {
                         continue;
                     }
+                    // Futility and SEE pruning judge a quiet move at the
+                    // depth its history would give it (`pruning-history-depth`).
+                    let lmr_depth = if cfg.pruning_history_depth {
+                        (lmr_depth + history / p.lmr_history_div.max(1)).max(0)
+                    } else {
+                        lmr_depth
+                    };
                     if cfg.futility
                         && !in_check
                         && !check
