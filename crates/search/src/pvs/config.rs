@@ -246,7 +246,9 @@ pvs_switches! {
     corr_lmr, "corr-lmr" = false, "reduce less where the evaluation's correction is large";
     /// Futility and SEE pruning of a quiet move use its reduced depth
     /// moved by its history (history / `lmr_history_div`, as LMR does).
-    pruning_history_depth, "pruning-history-depth" = false, "quiet pruning at a history-adjusted depth";
+    /// (SPRT [0, 10] at 5 000 nodes, one test continued over two runs:
+    /// +11 [+2, +21] Elo, H1 after 2 892 games.)
+    pruning_history_depth, "pruning-history-depth" = true, "quiet pruning at a history-adjusted depth";
     /// "Improving" compares with four plies back when the node two plies
     /// back was in check (it has no static evaluation); off, such a node
     /// counts as improving.

@@ -1516,7 +1516,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         continue;
                     }
                     // Futility and SEE pruning judge a quiet move at the
-                    // depth its history would give it (`pruning-history-depth`).
+                    // depth its history would give it (`pruning-history-depth`:
+                    // +11 [+2, +21] Elo, 2 892 games at 5 000 nodes).
                     let lmr_depth = if cfg.pruning_history_depth {
                         (lmr_depth + history / p.lmr_history_div.max(1)).max(0)
                     } else {
