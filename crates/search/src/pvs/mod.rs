@@ -971,8 +971,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     /// This node's static evaluation plus its parent's, each from its own
     /// side to move: how much the move that led here worsened the mover's
     /// position by the evaluations (above 0: worse). `None` at the root and
-    /// when either node is in check (no evaluation). Hindsight and
-    /// `rfp-worsening` read it.
+    /// when either node is in check (no evaluation). Hindsight,
+    /// `rfp-worsening` and `eval-history` read it.
     #[inline]
     fn eval_swing(&self, ply: usize, static_eval: Score) -> Option<i32> {
         let parent = self.stack[ply.checked_sub(1)?].static_eval;
@@ -1280,26 +1280,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         // teaches its butterfly history (`eval-history`: +34 [+15, +53] Elo,
         // 696 games at 5 000 nodes).
         if let (true, false, Some(sum)) = (cfg.eval_history, singular_search, swing) {
-            let prior = self.stack[ply - 1];
-            if !prior.mv.is_null() && prior.mv.is_quiet() {
-                let raw = (-EVAL_HISTORY_MULT * sum).clamp(-EVAL_HISTORY_LIMIT, EVAL_HISTORY_LIMIT);
-                let bonus = if raw > 0 { raw } else { raw / 2 };
-                self.tables
-                    .update_butterfly(!board.turn(), prior.mv, prior.threats, bonus);
-                // The pawn history too, for a piece's move
-                // (`eval-history-pawn`).
-                let piece_move = board
-                    .piece_at(prior.mv.to())
-                    .is_some_and(|pc| pc.role != Role::Pawn);
-                if let (true, true, Some(row), Some(pt)) = (
-                    cfg.eval_history_pawn,
-                    piece_move,
-                    prior.pawn_row,
-                    prior.cont,
-                ) {
-                    gravity(&mut self.tables.pawn[row][pt as usize], bonus / 2);
-                }
-            }
+            self.learn_from_eval_swing(board, ply, sum);
         }
 
         // Step 4b. Hindsight: the parent reduced the move that led here;
@@ -1652,10 +1633,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     if cfg.cutoff_count && self.stack[ply + 1].cutoffs > CUTOFF_COUNT_REDUCE {
                         r += 1;
                     }
-                    if cfg.corr_lmr
-                        && !in_check
-                        && (static_eval.0 - raw_eval.0).abs() > CORR_LMR_MARGIN
-                    {
+                    // (In check both evaluations are −∞: no correction.)
+                    if cfg.corr_lmr && (static_eval.0 - raw_eval.0).abs() > CORR_LMR_MARGIN {
                         r -= 1;
                     }
                     if quiet {
@@ -1967,6 +1946,31 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             .update_quiet(board.turn(), mv, piece_to(board, mv), ctx, bonus);
     }
 
+    /// `eval-history`: the quiet move that led to `ply` gains butterfly
+    /// history when it left the opponent worse off by the two static
+    /// evaluations (`sum`, see `eval_swing`, below 0), and loses half as
+    /// much when it let the opponent improve; with `eval-history-pawn` a
+    /// piece's move teaches the pawn history half of that again.
+    fn learn_from_eval_swing(&mut self, board: &B, ply: usize, sum: i32) {
+        let prior = self.stack[ply - 1];
+        if prior.mv.is_null() || !prior.mv.is_quiet() {
+            return;
+        }
+        let raw = (-EVAL_HISTORY_MULT * sum).clamp(-EVAL_HISTORY_LIMIT, EVAL_HISTORY_LIMIT);
+        let bonus = if raw > 0 { raw } else { raw / 2 };
+        self.tables
+            .update_butterfly(!board.turn(), prior.mv, prior.threats, bonus);
+        if !self.cfg.eval_history_pawn {
+            return;
+        }
+        let piece_move = board
+            .piece_at(prior.mv.to())
+            .is_some_and(|pc| pc.role != Role::Pawn);
+        if let (true, Some(row), Some(pt)) = (piece_move, prior.pawn_row, prior.cont) {
+            gravity(&mut self.tables.pawn[row][pt as usize], bonus / 2);
+        }
+    }
+
     /// No move raised alpha at `ply`: the quiet move that led here
     /// refuted every reply, so the parent's histories learn it as if it
     /// had caused a cut-off there (at this node's depth).
@@ -2083,6 +2087,10 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         // the switches: an unordered quiescence search explodes (every
         // capture sequence is tried), which measures nothing.
         let mut picker = MovePicker::qsearch(board, tt_move, checks);
+        // What a capture must add to stand above alpha is measured from
+        // here, by delta pruning and `qs-futility` alike (only read when
+        // not in check).
+        let futility_base = static_eval.0 + self.params.delta_margin;
         let mut best_move = Move::NULL;
         let mut move_count = 0;
         loop {
@@ -2104,8 +2112,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 if cfg.delta_pruning
                     && !mv.is_promotion()
                     && !mv.is_quiet()
-                    && static_eval.0 + captured_value(board, mv) + self.params.delta_margin
-                        <= alpha.0
+                    && futility_base + captured_value(board, mv) <= alpha.0
                     // A capture that gives check may mate: the material
                     // says nothing (WAC.001's 2.Nxg6# takes a pawn).
                     && !gives_check(board, mv)
@@ -2117,14 +2124,13 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 }
                 // Futility: far below alpha, a capture must win material
                 // (`qs-futility`); the bound it could have reached stays.
-                let futility_base = Score(static_eval.0 + self.params.delta_margin);
                 if cfg.qs_futility
-                    && futility_base <= alpha
+                    && futility_base <= alpha.0
                     && !mv.is_promotion()
                     && !see_ge_with(board, mv, 1, cfg.see_pins)
                     && !gives_check(board, mv)
                 {
-                    best = best.max(futility_base);
+                    best = best.max(Score(futility_base));
                     continue;
                 }
                 // Move-count pruning: the first captures (best victims
