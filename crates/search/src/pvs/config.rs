@@ -249,6 +249,22 @@ pvs_switches! {
     /// (SPRT [0, 10] at 5 000 nodes, one test continued over two runs:
     /// +11 [+2, +21] Elo, H1 after 2 892 games.)
     pruning_history_depth, "pruning-history-depth" = true, "quiet pruning at a history-adjusted depth";
+    /// Quiet moves that give check without losing material (SEE above
+    /// `-QUIET_CHECK_SEE`) are ordered ahead by `QUIET_CHECK_BONUS`.
+    quiet_check_order, "quiet-check-order" = false, "safe quiet checks ordered earlier";
+    /// A history of quiet moves at the first `LOW_PLY` plies of the
+    /// search, cleared at each new search: it orders the moves near the
+    /// root by what worked there in this search.
+    low_ply_history, "low-ply-history" = false, "history of the first plies, for ordering";
+    /// A capture whose victim, history and a depth margin still leave the
+    /// static evaluation below alpha is skipped (futility for captures).
+    capture_futility, "capture-futility" = false, "futility pruning of captures";
+    /// SEE pruning of captures asks less of a capture with a good capture
+    /// history and more of one with a bad history.
+    see_capture_history, "see-capture-history" = false, "capture SEE pruning moved by capture history";
+    /// A cut-off's score is pulled towards beta by a share that shrinks
+    /// with depth: `(score × depth + beta) / (depth + 1)`.
+    fail_high_blend, "fail-high-blend" = false, "cut-off scores pulled towards beta by depth";
     /// "Improving" compares with four plies back when the node two plies
     /// back was in check (it has no static evaluation); off, such a node
     /// counts as improving.

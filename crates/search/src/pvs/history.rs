@@ -17,6 +17,9 @@
 //!   generalised).
 //! - Capture history, `[piece][to][captured role]`: which captures caused
 //!   cutoffs, to order captures of equal victims.
+//! - Low-ply history, `[ply][from][to]` for the first [`LOW_PLY`] plies:
+//!   quiet moves that worked near the root in this search (with
+//!   `low-ply-history`; cleared at each new search).
 //! - Correction histories (`Correction`): the average difference between
 //!   the search's result and the static evaluation in positions of the same
 //!   pawn structure, the same pieces of one colour, the same minor or major
@@ -44,6 +47,9 @@ pub type ContRow = [i16; PIECE_TO];
 /// rows by their key.
 pub const PAWN_HISTORY_SIZE: usize = 512;
 
+/// The plies from the root that have a low-ply history.
+pub const LOW_PLY: usize = 4;
+
 /// A butterfly table: `[from threatened][to threatened][from][to]`.
 pub type Butterfly = [[[[i16; 64]; 64]; 2]; 2];
 
@@ -64,6 +70,8 @@ pub(crate) struct Tables {
     pub cont: Box<[ContRow]>,
     /// The correction histories of the static evaluation.
     pub corr: Correction,
+    /// Low-ply history, `[ply][from][to]` (`low-ply-history`).
+    pub low_ply: [[[i16; 64]; 64]; LOW_PLY],
 }
 
 /// The correction histories: how far the search's results have been from
@@ -196,7 +204,25 @@ impl Tables {
             captures: [[[0; 6]; 64]; 12],
             cont: vec![[0i16; PIECE_TO]; PIECE_TO].into_boxed_slice(),
             corr: Correction::new(),
+            low_ply: [[[0; 64]; 64]; LOW_PLY],
         })
+    }
+
+    /// The low-ply history of `mv` at `ply` (0 from [`LOW_PLY`] on).
+    #[inline]
+    pub fn low_ply(&self, ply: usize, mv: Move) -> i32 {
+        self.low_ply
+            .get(ply)
+            .map_or(0, |t| i32::from(t[mv.from().index()][mv.to().index()]))
+    }
+
+    /// The gravity update of the low-ply history (nothing from
+    /// [`LOW_PLY`] on).
+    #[inline]
+    pub fn update_low_ply(&mut self, ply: usize, mv: Move, bonus: i32) {
+        if let Some(t) = self.low_ply.get_mut(ply) {
+            gravity(&mut t[mv.from().index()][mv.to().index()], bonus);
+        }
     }
 
     /// Where the butterfly entry of `mv` for `side` lies: side, whether its

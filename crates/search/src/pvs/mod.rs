@@ -71,7 +71,7 @@ use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{Game, MoveGen, MoveList};
 use history::{
     captured_role, correction_update, gravity, pawn_key, piece_to, threats, CorrSlots,
-    QuietContext, Tables, CORR_SIZE, PAWN_HISTORY_SIZE,
+    QuietContext, Tables, CORR_SIZE, LOW_PLY, PAWN_HISTORY_SIZE,
 };
 use movepick::{gives_check, CheckInfo, MovePicker, Ordering};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -160,6 +160,22 @@ const EVAL_HISTORY_MULT: i32 = 24;
 /// that the evaluation dislikes may still be the right one, a search
 /// refutes it better).
 const EVAL_HISTORY_LIMIT: i32 = 2_400;
+
+/// `capture-futility`: a capture at a reduced depth up to this is skipped
+/// when the static evaluation plus `CAPTURE_FUTILITY_BASE`,
+/// `CAPTURE_FUTILITY_MULT` per ply of reduced depth, the victim's value
+/// and its capture history over `CAPTURE_FUTILITY_HISTORY_DIV` stays at or
+/// below alpha (Stockfish's margins, in our pawn of 100).
+const CAPTURE_FUTILITY_DEPTH: i32 = 6;
+const CAPTURE_FUTILITY_BASE: i32 = 120;
+const CAPTURE_FUTILITY_MULT: i32 = 110;
+const CAPTURE_FUTILITY_HISTORY_DIV: i32 = 16;
+
+/// `see-capture-history`: a capture's SEE threshold falls by its capture
+/// history over this (rises for a bad history), by at most
+/// `SEE_CAPTURE_HISTORY_BOUND` centipawns a ply.
+const SEE_CAPTURE_HISTORY_DIV: i32 = 32;
+const SEE_CAPTURE_HISTORY_BOUND: i32 = 65;
 
 /// Extensions stop once a line is this many times the root depth long, so
 /// that checks and singular moves cannot extend a line without end.
@@ -288,6 +304,12 @@ impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Pvs<E> {
         }
         while self.scratch.len() < threads {
             self.scratch.push(Scratch::new(self.eval.clone()));
+        }
+        // The low-ply history is this search's alone.
+        if self.config.low_ply_history {
+            for t in &mut self.tables {
+                t.low_ply = [[[0; 64]; 64]; LOW_PLY];
+            }
         }
         self.tt.new_search();
         // A root in the tables searches only the moves they rank best.
@@ -1449,7 +1471,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         let mut captures_tried: ArrayVec<Move, CAPTURES_TRIED> = ArrayVec::new();
         loop {
             let mv = {
-                let ord = Ordering::new(self.tables, cfg, quiet_ctx);
+                let ord = Ordering::new(self.tables, cfg, quiet_ctx).at_ply(ply);
                 match picker.next(board, &ord) {
                     Some(mv) => mv,
                     None => break,
@@ -1531,12 +1553,44 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     {
                         continue;
                     }
-                } else if !quiet
-                    && cfg.see_pruning
-                    && depth <= p.see_depth
-                    && !see_ge_with(board, mv, -p.see_noisy_mult * depth, cfg.see_pins)
-                {
-                    continue;
+                } else {
+                    let capture_hist = self.capture_history(board, mv);
+                    // A capture whose victim and history cannot lift the
+                    // static evaluation to alpha (`capture-futility`).
+                    if cfg.capture_futility
+                        && !in_check
+                        && !check
+                        && mv.is_capture()
+                        && !mv.is_promotion()
+                        && lmr_depth <= CAPTURE_FUTILITY_DEPTH
+                        && static_eval.0
+                            + CAPTURE_FUTILITY_BASE
+                            + CAPTURE_FUTILITY_MULT * lmr_depth
+                            + captured_value(board, mv)
+                            + capture_hist / CAPTURE_FUTILITY_HISTORY_DIV
+                            <= alpha.0
+                    {
+                        continue;
+                    }
+                    // The SEE threshold moves with the capture history
+                    // (`see-capture-history`), by at most a bound per ply.
+                    let hist_margin = if cfg.see_capture_history {
+                        let bound = SEE_CAPTURE_HISTORY_BOUND * depth;
+                        (capture_hist / SEE_CAPTURE_HISTORY_DIV).clamp(-bound, bound)
+                    } else {
+                        0
+                    };
+                    if cfg.see_pruning
+                        && depth <= p.see_depth
+                        && !see_ge_with(
+                            board,
+                            mv,
+                            -p.see_noisy_mult * depth - hist_margin,
+                            cfg.see_pins,
+                        )
+                    {
+                        continue;
+                    }
                 }
             }
 
@@ -1773,6 +1827,19 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             self.reward_prior_move(board, depth, ply);
         }
 
+        // Step 12b. A cut-off's score leans towards beta, the more the
+        // shallower the node (`fail-high-blend`): a shallow search's margin
+        // over beta is the least sure.
+        if cfg.fail_high_blend
+            && best >= beta
+            && !best.is_decisive()
+            && !beta.is_decisive()
+            && !alpha.is_decisive()
+            && depth > 0
+        {
+            best = Score((best.0 * depth + beta.0) / (depth + 1));
+        }
+
         // Step 13. The correction history learns how far the search moved
         // from the static evaluation (when the bound says which way, and the
         // best move was quiet); then the table stores the result.
@@ -1921,6 +1988,12 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     self.update_quiet(board, q, -bonus, &ctx);
                 }
             }
+            if cfg.low_ply_history {
+                self.tables.update_low_ply(ply, best, bonus);
+                for &q in quiets {
+                    self.tables.update_low_ply(ply, q, -bonus);
+                }
+            }
         } else if cfg.capture_history {
             self.update_capture(board, best, bonus);
         }
@@ -1983,6 +2056,17 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         let bonus = self.history_bonus(depth);
         self.tables
             .update_quiet(!board.turn(), prior.mv, prior.cont, &ctx, bonus);
+    }
+
+    /// The capture history of `mv` (0 for a move that captures nothing).
+    #[inline]
+    fn capture_history(&self, board: &B, mv: Move) -> i32 {
+        match (board.piece_at(mv.from()), captured_role(board, mv)) {
+            (Some(pc), Some(r)) => {
+                i32::from(self.tables.captures[pc.index()][mv.to().index()][r.index()])
+            }
+            _ => 0,
+        }
     }
 
     #[inline]

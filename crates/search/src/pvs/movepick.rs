@@ -26,7 +26,7 @@
 //! would produce, with the same encoding, or it is dropped (and found by
 //! generation later).
 
-use super::history::{captured_role, piece_to, QuietContext, Tables};
+use super::history::{captured_role, piece_to, QuietContext, Tables, LOW_PLY};
 use super::PvsConfig;
 use crate::see::{captured_value, mvv_lva, see_ge, value};
 use arrayvec::ArrayVec;
@@ -69,6 +69,9 @@ pub(crate) struct Ordering<'t> {
     pub mvv_lva: bool,
     /// The quiet histories' context: earlier moves, threats, pawn row.
     pub quiet: QuietContext,
+    /// The node's ply when its quiet moves also read the low-ply history
+    /// (`low-ply-history`, the first [`LOW_PLY`] plies).
+    pub low_ply: Option<usize>,
 }
 
 impl<'t> Ordering<'t> {
@@ -80,9 +83,31 @@ impl<'t> Ordering<'t> {
             cfg,
             mvv_lva: cfg.mvv_lva,
             quiet,
+            low_ply: None,
         }
     }
+
+    /// The same ordering at a main-search node `ply` plies from the root:
+    /// near the root, quiet moves also read the low-ply history.
+    pub fn at_ply(mut self, ply: usize) -> Ordering<'t> {
+        self.low_ply = Some(ply).filter(|&p| self.cfg.low_ply_history && p < LOW_PLY);
+        self
+    }
 }
+
+/// The ordering bonus of a quiet check that does not lose material
+/// (`quiet-check-order`): a full table's worth of history, as Stockfish
+/// gives it.
+const QUIET_CHECK_BONUS: i32 = 16_384;
+
+/// A quiet check earns [`QUIET_CHECK_BONUS`] when its static exchange is
+/// at least minus this (a pawn offered to check may still be good).
+const QUIET_CHECK_SEE: i32 = 75;
+
+/// The low-ply history's weight in a quiet move's score, divided by
+/// `1 + 2 × ply`: it counts most at the root, where this search has
+/// learnt the most about the moves.
+const LOW_PLY_WEIGHT: i32 = 4;
 
 /// The staged move picker (see the [module documentation](self)).
 pub(crate) struct MovePicker {
@@ -400,10 +425,23 @@ impl MovePicker {
             return;
         }
         let us = board.turn();
+        let checks = if ord.cfg.quiet_check_order {
+            Some(*self.checks.get_or_insert_with(|| CheckInfo::new(board)))
+        } else {
+            None
+        };
         for e in self.quiets.iter_mut() {
             e.score = ord
                 .tables
                 .quiet(us, e.mv, piece_to(board, e.mv), &ord.quiet);
+            if let Some(ply) = ord.low_ply {
+                e.score += LOW_PLY_WEIGHT * ord.tables.low_ply(ply, e.mv) / (1 + 2 * ply as i32);
+            }
+            if checks.is_some_and(|c| c.gives_check(board, e.mv))
+                && see_ge(board, e.mv, -QUIET_CHECK_SEE)
+            {
+                e.score += QUIET_CHECK_BONUS;
+            }
         }
     }
 }
