@@ -262,6 +262,17 @@ pvs_switches! {
     /// SEE pruning of captures asks less of a capture with a good capture
     /// history and more of one with a bad history.
     see_capture_history, "see-capture-history" = false, "capture SEE pruning moved by capture history";
+    /// Reverse futility pruning is not tried where the table holds a
+    /// quiet hash move: a quiet move has already refuted or held this
+    /// position, so the margin over beta is the search's, not a capture's.
+    rfp_quiet_tt, "rfp-quiet-tt" = false, "no reverse futility with a quiet hash move";
+    /// Captures that are reduced (those losing material by SEE) are
+    /// reduced less for a good capture history and more for a bad one.
+    lmr_capture_history, "lmr-capture-history" = false, "capture reductions moved by capture history";
+    /// Internal iterative reduction also where the hash entry is far
+    /// shallower than the node (by `IIR_SHALLOW_TT`): its move was found by
+    /// a much smaller search.
+    iir_shallow_tt, "iir-shallow-tt" = false, "internal iterative reduction after a shallow hash entry too";
     /// A cut-off's score is pulled towards beta by a share that shrinks
     /// with depth: `(score × depth + beta) / (depth + 1)`.
     fail_high_blend, "fail-high-blend" = false, "cut-off scores pulled towards beta by depth";

@@ -177,6 +177,14 @@ const CAPTURE_FUTILITY_HISTORY_DIV: i32 = 16;
 const SEE_CAPTURE_HISTORY_DIV: i32 = 32;
 const SEE_CAPTURE_HISTORY_BOUND: i32 = 65;
 
+/// `iir-shallow-tt`: a hash entry this many plies shallower than the node
+/// counts as no hash move for internal iterative reduction.
+const IIR_SHALLOW_TT: i32 = 4;
+
+/// `lmr-capture-history`: a reduced capture's reduction falls by a ply per
+/// this much capture history (at most two plies either way).
+const LMR_CAPTURE_HISTORY_DIV: i32 = 6_000;
+
 /// Extensions stop once a line is this many times the root depth long, so
 /// that checks and singular moves cannot extend a line without end.
 const EXTENSION_PLY_FACTOR: i32 = 2;
@@ -1356,6 +1364,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     0
                 };
             if cfg.reverse_futility
+                && !(cfg.rfp_quiet_tt && !tt_move.is_null() && tt_move.is_quiet())
                 && depth <= p.rfp_depth
                 && eval.0 - margin >= beta.0
                 && eval.0 < Score::MATE_BOUND.0
@@ -1439,7 +1448,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         // shallower. (Part of ablation row I, -87% nodes to depth 8.)
         if cfg.iir
             && depth >= p.iir_depth
-            && tt_move.is_null()
+            && (tt_move.is_null()
+                || (cfg.iir_shallow_tt && entry.is_some_and(|e| e.depth + IIR_SHALLOW_TT < depth)))
             && (PV || cut_node)
             && !root
             && !singular_search
@@ -1704,6 +1714,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         if cfg.history_lmr {
                             r -= history / p.lmr_history_div.max(1);
                         }
+                    } else if cfg.lmr_capture_history {
+                        r -= self.capture_history(board, mv) / LMR_CAPTURE_HISTORY_DIV;
                     }
                     let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                     self.stack[ply].reduction = new_depth - d;
