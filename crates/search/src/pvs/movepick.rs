@@ -797,16 +797,80 @@ mod tests {
         }
     }
 
+    /// The quiet moves of `board` in the order the picker hands them out
+    /// (no hash move, killers or counter move), with `ord`.
+    fn quiet_order(board: &Bitboards, ord: &Ordering<'_>) -> Vec<Move> {
+        let mut p = MovePicker::main(board, Move::NULL, [Move::NULL; 2], Move::NULL);
+        let mut out = Vec::new();
+        while let Some(mv) = p.next(board, ord) {
+            if mv.is_quiet() && !mv.is_promotion() {
+                out.push(mv);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn quiet_check_order_puts_safe_checks_first() {
+        let tables = Tables::new();
+        let mut cfg = PvsConfig::default();
+        cfg.set("quiet-check-order", true).expect("a switch");
+        let mut seen = 0;
+        for board in random_positions(300) {
+            let ord = Ordering::new(&tables, &cfg, QuietContext::NONE);
+            let order = quiet_order(&board, &ord);
+            // With empty histories the safe checks score the bonus and
+            // every other quiet move 0: the checks come first.
+            let safe = |mv: Move| gives_check(&board, mv) && see_ge(&board, mv, -QUIET_CHECK_SEE);
+            let n = order.iter().filter(|&&mv| safe(mv)).count();
+            seen += n;
+            assert!(
+                order[..n].iter().all(|&mv| safe(mv)),
+                "{}: {order:?}",
+                board.fen()
+            );
+        }
+        assert!(seen > 20, "only {seen} safe quiet checks in the sample");
+    }
+
+    #[test]
+    fn low_ply_history_orders_near_the_root_only() {
+        let mut tables = Tables::new();
+        let mut cfg = PvsConfig::default();
+        cfg.set("low-ply-history", true).expect("a switch");
+        let board = Bitboards::startpos();
+        let plain = quiet_order(&board, &Ordering::new(&tables, &cfg, QuietContext::NONE));
+        let last = *plain.last().expect("quiet moves");
+        tables.update_low_ply(2, last, crate::pvs::history::HISTORY_MAX);
+        let at = |ply| {
+            quiet_order(
+                &board,
+                &Ordering::new(&tables, &cfg, QuietContext::NONE).at_ply(ply),
+            )
+        };
+        assert_eq!(
+            at(2)[0],
+            last,
+            "the move that worked at ply 2 comes first there"
+        );
+        assert_eq!(at(1), plain, "another ply's table is untouched");
+        assert_eq!(at(LOW_PLY + 2), plain, "no low-ply history beyond LOW_PLY");
+        cfg.set("low-ply-history", false).expect("a switch");
+        let off = quiet_order(
+            &board,
+            &Ordering::new(&tables, &cfg, QuietContext::NONE).at_ply(2),
+        );
+        assert_eq!(off, plain, "the switch off leaves the order alone");
+    }
+
     #[test]
     fn skip_quiets_leaves_out_quiet_non_checks() {
         let tables = Tables::new();
         let cfg = PvsConfig::default();
         for board in random_positions(100) {
             let ord = Ordering {
-                tables: &tables,
-                cfg: &cfg,
                 mvv_lva: true,
-                quiet: QuietContext::NONE,
+                ..Ordering::new(&tables, &cfg, QuietContext::NONE)
             };
             let mut p = MovePicker::main(&board, Move::NULL, [Move::NULL; 2], Move::NULL);
             p.skip_quiets();
