@@ -262,6 +262,9 @@ pvs_switches! {
     /// SEE pruning of captures asks less of a capture with a good capture
     /// history and more of one with a bad history.
     see_capture_history, "see-capture-history" = false, "capture SEE pruning moved by capture history";
+    /// Quiet moves that take a piece off a square a lesser enemy piece
+    /// attacks are ordered earlier, moves onto such a square later.
+    threat_escape, "threat-escape" = false, "quiet moves ordered by escaping or entering attacks of lesser pieces";
     /// Reverse futility pruning is not tried where the table holds a
     /// quiet hash move: a quiet move has already refuted or held this
     /// position, so the margin over beta is the search's, not a capture's.

@@ -316,6 +316,34 @@ impl QuietContext {
     };
 }
 
+/// The squares the side not to move attacks with pieces worth less than
+/// each of ours, by our role's index (knight and bishop: its pawns; rook:
+/// pawns and minor pieces; queen: pawns, minor pieces and rooks; pawn and
+/// king: none): a piece of ours standing there can be won.
+pub fn threats_by_lesser<B: Board>(board: &B) -> [Bitboard; 6] {
+    let them = !board.turn();
+    let occupied = board.occupied();
+    let pawns = board.pieces(them, Role::Pawn);
+    let forward = match them {
+        Color::White => pawns.north(),
+        Color::Black => pawns.south(),
+    };
+    let by_pawn = forward.east() | forward.west();
+    let mut by_minor = by_pawn;
+    for sq in board.pieces(them, Role::Knight).iter() {
+        by_minor |= knight_attacks(sq);
+    }
+    for sq in board.pieces(them, Role::Bishop).iter() {
+        by_minor |= bishop_attacks(sq, occupied);
+    }
+    let mut by_rook = by_minor;
+    for sq in board.pieces(them, Role::Rook).iter() {
+        by_rook |= rook_attacks(sq, occupied);
+    }
+    let none = Bitboard::EMPTY;
+    [none, by_pawn, by_pawn, by_minor, by_rook, none]
+}
+
 /// The squares the side not to move attacks (its pawns, pieces and king,
 /// through the current occupancy).
 #[inline]
@@ -442,6 +470,35 @@ mod tests {
         // The entry under threat learnt; the unthreatened one did not.
         assert!(tables.quiet(Color::White, mv, None, &ctx) > 0);
         assert_eq!(tables.quiet(Color::White, mv, None, &QuietContext::NONE), 0);
+    }
+
+    #[test]
+    fn threats_by_lesser_pieces_rank_the_attackers() {
+        // Black: pawn d5 (takes c4, e4), knight g1 (e2, f3, h3), bishop a6
+        // (along b5..f1), rook h8 (the h-file and the eighth rank), queen
+        // a1 and king e8 (neither counts: not lesser than any piece).
+        let b = Bitboards::from_fen("4k2r/8/b7/3p4/8/8/8/q3K1n1 w - - 0 1").unwrap();
+        let t = threats_by_lesser(&b);
+        let [pawn, knight, bishop, rook, queen, king] = t.map(|bb| bb);
+        assert!(pawn.is_empty() && king.is_empty());
+        assert_eq!(knight, bishop);
+        assert!(knight.contains(Square::C4) && knight.contains(Square::E4));
+        assert!(
+            !knight.contains(Square::F3),
+            "a knight's attack is no pawn's"
+        );
+        assert!(
+            rook.contains(Square::F3) && rook.contains(Square::C4) && rook.contains(Square::F1)
+        );
+        assert!(
+            !rook.contains(Square::H5),
+            "the rook's file is not a minor's"
+        );
+        assert!(queen.contains(Square::H5) && queen.contains(Square::E4));
+        assert!(
+            !queen.contains(Square::B1),
+            "the queen's own rank is not lesser"
+        );
     }
 
     #[test]

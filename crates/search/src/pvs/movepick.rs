@@ -26,7 +26,7 @@
 //! would produce, with the same encoding, or it is dropped (and found by
 //! generation later).
 
-use super::history::{captured_role, piece_to, QuietContext, Tables, LOW_PLY};
+use super::history::{captured_role, piece_to, threats_by_lesser, QuietContext, Tables, LOW_PLY};
 use super::PvsConfig;
 use crate::see::{captured_value, mvv_lva, see_ge, value};
 use arrayvec::ArrayVec;
@@ -103,6 +103,13 @@ const QUIET_CHECK_BONUS: i32 = 16_384;
 /// A quiet check earns [`QUIET_CHECK_BONUS`] when its static exchange is
 /// at least minus this (a pawn offered to check may still be good).
 const QUIET_CHECK_SEE: i32 = 75;
+
+/// `threat-escape`: by role index, the ordering bonus of a quiet move that
+/// takes a piece off a square attacked by a lesser enemy piece to one that
+/// is not, about half Stockfish's on our history scale; a move onto such a
+/// square loses [`THREAT_INTO_PERCENT`] of it.
+const THREAT_ESCAPE: [i32; 6] = [0, 7_200, 7_200, 12_800, 25_800, 0];
+const THREAT_INTO_PERCENT: i32 = 95;
 
 /// The low-ply history's weight in a quiet move's score, divided by
 /// `1 + 2 × ply`: it counts most at the root, where this search has
@@ -430,10 +437,24 @@ impl MovePicker {
         } else {
             None
         };
+        let lesser = if ord.cfg.threat_escape {
+            Some(threats_by_lesser(board))
+        } else {
+            None
+        };
         for e in self.quiets.iter_mut() {
             e.score = ord
                 .tables
                 .quiet(us, e.mv, piece_to(board, e.mv), &ord.quiet);
+            if let (Some(lesser), Some(piece)) = (&lesser, board.piece_at(e.mv.from())) {
+                let i = piece.role.index();
+                let (from, to) = (e.mv.from(), e.mv.to());
+                if lesser[i].contains(to) {
+                    e.score -= THREAT_ESCAPE[i] * THREAT_INTO_PERCENT / 100;
+                } else if lesser[i].contains(from) {
+                    e.score += THREAT_ESCAPE[i];
+                }
+            }
             if let Some(ply) = ord.low_ply {
                 e.score += LOW_PLY_WEIGHT * ord.tables.low_ply(ply, e.mv) / (1 + 2 * ply as i32);
             }
