@@ -350,21 +350,10 @@ pub fn threats_by_lesser<B: Board>(board: &B) -> [Bitboard; 6] {
 pub fn threats<B: Board>(board: &B) -> Bitboard {
     let them = !board.turn();
     let occupied = board.occupied();
-    let pawns = board.pieces(them, Role::Pawn);
-    let forward = match them {
-        Color::White => pawns.north(),
-        Color::Black => pawns.south(),
-    };
-    let mut t = forward.east() | forward.west();
-    for sq in board.pieces(them, Role::Knight).iter() {
-        t |= knight_attacks(sq);
-    }
-    let queens = board.pieces(them, Role::Queen);
-    for sq in (board.pieces(them, Role::Bishop) | queens).iter() {
-        t |= bishop_attacks(sq, occupied);
-    }
-    for sq in (board.pieces(them, Role::Rook) | queens).iter() {
-        t |= rook_attacks(sq, occupied);
+    // The queen's entry holds every attack of pawns, minor pieces and rooks.
+    let mut t = threats_by_lesser(board)[Role::Queen.index()];
+    for sq in board.pieces(them, Role::Queen).iter() {
+        t |= bishop_attacks(sq, occupied) | rook_attacks(sq, occupied);
     }
     t | king_attacks(board.king(them))
 }
