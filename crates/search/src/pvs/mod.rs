@@ -181,10 +181,6 @@ const SEE_CAPTURE_HISTORY_BOUND: i32 = 65;
 /// counts as no hash move for internal iterative reduction.
 const IIR_SHALLOW_TT: i32 = 4;
 
-/// `lmr-capture-history`: a reduced capture's reduction falls by a ply per
-/// this much capture history (at most two plies either way).
-const LMR_CAPTURE_HISTORY_DIV: i32 = 6_000;
-
 /// Extensions stop once a line is this many times the root depth long, so
 /// that checks and singular moves cannot extend a line without end.
 const EXTENSION_PLY_FACTOR: i32 = 2;
@@ -1718,7 +1714,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         // A reduced capture's history moves its reduction
                         // as a quiet move's does (`lmr-capture-history`:
                         // +23 [+7, +38] Elo, 1 004 games at 5 000 nodes).
-                        r -= self.capture_history(board, mv) / LMR_CAPTURE_HISTORY_DIV;
+                        r -= self.capture_history(board, mv) / p.lmr_capture_history_div.max(1);
                     }
                     let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                     self.stack[ply].reduction = new_depth - d;

@@ -149,6 +149,8 @@ search_params! {
     lmr_div = 199, 150..=400, step 12;
     /// Late-move reductions: one ply less per this much history (history-adjusted reductions).
     lmr_history_div = 7950, 2048..=20000, step 500;
+    /// Late-move reductions: a reduced capture's one ply less per this much capture history (`lmr-capture-history`).
+    lmr_capture_history_div = 6000, 1500..=16000, step 500;
     /// History bonus: per ply of depth squared.
     history_bonus_quad = 10, 0..=64, step 2;
     /// History bonus: per ply of depth.
