@@ -264,7 +264,9 @@ pvs_switches! {
     see_capture_history, "see-capture-history" = false, "capture SEE pruning moved by capture history";
     /// Quiet moves that take a piece off a square a lesser enemy piece
     /// attacks are ordered earlier, moves onto such a square later.
-    threat_escape, "threat-escape" = false, "quiet moves ordered by escaping or entering attacks of lesser pieces";
+    /// (SPRT [0, 10] at 5 000 nodes, one test continued over two runs:
+    /// +12 [+3, +21] Elo, H1 after 2 795 games.)
+    threat_escape, "threat-escape" = true, "quiet moves ordered by escaping or entering attacks of lesser pieces";
     /// Reverse futility pruning is not tried where the table holds a
     /// quiet hash move: a quiet move has already refuted or held this
     /// position, so the margin over beta is the search's, not a capture's.

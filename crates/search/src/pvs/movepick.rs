@@ -836,6 +836,8 @@ mod tests {
         let tables = Tables::new();
         let mut cfg = PvsConfig::default();
         cfg.set("quiet-check-order", true).expect("a switch");
+        // Alone: no other static ordering term.
+        cfg.set("threat-escape", false).expect("a switch");
         let mut seen = 0;
         for board in random_positions(300) {
             let ord = Ordering::new(&tables, &cfg, QuietContext::NONE);
@@ -859,6 +861,7 @@ mod tests {
         let mut tables = Tables::new();
         let mut cfg = PvsConfig::default();
         cfg.set("low-ply-history", true).expect("a switch");
+        cfg.set("threat-escape", false).expect("a switch");
         let board = Bitboards::startpos();
         let plain = quiet_order(&board, &Ordering::new(&tables, &cfg, QuietContext::NONE));
         let last = *plain.last().expect("quiet moves");
