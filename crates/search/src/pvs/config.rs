@@ -258,7 +258,9 @@ pvs_switches! {
     low_ply_history, "low-ply-history" = false, "history of the first plies, for ordering";
     /// A capture whose victim, history and a depth margin still leave the
     /// static evaluation below alpha is skipped (futility for captures).
-    capture_futility, "capture-futility" = false, "futility pruning of captures";
+    /// (SPRT [0, 10] at 5 000 nodes, one test continued over three runs:
+    /// +10 [+2, +19] Elo, H1 after 3 367 games.)
+    capture_futility, "capture-futility" = true, "futility pruning of captures";
     /// SEE pruning of captures asks less of a capture with a good capture
     /// history and more of one with a bad history.
     see_capture_history, "see-capture-history" = false, "capture SEE pruning moved by capture history";

@@ -1562,7 +1562,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 } else {
                     let capture_hist = self.capture_history(board, mv);
                     // A capture whose victim and history cannot lift the
-                    // static evaluation to alpha (`capture-futility`).
+                    // static evaluation to alpha (`capture-futility`: +10
+                    // [+2, +19] Elo, 3 367 games at 5 000 nodes).
                     if cfg.capture_futility
                         && !in_check
                         && !check
