@@ -408,18 +408,14 @@ impl Params {
         p.scale_no_pawns_minor = 20;
         p.scale_no_pawns_lone_minor = 0;
         // The base keeps KBN v K a clear win (above 900 cp) wherever the
-        // lone king stands (the corner term reaches 7 steps). The corner
-        // term is about Stockfish's push to the corner (320 of its units a
-        // step, with its pawn near 208) and the closeness about its push
-        // together; a test in fianchetto-search plays the mate out. Against
-        // the earlier -70 a step and 8 for closeness, six central starts
-        // played at 10 000 to 80 000 nodes a move (seven budgets) all mated,
-        // in 45–90 plies, where two had drawn by the fifty-move rule and
-        // several needed 89–99 plies; -220 a step drew once again.
-        p.kbnk_base = 1_500;
-        p.kbnk_corner = -150;
+        // lone king stands; the corner term is steep enough for a search of
+        // 20 000 nodes a move to drive the lone king along the edge into a
+        // corner of the bishop's colour and mate within the fifty-move rule
+        // (-20 and 4 could not: a test in fianchetto-search plays it out).
+        p.kbnk_base = 900;
+        p.kbnk_corner = -70;
         p.mopup_edge = 10;
-        p.mopup_closeness = 15;
+        p.mopup_closeness = 8;
         p
     }
 }
