@@ -27,7 +27,7 @@
 
 use super::params::SearchParams;
 use fianchetto_board::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
-use fianchetto_board::{Bitboard, Board, Color, Move, Role};
+use fianchetto_board::{Bitboard, Board, Color, Move, Piece, Role};
 
 /// History entries stay within ±this.
 pub const HISTORY_MAX: i32 = 16_384;
@@ -225,6 +225,30 @@ impl Tables {
         }
     }
 
+    /// Where the capture-history entry of `mv` lies (`None` for a move
+    /// that captures nothing).
+    #[inline]
+    fn capture_index<B: Board>(board: &B, mv: Move) -> Option<(usize, usize, usize)> {
+        let piece = board.piece_at(mv.from())?;
+        let victim = captured_role(board, mv)?;
+        Some((piece.index(), mv.to().index(), victim.index()))
+    }
+
+    /// The capture history of `mv` on `board` (0 for a move that captures
+    /// nothing). Move ordering, pruning and reductions all read this.
+    #[inline]
+    pub fn capture<B: Board>(&self, board: &B, mv: Move) -> i32 {
+        Self::capture_index(board, mv).map_or(0, |(p, to, v)| i32::from(self.captures[p][to][v]))
+    }
+
+    /// The gravity update of the capture history of `mv` on `board`.
+    #[inline]
+    pub fn update_capture<B: Board>(&mut self, board: &B, mv: Move, bonus: i32) {
+        if let Some((p, to, v)) = Self::capture_index(board, mv) {
+            gravity(&mut self.captures[p][to][v], bonus);
+        }
+    }
+
     /// Where the butterfly entry of `mv` for `side` lies: side, whether its
     /// from and to squares are among `threats`, from, to.
     #[inline]
@@ -303,6 +327,10 @@ pub(crate) struct QuietContext {
     pub cont: [Option<u16>; 5],
     /// The squares the opponent attacks (`threat-history`; empty without).
     pub threats: Bitboard,
+    /// The squares the opponent attacks with pieces worth less than each of
+    /// ours ([`threats_by_lesser`]), where the node found them
+    /// (`threat-escape`; the move picker finds them itself without).
+    pub by_lesser: Option<[Bitboard; 6]>,
     /// The pawn-history row of the position (`pawn-history`).
     pub pawn_row: Option<usize>,
 }
@@ -312,6 +340,7 @@ impl QuietContext {
     pub const NONE: QuietContext = QuietContext {
         cont: [None; 5],
         threats: Bitboard::EMPTY,
+        by_lesser: None,
         pawn_row: None,
     };
 }
@@ -348,10 +377,17 @@ pub fn threats_by_lesser<B: Board>(board: &B) -> [Bitboard; 6] {
 /// through the current occupancy).
 #[inline]
 pub fn threats<B: Board>(board: &B) -> Bitboard {
+    threats_beyond(board, &threats_by_lesser(board))
+}
+
+/// [`threats`] from the maps of [`threats_by_lesser`] already found: their
+/// queen's entry holds every attack of pawns, minor pieces and rooks, so
+/// only the queens' and the king's are added.
+#[inline]
+pub fn threats_beyond<B: Board>(board: &B, by_lesser: &[Bitboard; 6]) -> Bitboard {
     let them = !board.turn();
     let occupied = board.occupied();
-    // The queen's entry holds every attack of pawns, minor pieces and rooks.
-    let mut t = threats_by_lesser(board)[Role::Queen.index()];
+    let mut t = by_lesser[Role::Queen.index()];
     for sq in board.pieces(them, Role::Queen).iter() {
         t |= bishop_attacks(sq, occupied) | rook_attacks(sq, occupied);
     }
@@ -388,9 +424,13 @@ pub fn piece_to<B: Board>(board: &B, mv: Move) -> Option<u16> {
     if mv.is_null() {
         return None;
     }
-    board
-        .piece_at(mv.from())
-        .map(|p| (p.index() * 64 + mv.to().index()) as u16)
+    board.piece_at(mv.from()).map(|p| piece_to_index(p, mv))
+}
+
+/// The piece-to index of `piece` playing `mv` (see [`piece_to`]).
+#[inline]
+pub fn piece_to_index(piece: Piece, mv: Move) -> u16 {
+    (piece.index() * 64 + mv.to().index()) as u16
 }
 
 /// The role a capture takes (a pawn for en passant, `None` for a

@@ -70,7 +70,7 @@ use fianchetto_board::{Board, Color, Move, Role};
 use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{Game, MoveGen, MoveList};
 use history::{
-    captured_role, correction_update, gravity, pawn_key, piece_to, threats, CorrSlots,
+    correction_update, gravity, pawn_key, piece_to, threats_beyond, threats_by_lesser, CorrSlots,
     QuietContext, Tables, CORR_SIZE, LOW_PLY, PAWN_HISTORY_SIZE,
 };
 use movepick::{gives_check, CheckInfo, MovePicker, Ordering};
@@ -501,6 +501,9 @@ struct Frame {
     /// The squares the opponent attacks at this node (`threat-history`;
     /// empty without).
     threats: fianchetto_board::Bitboard,
+    /// The opponent's attacks by pieces worth less than each of ours
+    /// (`threat-escape`; `None` without).
+    by_lesser: Option<[fianchetto_board::Bitboard; 6]>,
     /// The node's pawn-history row (`pawn-history`).
     pawn_row: Option<usize>,
     /// The LMR reduction of the move being searched from this ply, 0 when
@@ -519,6 +522,7 @@ impl Frame {
         tt_pv: false,
         cutoffs: 0,
         threats: fianchetto_board::Bitboard::EMPTY,
+        by_lesser: None,
         pawn_row: None,
         reduction: 0,
     };
@@ -944,6 +948,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 at(6).filter(|_| self.cfg.cont_3_6),
             ],
             threats: self.stack[ply].threats,
+            by_lesser: self.stack[ply].by_lesser,
             pawn_row: self.stack[ply].pawn_row,
         }
     }
@@ -1230,11 +1235,14 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         let key = board.hash();
         // What this node's quiet histories are looked up by (see
         // `quiet_context`).
-        self.stack[ply].threats = if cfg.threat_history {
-            threats(board)
-        } else {
-            fianchetto_board::Bitboard::EMPTY
+        // The attacks by lesser pieces are found once, for the threat
+        // history's map and the picker's `threat-escape` alike.
+        let by_lesser = (cfg.threat_history || cfg.threat_escape).then(|| threats_by_lesser(board));
+        self.stack[ply].threats = match &by_lesser {
+            Some(maps) if cfg.threat_history => threats_beyond(board, maps),
+            _ => fianchetto_board::Bitboard::EMPTY,
         };
+        self.stack[ply].by_lesser = by_lesser.filter(|_| cfg.threat_escape);
         self.stack[ply].pawn_row = cfg
             .pawn_history
             .then(|| pawn_key(board) as usize & (PAWN_HISTORY_SIZE - 1));
@@ -1492,7 +1500,11 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             let last = LMR_TABLE_SIZE - 1;
             let base_r = self.lmr[(depth.max(0) as usize).min(last)][move_count.min(last)];
             let lmr_depth = (depth - 1 - base_r).max(0);
-            let history = if quiet && cfg.history {
+            // The move's history: a quiet move's sum of histories, a
+            // capture's capture history (pruning and reductions read it).
+            let history = if !quiet {
+                self.tables.capture(board, mv)
+            } else if cfg.history {
                 self.quiet_history(board, mv, &quiet_ctx)
             } else {
                 0
@@ -1560,7 +1572,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         continue;
                     }
                 } else {
-                    let capture_hist = self.capture_history(board, mv);
                     // A capture whose victim and history cannot lift the
                     // static evaluation to alpha (`capture-futility`: +10
                     // [+2, +19] Elo, 3 367 games at 5 000 nodes).
@@ -1574,7 +1585,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                             + CAPTURE_FUTILITY_BASE
                             + CAPTURE_FUTILITY_MULT * lmr_depth
                             + captured_value(board, mv)
-                            + capture_hist / CAPTURE_FUTILITY_HISTORY_DIV
+                            + history / CAPTURE_FUTILITY_HISTORY_DIV
                             <= alpha.0
                     {
                         continue;
@@ -1583,7 +1594,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     // (`see-capture-history`), by at most a bound per ply.
                     let hist_margin = if cfg.see_capture_history {
                         let bound = SEE_CAPTURE_HISTORY_BOUND * depth;
-                        (capture_hist / SEE_CAPTURE_HISTORY_DIV).clamp(-bound, bound)
+                        (history / SEE_CAPTURE_HISTORY_DIV).clamp(-bound, bound)
                     } else {
                         0
                     };
@@ -1715,7 +1726,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         // A reduced capture's history moves its reduction
                         // as a quiet move's does (`lmr-capture-history`:
                         // +23 [+7, +38] Elo, 1 004 games at 5 000 nodes).
-                        r -= self.capture_history(board, mv) / p.lmr_capture_history_div.max(1);
+                        r -= history / p.lmr_capture_history_div.max(1);
                     }
                     let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                     self.stack[ply].reduction = new_depth - d;
@@ -2007,11 +2018,11 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 }
             }
         } else if cfg.capture_history {
-            self.update_capture(board, best, bonus);
+            self.tables.update_capture(board, best, bonus);
         }
         if cfg.capture_history {
             for &c in captures {
-                self.update_capture(board, c, -bonus);
+                self.tables.update_capture(board, c, -bonus);
             }
         }
     }
@@ -2068,27 +2079,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         let bonus = self.history_bonus(depth);
         self.tables
             .update_quiet(!board.turn(), prior.mv, prior.cont, &ctx, bonus);
-    }
-
-    /// The capture history of `mv` (0 for a move that captures nothing).
-    #[inline]
-    fn capture_history(&self, board: &B, mv: Move) -> i32 {
-        match (board.piece_at(mv.from()), captured_role(board, mv)) {
-            (Some(pc), Some(r)) => {
-                i32::from(self.tables.captures[pc.index()][mv.to().index()][r.index()])
-            }
-            _ => 0,
-        }
-    }
-
-    #[inline]
-    fn update_capture(&mut self, board: &B, mv: Move, bonus: i32) {
-        if let (Some(pc), Some(r)) = (board.piece_at(mv.from()), captured_role(board, mv)) {
-            gravity(
-                &mut self.tables.captures[pc.index()][mv.to().index()][r.index()],
-                bonus,
-            );
-        }
     }
 
     /// Quiescence search: stand pat or a capture (every move when in

@@ -26,7 +26,7 @@
 //! would produce, with the same encoding, or it is dropped (and found by
 //! generation later).
 
-use super::history::{captured_role, piece_to, threats_by_lesser, QuietContext, Tables, LOW_PLY};
+use super::history::{piece_to_index, threats_by_lesser, QuietContext, Tables, LOW_PLY};
 use super::PvsConfig;
 use crate::see::{captured_value, mvv_lva, see_ge, value};
 use arrayvec::ArrayVec;
@@ -399,12 +399,7 @@ impl MovePicker {
             let score = if !ord.mvv_lva {
                 0
             } else if cfg.capture_history {
-                let hist = match (board.piece_at(mv.from()), captured_role(board, mv)) {
-                    (Some(p), Some(r)) => {
-                        ord.tables.captures[p.index()][mv.to().index()][r.index()] as i32
-                    }
-                    _ => 0,
-                };
+                let hist = ord.tables.capture(board, mv);
                 let victim = captured_value(board, mv)
                     + mv.promotion().map_or(0, |r| value(r) - value(Role::Pawn));
                 victim * cfg.params.capture_mvv_mult + hist
@@ -437,16 +432,22 @@ impl MovePicker {
         } else {
             None
         };
+        // The main search's nodes found the threat maps at their start.
         let lesser = if ord.cfg.threat_escape {
-            Some(threats_by_lesser(board))
+            Some(
+                ord.quiet
+                    .by_lesser
+                    .unwrap_or_else(|| threats_by_lesser(board)),
+            )
         } else {
             None
         };
         for e in self.quiets.iter_mut() {
-            e.score = ord
-                .tables
-                .quiet(us, e.mv, piece_to(board, e.mv), &ord.quiet);
-            if let (Some(lesser), Some(piece)) = (&lesser, board.piece_at(e.mv.from())) {
+            let piece = board.piece_at(e.mv.from());
+            e.score =
+                ord.tables
+                    .quiet(us, e.mv, piece.map(|p| piece_to_index(p, e.mv)), &ord.quiet);
+            if let (Some(lesser), Some(piece)) = (&lesser, piece) {
                 let i = piece.role.index();
                 let (from, to) = (e.mv.from(), e.mv.to());
                 if lesser[i].contains(to) {
