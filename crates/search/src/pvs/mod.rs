@@ -181,6 +181,10 @@ const SEE_CAPTURE_HISTORY_BOUND: i32 = 65;
 /// counts as no hash move for internal iterative reduction.
 const IIR_SHALLOW_TT: i32 = 4;
 
+/// `tt-probcut`: how much shallower than the node the table's lower bound
+/// may be and still cut it.
+const TT_PROBCUT_DEPTH_MARGIN: i32 = 4;
+
 /// Extensions stop once a line is this many times the root depth long, so
 /// that checks and singular moves cannot extend a line without end.
 const EXTENSION_PLY_FACTOR: i32 = 2;
@@ -1461,6 +1465,22 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             depth -= 1;
         }
 
+        // Step 9b. Small ProbCut: a table lower bound from nearly this
+        // depth that lies far above beta is trusted without a search, in
+        // check too (`tt-probcut`).
+        if cfg.tt_probcut && !root && !singular_search && !beta.is_decisive() {
+            let cut = beta + p.tt_probcut_margin;
+            if let (Some(e), Some(s)) = (entry, tt_score) {
+                if matches!(e.bound, TtBound::Lower)
+                    && e.depth >= depth - TT_PROBCUT_DEPTH_MARGIN
+                    && s >= cut
+                    && !s.is_decisive()
+                {
+                    return cut;
+                }
+            }
+        }
+
         // Step 10. The moves, from the staged picker (the root's list at the
         // root, best move of the last iteration first).
         let killers = if cfg.killers {
@@ -1702,6 +1722,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     r += i32::from(cut_node) + i32::from(!improving)
                         - i32::from(PV || tt_pv)
                         - i32::from(check);
+                    if cfg.cut_no_tt_lmr && cut_node && tt_move.is_null() {
+                        r += 1;
+                    }
                     if cfg.cutoff_count && self.stack[ply + 1].cutoffs > CUTOFF_COUNT_REDUCE {
                         r += 1;
                     }

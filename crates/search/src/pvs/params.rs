@@ -199,6 +199,8 @@ search_params! {
     probcut_depth = 5, 3..=10, step 1;
     /// ProbCut (margin rule): how many plies shallower the probe searches.
     probcut_reduction = 2, 1..=6, step 1;
+    /// Small ProbCut (`tt-probcut`): a table lower bound this far above beta cuts the node.
+    tt_probcut_margin = 400, 150..=900, step 25;
     /// Singular extensions: smallest depth.
     se_depth = 7, 4..=14, step 1;
     /// Singular extensions: how much shallower the table's entry may be.
