@@ -185,6 +185,12 @@ pvs_switches! {
     /// beats beta, or is expected to, is searched one ply shallower (needs
     /// `singular`).
     negative_extensions, "negative-ext" = true, "negative extensions (with singular)";
+    /// A quiet hash move that is doubly extended and trails no other move
+    /// by less than `se_triple_margin` is extended a third ply.
+    triple_extensions, "triple-ext" = false, "triple extensions of quiet singular moves (with double)";
+    /// A hash move that is not singular but whose table score beats beta
+    /// is searched two plies shallower instead of one.
+    deep_negative_extensions, "deep-negative-ext" = false, "negative extension of two plies when the table score beats beta";
 
     /// The table remembers which positions were on a principal variation
     /// ("ttPv"); such positions are reduced less by LMR.

@@ -1678,10 +1678,24 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                                 && self.stack[ply].double_exts < p.se_double_max
                             {
                                 extension = 2;
+                                // A quiet hash move that every other move
+                                // trails by far is a third ply deeper
+                                // (`triple-ext`).
+                                if cfg.triple_extensions
+                                    && mv.is_quiet()
+                                    && v < singular_beta - p.se_triple_margin
+                                {
+                                    extension = 3;
+                                }
                             }
                         } else if cfg.multicut && singular_beta >= beta {
                             return singular_beta;
-                        } else if cfg.negative_extensions && (s >= beta || cut_node) {
+                        } else if cfg.negative_extensions && s >= beta {
+                            // The hash move already beats beta without
+                            // being forced: its search may be shallower,
+                            // by two plies with `deep-negative-ext`.
+                            extension = if cfg.deep_negative_extensions { -2 } else { -1 };
+                        } else if cfg.negative_extensions && cut_node {
                             extension = -1;
                         }
                     }

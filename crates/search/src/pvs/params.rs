@@ -211,6 +211,8 @@ search_params! {
     se_double_margin = 22, 0..=100, step 5;
     /// Double extensions: at most this many along a line.
     se_double_max = 6, 0..=16, step 1;
+    /// Triple extensions (`triple-ext`): how far below singular beta a doubly extended quiet move must stay.
+    se_triple_margin = 80, 0..=300, step 10;
     /// Hindsight (`hindsight`): a node reached by a reduced move is searched
     /// a ply shallower when its static evaluation and its parent's sum to
     /// more than this (the move was bad for the side that played it).
