@@ -1470,14 +1470,14 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         // check too (`tt-probcut`).
         if cfg.tt_probcut && !root && !singular_search && !beta.is_decisive() {
             let cut = beta + p.tt_probcut_margin;
-            if let (Some(e), Some(s)) = (entry, tt_score) {
-                if matches!(e.bound, TtBound::Lower)
+            let trusted = entry.zip(tt_score).is_some_and(|(e, s)| {
+                matches!(e.bound, TtBound::Lower)
                     && e.depth >= depth - TT_PROBCUT_DEPTH_MARGIN
                     && s >= cut
                     && !s.is_decisive()
-                {
-                    return cut;
-                }
+            });
+            if trusted {
+                return cut;
             }
         }
 
@@ -1677,26 +1677,26 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                                 && v < singular_beta - p.se_double_margin
                                 && self.stack[ply].double_exts < p.se_double_max
                             {
-                                extension = 2;
                                 // A quiet hash move that every other move
-                                // trails by far is a third ply deeper
+                                // trails by far goes a third ply deeper
                                 // (`triple-ext`).
-                                if cfg.triple_extensions
-                                    && mv.is_quiet()
-                                    && v < singular_beta - p.se_triple_margin
-                                {
-                                    extension = 3;
-                                }
+                                extension = 2 + i32::from(
+                                    cfg.triple_extensions
+                                        && mv.is_quiet()
+                                        && v < singular_beta - p.se_triple_margin,
+                                );
                             }
                         } else if cfg.multicut && singular_beta >= beta {
                             return singular_beta;
-                        } else if cfg.negative_extensions && s >= beta {
-                            // The hash move already beats beta without
-                            // being forced: its search may be shallower,
-                            // by two plies with `deep-negative-ext`.
-                            extension = if cfg.deep_negative_extensions { -2 } else { -1 };
-                        } else if cfg.negative_extensions && cut_node {
-                            extension = -1;
+                        } else if cfg.negative_extensions && (s >= beta || cut_node) {
+                            // A hash move that already beats beta without
+                            // being forced goes two plies shallower with
+                            // `deep-negative-ext`.
+                            extension = if cfg.deep_negative_extensions && s >= beta {
+                                -2
+                            } else {
+                                -1
+                            };
                         }
                     }
                 }
