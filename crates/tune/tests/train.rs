@@ -609,6 +609,87 @@ fn settings_are_checked() {
 }
 
 #[test]
+fn a_plain_network_widens_into_buckets_and_keeps_its_predictions() {
+    let dir = temp_dir("widen");
+    let records = material_positions(2000, 9);
+    let plain = TrainConfig {
+        epochs: 2,
+        ..small_config()
+    };
+    let mut first = Trainer::new(
+        plain.clone(),
+        TrainData::from_records(records.clone()).unwrap(),
+    )
+    .unwrap();
+    while !first.is_finished() {
+        first.train_epoch().unwrap();
+    }
+    let net = first.export();
+    let path = dir.join("plain.nnue");
+    std::fs::write(&path, net.to_bytes()).unwrap();
+    let start = |arch: Arch| {
+        Trainer::new(
+            TrainConfig {
+                arch,
+                init: Some(path.clone()),
+                ..plain.clone()
+            },
+            TrainData::from_records(records.clone()).unwrap(),
+        )
+        .map(|t| t.export())
+    };
+
+    // Eight sets of output weights, each a copy of the one: every position
+    // evaluates as before.
+    let outputs = start(Arch::plain(32).with_output_buckets(8)).unwrap();
+    assert_eq!(outputs.arch().output_buckets.count, 8);
+    for r in &records {
+        assert_eq!(dequantized_eval(&outputs, r), dequantized_eval(&net, r));
+    }
+
+    // Four mirrored king buckets as well: positions with both kings on
+    // files a-d see the board as the plain network did.
+    let kings = start(
+        Arch::plain(32)
+            .with_king_buckets(KingBuckets::MIRRORED_4)
+            .with_output_buckets(8),
+    )
+    .unwrap();
+    let on_queen_side = |r: &PackedBoard| {
+        r.pieces()
+            .map(Result::unwrap)
+            .filter(|(_, p)| p.role == Role::King)
+            .all(|(sq, _)| sq.index() % 8 < 4)
+    };
+    let mut same = 0;
+    for r in records.iter().filter(|r| on_queen_side(r)) {
+        assert_eq!(dequantized_eval(&kings, r), dequantized_eval(&net, r));
+        same += 1;
+    }
+    assert!(same > 100, "{same} positions with both kings on files a-d");
+
+    // A wider hidden layer, or a bucketed network into a plain run, is not
+    // a widening.
+    assert!(matches!(
+        start(Arch::plain(64)).err(),
+        Some(TrainError::Init { .. })
+    ));
+    let bucketed = dir.join("bucketed.nnue");
+    std::fs::write(&bucketed, outputs.to_bytes()).unwrap();
+    let err = Trainer::new(
+        TrainConfig {
+            init: Some(bucketed),
+            ..plain
+        },
+        TrainData::from_records(records).unwrap(),
+    )
+    .err()
+    .unwrap();
+    assert!(err.to_string().contains("bucketed.nnue"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_run_can_start_from_a_network_and_refuses_one_that_does_not_fit() {
     let dir = temp_dir("init");
     let records = material_positions(3000, 7);

@@ -156,8 +156,9 @@ pub struct TrainConfig {
     pub filter: Filter,
     /// The network file whose weights the run starts from, to fine-tune it
     /// (`None`: random weights drawn from the seed). Its architecture must
-    /// be [`arch`](Self::arch); a resumed run continues from its checkpoint
-    /// instead.
+    /// be [`arch`](Self::arch), or that architecture with one plain king
+    /// bucket and/or one set of output weights, which the run copies into
+    /// every bucket; a resumed run continues from its checkpoint instead.
     pub init: Option<PathBuf>,
 }
 

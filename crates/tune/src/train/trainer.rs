@@ -8,7 +8,7 @@ use super::model::{self, Layout, Worker};
 use super::optim::{adamw_step, learning_rate, wdl_weight, Step};
 use super::{TrainConfig, TrainError};
 use crate::marlin::PackedBoard;
-use fianchetto_eval::nnue::Network;
+use fianchetto_eval::nnue::{Arch, KingBuckets, Network, INPUTS};
 use rand_xoshiro::rand_core::RngCore;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -91,8 +91,9 @@ impl std::fmt::Debug for Trainer {
 }
 
 /// The float weights of the network file `path` (its integers over the
-/// quantisation's scales, the inverse of [`Trainer::export`]), which must
-/// have the architecture `config` trains.
+/// quantisation's scales, the inverse of [`Trainer::export`]) laid out for
+/// the architecture `config` trains. The file must have that architecture,
+/// or be its narrower form, which is widened (see [`widen`]).
 fn initial_weights(config: &TrainConfig, path: &std::path::Path) -> Result<Vec<f32>, TrainError> {
     let refuse = |message: String| TrainError::Init {
         path: path.to_path_buf(),
@@ -103,15 +104,16 @@ fn initial_weights(config: &TrainConfig, path: &std::path::Path) -> Result<Vec<f
         source,
     })?;
     let net = Network::from_bytes(&bytes).map_err(|e| refuse(e.to_string()))?;
-    if *net.arch() != config.arch {
+    let from = *net.arch();
+    if !widens_to(&from, &config.arch) {
         return Err(refuse(format!(
-            "the network is {}, the run trains {}: give the run its architecture \
-             (--hidden, --king-buckets, --output-buckets)",
-            net.arch(),
+            "the network is {from}, the run trains {}: give the run its architecture \
+             (--hidden, --king-buckets, --output-buckets), or one that only adds king \
+             buckets to a plain network or output buckets to a network with one",
             config.arch
         )));
     }
-    let q = config.arch.quant;
+    let q = from.quant;
     let (qa, qb) = (q.qa as f32, q.qb as f32);
     // The network file's order is the flat layout's (see `model`).
     let params: Vec<f32> = (net.ft_weights().iter().map(|&w| f32::from(w) / qa))
@@ -119,8 +121,52 @@ fn initial_weights(config: &TrainConfig, path: &std::path::Path) -> Result<Vec<f
         .chain(net.out_weights().iter().map(|&w| f32::from(w) / qb))
         .chain(net.out_bias().iter().map(|&b| b as f32 / (qa * qb)))
         .collect();
-    debug_assert_eq!(params.len(), Layout::new(&config.arch).len());
-    Ok(params)
+    debug_assert_eq!(params.len(), Layout::new(&from).len());
+    Ok(widen(&from, &config.arch, &params))
+}
+
+/// Whether a network of architecture `from` can start a run of `to`: the
+/// same one, or `to` with one plain king bucket in place of its buckets
+/// and/or one set of output weights in place of its sets (hidden size,
+/// activation and quantisation the same).
+fn widens_to(from: &Arch, to: &Arch) -> bool {
+    let kings = from.king_buckets == to.king_buckets || from.king_buckets == KingBuckets::PLAIN;
+    let outputs = from.output_buckets == to.output_buckets || from.output_buckets.count == 1;
+    kings
+        && outputs
+        && from.hidden == to.hidden
+        && from.activation == to.activation
+        && from.quant == to.quant
+}
+
+/// The weights `params` of a network of architecture `from` laid out for
+/// `to` (where [`widens_to`]): a single king bucket's feature rows are
+/// copied into every bucket, a single set of output weights into every
+/// set. Widening the outputs leaves every prediction as it was; widening
+/// the king buckets does too for positions the new map and mirroring see
+/// as the plain network did (each king on files a–d when `to` mirrors),
+/// and else starts from the plain network's view of the mirrored board,
+/// which chess's near left-right symmetry makes a good start.
+fn widen(from: &Arch, to: &Arch, params: &[f32]) -> Vec<f32> {
+    let (src, dst) = (Layout::new(from), Layout::new(to));
+    if src == dst {
+        return params.to_vec();
+    }
+    let block = INPUTS * src.hidden;
+    let mut out = Vec::with_capacity(dst.len());
+    for bucket in 0..to.king_buckets.count() {
+        let b = if src.inputs == INPUTS { 0 } else { bucket };
+        out.extend_from_slice(&params[b * block..(b + 1) * block]);
+    }
+    out.extend_from_slice(&params[src.ft_bias()]);
+    for bucket in 0..dst.outputs {
+        let b = if src.outputs == 1 { 0 } else { bucket };
+        out.extend_from_slice(&params[src.bucket_weights(b)]);
+    }
+    let bias = &params[src.out_bias()];
+    out.extend((0..dst.outputs).map(|b| bias[if src.outputs == 1 { 0 } else { b }]));
+    debug_assert_eq!(out.len(), dst.len());
+    out
 }
 
 /// Fresh weights drawn from the seed: feature weights uniform in ±0.1,
