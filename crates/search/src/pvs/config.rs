@@ -301,11 +301,11 @@ pvs_switches! {
     /// ply deeper when it beat the best score by far, a ply shallower
     /// when barely (doDeeper / doShallower).
     deeper, "deeper" = false, "deeper or shallower re-searches after LMR";
-    /// A table lower bound at most four plies shallower that lies
-    /// `tt_probcut_margin` above beta ends the node with beta plus that
+    /// A table lower bound or exact score at most four plies shallower
+    /// that lies `tt_probcut_margin` above beta ends the node with beta plus that
     /// margin, before any move is searched (a small ProbCut from the table
     /// alone, in check too).
-    tt_probcut, "tt-probcut" = false, "a table lower bound far above beta cuts the node (small ProbCut)";
+    tt_probcut, "tt-probcut" = false, "a table lower bound or exact score far above beta cuts the node (small ProbCut)";
     /// Expected cut-nodes without a hash move are reduced a ply more: with
     /// no move known to refute, the first moves are guesses.
     cut_no_tt_lmr, "cut-no-tt-lmr" = false, "expected cut-nodes without a hash move reduced a ply more";

@@ -182,7 +182,7 @@ const SEE_CAPTURE_HISTORY_BOUND: i32 = 65;
 const IIR_SHALLOW_TT: i32 = 4;
 
 /// `tt-probcut`: how much shallower than the node the table's lower bound
-/// may be and still cut it.
+/// (or exact score) may be and still cut it.
 const TT_PROBCUT_DEPTH_MARGIN: i32 = 4;
 
 /// Extensions stop once a line is this many times the root depth long, so
@@ -1465,13 +1465,13 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             depth -= 1;
         }
 
-        // Step 9b. Small ProbCut: a table lower bound from nearly this
-        // depth that lies far above beta is trusted without a search, in
-        // check too (`tt-probcut`).
+        // Step 9b. Small ProbCut: a table score from nearly this depth that
+        // is at least far above beta (a lower bound or an exact score) is
+        // trusted without a search, in check too (`tt-probcut`).
         if cfg.tt_probcut && !root && !singular_search && !beta.is_decisive() {
             let cut = beta + p.tt_probcut_margin;
             let trusted = entry.zip(tt_score).is_some_and(|(e, s)| {
-                matches!(e.bound, TtBound::Lower)
+                matches!(e.bound, TtBound::Lower | TtBound::Exact)
                     && e.depth >= depth - TT_PROBCUT_DEPTH_MARGIN
                     && s >= cut
                     && !s.is_decisive()
