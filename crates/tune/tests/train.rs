@@ -608,6 +608,26 @@ fn settings_are_checked() {
     assert_eq!(fresh.batch_size, 16_384);
 }
 
+/// A network trained by the whole run `config` on `records`, and written to
+/// `path`.
+fn trained_net_file(
+    config: &TrainConfig,
+    records: &[PackedBoard],
+    path: &std::path::Path,
+) -> (Network, PathBuf) {
+    let mut trainer = Trainer::new(
+        config.clone(),
+        TrainData::from_records(records.to_vec()).unwrap(),
+    )
+    .unwrap();
+    while !trainer.is_finished() {
+        trainer.train_epoch().unwrap();
+    }
+    let net = trainer.export();
+    std::fs::write(path, net.to_bytes()).unwrap();
+    (net, path.to_path_buf())
+}
+
 #[test]
 fn a_plain_network_widens_into_buckets_and_keeps_its_predictions() {
     let dir = temp_dir("widen");
@@ -616,17 +636,7 @@ fn a_plain_network_widens_into_buckets_and_keeps_its_predictions() {
         epochs: 2,
         ..small_config()
     };
-    let mut first = Trainer::new(
-        plain.clone(),
-        TrainData::from_records(records.clone()).unwrap(),
-    )
-    .unwrap();
-    while !first.is_finished() {
-        first.train_epoch().unwrap();
-    }
-    let net = first.export();
-    let path = dir.join("plain.nnue");
-    std::fs::write(&path, net.to_bytes()).unwrap();
+    let (net, path) = trained_net_file(&plain, &records, &dir.join("plain.nnue"));
     let start = |arch: Arch| {
         Trainer::new(
             TrainConfig {
@@ -698,17 +708,7 @@ fn a_run_can_start_from_a_network_and_refuses_one_that_does_not_fit() {
         arch: Arch::plain(32).with_output_buckets(2),
         ..small_config()
     };
-    let mut first = Trainer::new(
-        config.clone(),
-        TrainData::from_records(records.clone()).unwrap(),
-    )
-    .unwrap();
-    while !first.is_finished() {
-        first.train_epoch().unwrap();
-    }
-    let net = first.export();
-    let path = dir.join("start.nnue");
-    std::fs::write(&path, net.to_bytes()).unwrap();
+    let (net, path) = trained_net_file(&config, &records, &dir.join("start.nnue"));
 
     // Started from it, a run holds its weights exactly: the export before
     // any step is the same network, and it predicts what the file does.
