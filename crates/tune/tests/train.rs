@@ -637,17 +637,18 @@ fn a_plain_network_widens_into_buckets_and_keeps_its_predictions() {
         ..small_config()
     };
     let (net, path) = trained_net_file(&plain, &records, &dir.join("plain.nnue"));
-    let start = |arch: Arch| {
+    let start_from = |init: &PathBuf, arch: Arch| {
         Trainer::new(
             TrainConfig {
                 arch,
-                init: Some(path.clone()),
+                init: Some(init.clone()),
                 ..plain.clone()
             },
             TrainData::from_records(records.clone()).unwrap(),
         )
         .map(|t| t.export())
     };
+    let start = |arch: Arch| start_from(&path, arch);
 
     // Eight sets of output weights, each a copy of the one: every position
     // evaluates as before.
@@ -686,15 +687,7 @@ fn a_plain_network_widens_into_buckets_and_keeps_its_predictions() {
     ));
     let bucketed = dir.join("bucketed.nnue");
     std::fs::write(&bucketed, outputs.to_bytes()).unwrap();
-    let err = Trainer::new(
-        TrainConfig {
-            init: Some(bucketed),
-            ..plain
-        },
-        TrainData::from_records(records).unwrap(),
-    )
-    .err()
-    .unwrap();
+    let err = start_from(&bucketed, Arch::plain(32)).err().unwrap();
     assert!(err.to_string().contains("bucketed.nnue"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

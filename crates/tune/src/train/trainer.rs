@@ -149,22 +149,21 @@ fn widens_to(from: &Arch, to: &Arch) -> bool {
 /// which chess's near left-right symmetry makes a good start.
 fn widen(from: &Arch, to: &Arch, params: &[f32]) -> Vec<f32> {
     let (src, dst) = (Layout::new(from), Layout::new(to));
-    if src == dst {
-        return params.to_vec();
-    }
+    // Bucket `b` of the new layout reads the old one's only bucket, or its
+    // own where the old layout has as many (the same architecture).
+    let source = |count: usize, b: usize| if count == 1 { 0 } else { b };
     let block = INPUTS * src.hidden;
     let mut out = Vec::with_capacity(dst.len());
     for bucket in 0..to.king_buckets.count() {
-        let b = if src.inputs == INPUTS { 0 } else { bucket };
+        let b = source(from.king_buckets.count(), bucket);
         out.extend_from_slice(&params[b * block..(b + 1) * block]);
     }
     out.extend_from_slice(&params[src.ft_bias()]);
     for bucket in 0..dst.outputs {
-        let b = if src.outputs == 1 { 0 } else { bucket };
-        out.extend_from_slice(&params[src.bucket_weights(b)]);
+        out.extend_from_slice(&params[src.bucket_weights(source(src.outputs, bucket))]);
     }
     let bias = &params[src.out_bias()];
-    out.extend((0..dst.outputs).map(|b| bias[if src.outputs == 1 { 0 } else { b }]));
+    out.extend((0..dst.outputs).map(|b| bias[source(src.outputs, b)]));
     debug_assert_eq!(out.len(), dst.len());
     out
 }
