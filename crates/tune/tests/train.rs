@@ -12,7 +12,7 @@ use fianchetto_tune::train::{
 };
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 fn below(rng: &mut Xoshiro256PlusPlus, n: u64) -> u64 {
@@ -85,6 +85,13 @@ fn temp_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// Runs `trainer` through every epoch its configuration asks for.
+fn train_to_end(trainer: &mut Trainer) {
+    while !trainer.is_finished() {
+        trainer.train_epoch().unwrap();
+    }
 }
 
 #[test]
@@ -227,9 +234,7 @@ fn the_quantized_export_reproduces_the_float_predictions() {
             ..small_config()
         };
         let mut trainer = Trainer::new(config, data.clone()).unwrap();
-        while !trainer.is_finished() {
-            trainer.train_epoch().unwrap();
-        }
+        train_to_end(&mut trainer);
         let net = Network::from_bytes(&trainer.export().to_bytes()).unwrap();
         assert_eq!(net, trainer.export());
         assert_eq!(*net.arch(), arch);
@@ -288,9 +293,7 @@ fn a_resumed_run_matches_a_straight_one() {
         ..small_config()
     };
     let mut straight = Trainer::new(config.clone(), data.clone()).unwrap();
-    while !straight.is_finished() {
-        straight.train_epoch().unwrap();
-    }
+    train_to_end(&mut straight);
 
     // One epoch, then three batches of the second before "Ctrl-C".
     let mut first = Trainer::new(config.clone(), data.clone()).unwrap();
@@ -318,9 +321,7 @@ fn a_resumed_run_matches_a_straight_one() {
     let checkpoint = Checkpoint::from_bytes(&bytes).unwrap();
     assert_eq!(checkpoint.config(), &config);
     let mut resumed = Trainer::resume(checkpoint, config, data).unwrap();
-    while !resumed.is_finished() {
-        resumed.train_epoch().unwrap();
-    }
+    train_to_end(&mut resumed);
     assert_eq!(resumed.steps(), straight.steps());
     assert!(
         resumed.parameters() == straight.parameters(),
@@ -610,22 +611,16 @@ fn settings_are_checked() {
 
 /// A network trained by the whole run `config` on `records`, and written to
 /// `path`.
-fn trained_net_file(
-    config: &TrainConfig,
-    records: &[PackedBoard],
-    path: &std::path::Path,
-) -> (Network, PathBuf) {
+fn trained_net_file(config: &TrainConfig, records: &[PackedBoard], path: &Path) -> Network {
     let mut trainer = Trainer::new(
         config.clone(),
         TrainData::from_records(records.to_vec()).unwrap(),
     )
     .unwrap();
-    while !trainer.is_finished() {
-        trainer.train_epoch().unwrap();
-    }
+    train_to_end(&mut trainer);
     let net = trainer.export();
     std::fs::write(path, net.to_bytes()).unwrap();
-    (net, path.to_path_buf())
+    net
 }
 
 #[test]
@@ -636,7 +631,8 @@ fn a_plain_network_widens_into_buckets_and_keeps_its_predictions() {
         epochs: 2,
         ..small_config()
     };
-    let (net, path) = trained_net_file(&plain, &records, &dir.join("plain.nnue"));
+    let path = dir.join("plain.nnue");
+    let net = trained_net_file(&plain, &records, &path);
     let start_from = |init: &PathBuf, arch: Arch| {
         Trainer::new(
             TrainConfig {
@@ -701,7 +697,8 @@ fn a_run_can_start_from_a_network_and_refuses_one_that_does_not_fit() {
         arch: Arch::plain(32).with_output_buckets(2),
         ..small_config()
     };
-    let (net, path) = trained_net_file(&config, &records, &dir.join("start.nnue"));
+    let path = dir.join("start.nnue");
+    let net = trained_net_file(&config, &records, &path);
 
     // Started from it, a run holds its weights exactly: the export before
     // any step is the same network, and it predicts what the file does.
