@@ -311,6 +311,11 @@ pvs_switches! {
     /// Expected cut-nodes without a hash move are reduced a ply more: with
     /// no move known to refute, the first moves are guesses.
     cut_no_tt_lmr, "cut-no-tt-lmr" = false, "expected cut-nodes without a hash move reduced a ply more";
+    /// Quiescence stands pat on the table's score where its bound says
+    /// the static evaluation is too low (a lower bound above it) or too
+    /// high (an upper bound below it), as the main search's evaluation is
+    /// refined in its step 4.
+    qs_tt_eval, "qs-tt-eval" = false, "quiescence stands pat on the table's score where its bound refines the evaluation";
 
     /// Mate-distance pruning.
     mate_distance, "mdp" = true, "mate-distance pruning";

@@ -1300,12 +1300,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         } else {
             let (raw, se) = self.static_eval(board, entry, ply);
             let refined = match (entry, tt_score) {
-                (Some(e), Some(s)) if cfg.tt_cutoffs && !s.is_decisive() => match e.bound {
-                    TtBound::Lower if s > se => s,
-                    TtBound::Upper if s < se => s,
-                    TtBound::Exact => s,
-                    _ => se,
-                },
+                (Some(e), Some(s)) if cfg.tt_cutoffs => refine_by_table(se, e.bound, s),
                 _ => se,
             };
             (raw, se, refined)
@@ -2185,7 +2180,14 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             (-Score::INFINITE, -Score::INFINITE)
         } else {
             let (raw, se) = self.static_eval(board, entry, ply);
-            best = se;
+            best = match entry {
+                Some(e) if cfg.qs_tt_eval && cfg.tt_cutoffs => refine_by_table(
+                    se,
+                    e.bound,
+                    score_from_tt(e.score, ply, board.halfmove_clock()),
+                ),
+                _ => se,
+            };
             if best >= beta {
                 if cfg.qs_blend && !best.is_decisive() {
                     best = blend_fail_high(best, beta);
@@ -2304,6 +2306,24 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     }
 }
 
+/// The static evaluation `eval` refined by a table score `score` of this
+/// position: the score replaces it where its bound says the evaluation is
+/// wrong (a lower bound above it, an upper bound below it, an exact score).
+/// A mate score never replaces it: it proves a line, not a position's
+/// worth for the pruning rules that read this value.
+#[inline]
+fn refine_by_table(eval: Score, bound: TtBound, score: Score) -> Score {
+    if score.is_decisive() {
+        return eval;
+    }
+    match bound {
+        TtBound::Lower if score > eval => score,
+        TtBound::Upper if score < eval => score,
+        TtBound::Exact => score,
+        _ => eval,
+    }
+}
+
 /// A quiescence fail-high score pulled halfway back to `beta` (`qs-blend`):
 /// still at least `beta`, so the bound it makes stays true.
 #[inline]
@@ -2401,6 +2421,23 @@ mod tests {
         let qs = e(TtBound::Exact, QS_DEPTH_NO_CHECKS);
         assert!(tt_cuts(&qs, s, QS_DEPTH_NO_CHECKS, 0, alpha, beta));
         assert!(!tt_cuts(&qs, s, QS_DEPTH_CHECKS, 0, alpha, beta));
+    }
+
+    #[test]
+    fn a_table_score_refines_the_evaluation_only_in_its_bounds_direction() {
+        let eval = Score::cp(20);
+        let (above, below) = (Score::cp(60), Score::cp(-30));
+        assert_eq!(refine_by_table(eval, TtBound::Lower, above), above);
+        assert_eq!(refine_by_table(eval, TtBound::Lower, below), eval);
+        assert_eq!(refine_by_table(eval, TtBound::Upper, below), below);
+        assert_eq!(refine_by_table(eval, TtBound::Upper, above), eval);
+        assert_eq!(refine_by_table(eval, TtBound::Exact, below), below);
+        assert_eq!(refine_by_table(eval, TtBound::Exact, above), above);
+        // A mate found in the table never stands in for an evaluation.
+        for bound in [TtBound::Lower, TtBound::Upper, TtBound::Exact] {
+            assert_eq!(refine_by_table(eval, bound, Score::mate_in(3)), eval);
+            assert_eq!(refine_by_table(eval, bound, Score::mated_in(4)), eval);
+        }
     }
 
     #[test]
