@@ -1728,7 +1728,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     // whose evaluation is not improving, and nodes whose
                     // children keep failing high (`cutoff-count`) are
                     // reduced more.
-                    r += i32::from(cut_node) + i32::from(!improving)
+                    r += p.lmr_cut_node * i32::from(cut_node) + i32::from(!improving)
                         - i32::from(PV || tt_pv)
                         - i32::from(check);
                     if cfg.cut_no_tt_lmr && cut_node && tt_move.is_null() {

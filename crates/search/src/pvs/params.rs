@@ -151,6 +151,8 @@ search_params! {
     lmr_history_div = 7950, 2048..=20000, step 500;
     /// Late-move reductions: a reduced capture's one ply less per this much capture history (`lmr-capture-history`).
     lmr_capture_history_div = 6000, 1500..=16000, step 500;
+    /// Late-move reductions: plies more at an expected cut-node (a node whose parent expects it to fail high: its late moves are least likely to matter).
+    lmr_cut_node = 1, 0..=3, step 1;
     /// History bonus: per ply of depth squared.
     history_bonus_quad = 10, 0..=64, step 2;
     /// History bonus: per ply of depth.
