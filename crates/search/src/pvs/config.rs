@@ -316,6 +316,9 @@ pvs_switches! {
     /// high (an upper bound below it), as the main search's evaluation is
     /// refined in its step 4.
     qs_tt_eval, "qs-tt-eval" = false, "quiescence stands pat on the table's score where its bound refines the evaluation";
+    /// In check, the quiescence search stops after two quiet evasions
+    /// once a move has escaped the mate (Stockfish's quiet-evasion limit).
+    qs_evasion_limit, "qs-evasion-limit" = false, "quiescence in check stops after two quiet evasions once the mate is escaped";
 
     /// Mate-distance pruning.
     mate_distance, "mdp" = true, "mate-distance pruning";

@@ -144,6 +144,12 @@ const FUTILITY_NO_BEST_MARGIN: i32 = 150;
 /// moves, then only checks, promotions and recaptures.
 const QS_MOVE_COUNT: usize = 2;
 
+/// `qs-evasion-limit`: a quiescence node in check searches at most this
+/// many quiet evasions once a move has shown it is not mated (captures of
+/// the checker come first, and the quiet evasions after the first two
+/// rarely change the score of a position this shallow).
+const QS_QUIET_EVASIONS: usize = 2;
+
 /// `big-cut-bonus`: a cut-off this far above beta teaches the histories
 /// as if from a ply deeper.
 const BIG_CUT_MARGIN: i32 = 90;
@@ -2218,6 +2224,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         let futility_base = static_eval.0 + self.params.delta_margin;
         let mut best_move = Move::NULL;
         let mut move_count = 0;
+        let mut quiet_evasions = 0;
         loop {
             let mv = {
                 // Quiescence always orders its captures by victim.
@@ -2231,6 +2238,17 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 }
             };
             move_count += 1;
+            if in_check && mv.is_quiet() {
+                // Enough quiet evasions were tried once one move escapes
+                // the mate (`qs-evasion-limit`); the rest are quiet too.
+                if cfg.qs_evasion_limit
+                    && quiet_evasions >= QS_QUIET_EVASIONS
+                    && best.0 > -Score::MATE_BOUND.0
+                {
+                    break;
+                }
+                quiet_evasions += 1;
+            }
             if !in_check && best.0 > -Score::MATE_BOUND.0 {
                 // Delta pruning: even winning the piece outright with a
                 // margin stays below alpha.
