@@ -316,6 +316,9 @@ pvs_switches! {
     /// high (an upper bound below it), as the main search's evaluation is
     /// refined in its step 4.
     qs_tt_eval, "qs-tt-eval" = false, "quiescence stands pat on the table's score where its bound refines the evaluation";
+    /// A late move whose reduction comes out negative (its history far
+    /// above the rest) is searched a ply deeper than its depth, not at it.
+    lmr_deeper, "lmr-deeper" = false, "late moves with a negative reduction searched a ply deeper";
     /// In check, the quiescence search stops after two quiet evasions
     /// once a move has escaped the mate (Stockfish's quiet-evasion limit).
     qs_evasion_limit, "qs-evasion-limit" = false, "quiescence in check stops after two quiet evasions once the mate is escaped";

@@ -1766,7 +1766,14 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         // +23 [+7, +38] Elo, 1 004 games at 5 000 nodes).
                         r -= history / p.lmr_capture_history_div.max(1);
                     }
-                    let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
+                    // A reduction that comes out negative (a history far
+                    // above the rest) is no reduction, or with `lmr-deeper`
+                    // a ply of extension (Stockfish's clamp to newDepth + 1).
+                    let d = if cfg.lmr_deeper && r < 0 && new_depth >= 1 {
+                        new_depth + 1
+                    } else {
+                        (new_depth - r.max(0)).clamp(1, new_depth.max(1))
+                    };
                     self.stack[ply].reduction = new_depth - d;
                     score = -self.search::<false>(&next, -alpha - 1, -alpha, d, ply + 1, true);
                     self.stack[ply].reduction = 0;
