@@ -388,7 +388,7 @@ impl MovePicker {
         if (!self.qsearch || self.in_check) && (board.pieces(us, Role::Pawn) & seventh).any() {
             let mut quiets = MoveList::new();
             board.generate(GenKind::Quiets, &mut quiets);
-            for mv in quiets {
+            for &mv in &quiets {
                 if mv.is_promotion() {
                     let _ = list.try_push(mv);
                 } else {
@@ -398,7 +398,7 @@ impl MovePicker {
             self.quiets_generated = true;
         }
         let cfg = ord.cfg;
-        for mv in list {
+        for &mv in &list {
             let score = if !ord.mvv_lva {
                 0
             } else if cfg.capture_history {
@@ -418,7 +418,7 @@ impl MovePicker {
         if !self.quiets_generated {
             let mut list = MoveList::new();
             board.generate(GenKind::Quiets, &mut list);
-            for mv in list {
+            for &mv in &list {
                 // Quiet promotions were handed out with the captures.
                 if !(mv.is_promotion() && self.noisy.iter().any(|e| e.mv == mv)) {
                     self.quiets.push(Scored { mv, score: 0 });
