@@ -269,8 +269,7 @@ impl Tables {
     /// all read this one sum.
     #[inline]
     pub fn quiet(&self, side: Color, mv: Move, pt: Option<u16>, ctx: &QuietContext) -> i32 {
-        let [c, f, t, from, to] = Self::butterfly_index(side, mv, ctx.threats);
-        let mut s = self.history[c][f][t][from][to] as i32;
+        let mut s = self.butterfly(side, mv, ctx.threats);
         if let Some(pt) = pt {
             let pt = pt as usize;
             for prev in ctx.cont.iter().flatten() {
@@ -281,6 +280,14 @@ impl Tables {
             }
         }
         s
+    }
+
+    /// The butterfly history of a quiet move alone (by side, the threat
+    /// map's from and to bits, and the squares).
+    #[inline]
+    pub fn butterfly(&self, side: Color, mv: Move, threats: Bitboard) -> i32 {
+        let [c, f, t, from, to] = Self::butterfly_index(side, mv, threats);
+        self.history[c][f][t][from][to] as i32
     }
 
     /// The gravity update of the continuation histories alone.

@@ -450,6 +450,11 @@ impl MovePicker {
             e.score =
                 ord.tables
                     .quiet(us, e.mv, piece.map(|p| piece_to_index(p, e.mv)), &ord.quiet);
+            // The butterfly history counts twice in the order
+            // (`order-butterfly-x2`), as Stockfish weighs its main history.
+            if ord.cfg.order_butterfly_x2 {
+                e.score += ord.tables.butterfly(us, e.mv, ord.quiet.threats);
+            }
             if let (Some(lesser), Some(piece)) = (&lesser, piece) {
                 let i = piece.role.index();
                 let (from, to) = (e.mv.from(), e.mv.to());
