@@ -323,8 +323,10 @@ pvs_switches! {
     qs_tt_eval, "qs-tt-eval" = true, "quiescence stands pat on the table's score where its bound refines the evaluation";
     /// The move picker counts a quiet move's butterfly history twice
     /// (the continuation and pawn histories once), as Stockfish weighs its
-    /// main history; pruning and reductions read the plain sum.
-    order_butterfly_x2, "order-butterfly-x2" = false, "the butterfly history counted twice in the quiet move order";
+    /// main history; pruning and reductions read the plain sum. (SPRT
+    /// [0, 10] at 5 000 nodes on the defaults of 5cdd65e: +15 [+4, +27]
+    /// Elo, H1 after 1 917 games.)
+    order_butterfly_x2, "order-butterfly-x2" = true, "the butterfly history counted twice in the quiet move order";
     /// A late move whose reduction comes out negative (its history far
     /// above the rest) is searched a ply deeper than its depth, not at it.
     lmr_deeper, "lmr-deeper" = false, "late moves with a negative reduction searched a ply deeper";
