@@ -265,11 +265,26 @@ impl Tables {
 
     /// The history of a quiet move: butterfly plus, where `ctx` has them,
     /// the continuation histories and the pawn history. `side` plays `mv`,
-    /// whose piece-to index is `pt`. Move ordering, reductions and pruning
-    /// all read this one sum.
+    /// whose piece-to index is `pt`. Reductions and pruning read this sum;
+    /// move ordering reads [`Tables::quiet_weighted`].
     #[inline]
     pub fn quiet(&self, side: Color, mv: Move, pt: Option<u16>, ctx: &QuietContext) -> i32 {
-        let mut s = self.butterfly(side, mv, ctx.threats);
+        self.quiet_weighted(side, mv, pt, ctx, 1)
+    }
+
+    /// [`Tables::quiet`] with the butterfly history counted
+    /// `butterfly_weight` times (the move order's `order-butterfly-x2`).
+    #[inline]
+    pub fn quiet_weighted(
+        &self,
+        side: Color,
+        mv: Move,
+        pt: Option<u16>,
+        ctx: &QuietContext,
+        butterfly_weight: i32,
+    ) -> i32 {
+        let [c, f, t, from, to] = Self::butterfly_index(side, mv, ctx.threats);
+        let mut s = butterfly_weight * self.history[c][f][t][from][to] as i32;
         if let Some(pt) = pt {
             let pt = pt as usize;
             for prev in ctx.cont.iter().flatten() {
@@ -280,14 +295,6 @@ impl Tables {
             }
         }
         s
-    }
-
-    /// The butterfly history of a quiet move alone (by side, the threat
-    /// map's from and to bits, and the squares).
-    #[inline]
-    pub fn butterfly(&self, side: Color, mv: Move, threats: Bitboard) -> i32 {
-        let [c, f, t, from, to] = Self::butterfly_index(side, mv, threats);
-        self.history[c][f][t][from][to] as i32
     }
 
     /// The gravity update of the continuation histories alone.

@@ -2177,8 +2177,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         };
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
         let tt_pv = cfg.tt_pv && (PV || entry.is_some_and(|e| e.pv));
-        if let Some(e) = entry {
-            let s = score_from_tt(e.score, ply, board.halfmove_clock());
+        let tt_score = entry.map(|e| score_from_tt(e.score, ply, board.halfmove_clock()));
+        if let (Some(e), Some(s)) = (entry, tt_score) {
             if cfg.tt_cutoffs
                 && !PV
                 && tt_cuts(&e, s, qs_depth, board.halfmove_clock(), alpha, beta)
@@ -2193,12 +2193,10 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             (-Score::INFINITE, -Score::INFINITE)
         } else {
             let (raw, se) = self.static_eval(board, entry, ply);
-            best = match entry {
-                Some(e) if cfg.qs_tt_eval && cfg.tt_cutoffs => refine_by_table(
-                    se,
-                    e.bound,
-                    score_from_tt(e.score, ply, board.halfmove_clock()),
-                ),
+            best = match (entry, tt_score) {
+                (Some(e), Some(s)) if cfg.qs_tt_eval && cfg.tt_cutoffs => {
+                    refine_by_table(se, e.bound, s)
+                }
                 _ => se,
             };
             if best >= beta {
@@ -2245,13 +2243,10 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 }
             };
             move_count += 1;
-            if in_check && mv.is_quiet() {
-                // Enough quiet evasions were tried once one move escapes
-                // the mate (`qs-evasion-limit`); the rest are quiet too.
-                if cfg.qs_evasion_limit
-                    && quiet_evasions >= QS_QUIET_EVASIONS
-                    && best.0 > -Score::MATE_BOUND.0
-                {
+            // Enough quiet evasions were tried once one move escapes the
+            // mate (`qs-evasion-limit`); the moves left are quiet too.
+            if cfg.qs_evasion_limit && in_check && mv.is_quiet() {
+                if quiet_evasions >= QS_QUIET_EVASIONS && best.0 > -Score::MATE_BOUND.0 {
                     break;
                 }
                 quiet_evasions += 1;

@@ -445,16 +445,18 @@ impl MovePicker {
         } else {
             None
         };
+        // The butterfly history counts twice in the order with
+        // `order-butterfly-x2`, as Stockfish weighs its main history.
+        let butterfly_weight = if ord.cfg.order_butterfly_x2 { 2 } else { 1 };
         for e in self.quiets.iter_mut() {
             let piece = board.piece_at(e.mv.from());
-            e.score =
-                ord.tables
-                    .quiet(us, e.mv, piece.map(|p| piece_to_index(p, e.mv)), &ord.quiet);
-            // The butterfly history counts twice in the order
-            // (`order-butterfly-x2`), as Stockfish weighs its main history.
-            if ord.cfg.order_butterfly_x2 {
-                e.score += ord.tables.butterfly(us, e.mv, ord.quiet.threats);
-            }
+            e.score = ord.tables.quiet_weighted(
+                us,
+                e.mv,
+                piece.map(|p| piece_to_index(p, e.mv)),
+                &ord.quiet,
+                butterfly_weight,
+            );
             if let (Some(lesser), Some(piece)) = (&lesser, piece) {
                 let i = piece.role.index();
                 let (from, to) = (e.mv.from(), e.mv.to());
