@@ -269,11 +269,12 @@ impl Tables {
     /// move ordering reads [`Tables::quiet_weighted`].
     #[inline]
     pub fn quiet(&self, side: Color, mv: Move, pt: Option<u16>, ctx: &QuietContext) -> i32 {
-        self.quiet_weighted(side, mv, pt, ctx, 1)
+        self.quiet_weighted(side, mv, pt, ctx, 1, 1)
     }
 
     /// [`Tables::quiet`] with the butterfly history counted
-    /// `butterfly_weight` times (the move order's `order-butterfly-x2`).
+    /// `butterfly_weight` times and the pawn history `pawn_weight` times
+    /// (the move order's `order-butterfly-x2` and `order-pawn-x2`).
     #[inline]
     pub fn quiet_weighted(
         &self,
@@ -282,6 +283,7 @@ impl Tables {
         pt: Option<u16>,
         ctx: &QuietContext,
         butterfly_weight: i32,
+        pawn_weight: i32,
     ) -> i32 {
         let [c, f, t, from, to] = Self::butterfly_index(side, mv, ctx.threats);
         let mut s = butterfly_weight * self.history[c][f][t][from][to] as i32;
@@ -291,7 +293,7 @@ impl Tables {
                 s += self.cont[*prev as usize][pt] as i32;
             }
             if let Some(row) = ctx.pawn_row {
-                s += self.pawn[row][pt] as i32;
+                s += pawn_weight * self.pawn[row][pt] as i32;
             }
         }
         s

@@ -446,8 +446,10 @@ impl MovePicker {
             None
         };
         // The butterfly history counts twice in the order with
-        // `order-butterfly-x2`, as Stockfish weighs its main history.
+        // `order-butterfly-x2`, as Stockfish weighs its main history, and
+        // the pawn history with `order-pawn-x2`.
         let butterfly_weight = if ord.cfg.order_butterfly_x2 { 2 } else { 1 };
+        let pawn_weight = if ord.cfg.order_pawn_x2 { 2 } else { 1 };
         for e in self.quiets.iter_mut() {
             let piece = board.piece_at(e.mv.from());
             e.score = ord.tables.quiet_weighted(
@@ -456,6 +458,7 @@ impl MovePicker {
                 piece.map(|p| piece_to_index(p, e.mv)),
                 &ord.quiet,
                 butterfly_weight,
+                pawn_weight,
             );
             if let (Some(lesser), Some(piece)) = (&lesser, piece) {
                 let i = piece.role.index();
