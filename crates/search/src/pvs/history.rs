@@ -26,6 +26,7 @@
 //!   pieces, or after the same two moves; added to later static evaluations.
 
 use super::params::SearchParams;
+use arrayvec::ArrayVec;
 use fianchetto_board::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use fianchetto_board::{Bitboard, Board, Color, Move, Piece, Role};
 
@@ -266,37 +267,37 @@ impl Tables {
     /// The history of a quiet move: butterfly plus, where `ctx` has them,
     /// the continuation histories and the pawn history. `side` plays `mv`,
     /// whose piece-to index is `pt`. Reductions and pruning read this sum;
-    /// move ordering reads [`Tables::quiet_weighted`].
+    /// move ordering scores a node's moves with a [`QuietScorer`].
     #[inline]
     pub fn quiet(&self, side: Color, mv: Move, pt: Option<u16>, ctx: &QuietContext) -> i32 {
-        self.quiet_weighted(side, mv, pt, ctx, 1, 1)
+        self.quiet_scorer(side, ctx, 1, 1).score(mv, pt)
     }
 
-    /// [`Tables::quiet`] with the butterfly history counted
-    /// `butterfly_weight` times and the pawn history `pawn_weight` times
-    /// (the move order's `order-butterfly-x2` and `order-pawn-x2`).
+    /// The scorer of `side`'s quiet moves in the node of `ctx`, with the
+    /// butterfly history counted `butterfly_weight` times and the pawn
+    /// history `pawn_weight` times (the move order's `order-butterfly-x2`
+    /// and `order-pawn-x2`).
     #[inline]
-    pub fn quiet_weighted(
-        &self,
+    pub fn quiet_scorer<'a>(
+        &'a self,
         side: Color,
-        mv: Move,
-        pt: Option<u16>,
         ctx: &QuietContext,
         butterfly_weight: i32,
         pawn_weight: i32,
-    ) -> i32 {
-        let [c, f, t, from, to] = Self::butterfly_index(side, mv, ctx.threats);
-        let mut s = butterfly_weight * self.history[c][f][t][from][to] as i32;
-        if let Some(pt) = pt {
-            let pt = pt as usize;
-            for prev in ctx.cont.iter().flatten() {
-                s += self.cont[*prev as usize][pt] as i32;
-            }
-            if let Some(row) = ctx.pawn_row {
-                s += pawn_weight * self.pawn[row][pt] as i32;
-            }
+    ) -> QuietScorer<'a> {
+        QuietScorer {
+            butterfly: &self.history[side.index()],
+            threats: ctx.threats,
+            butterfly_weight,
+            cont: ctx
+                .cont
+                .iter()
+                .flatten()
+                .map(|&prev| &self.cont[prev as usize])
+                .collect(),
+            pawn: ctx.pawn_row.map(|row| &self.pawn[row]),
+            pawn_weight,
         }
-        s
     }
 
     /// The gravity update of the continuation histories alone.
@@ -332,6 +333,43 @@ impl Tables {
                 gravity(&mut self.pawn[row][pt as usize], bonus);
             }
         }
+    }
+}
+
+/// The histories of one node's quiet moves, their rows looked up once for
+/// the node (the move picker scores every quiet move with one): the side's
+/// butterfly table and the continuation and pawn history rows its
+/// [`QuietContext`] names, each with its weight.
+pub(crate) struct QuietScorer<'a> {
+    butterfly: &'a Butterfly,
+    threats: Bitboard,
+    butterfly_weight: i32,
+    cont: ArrayVec<&'a ContRow, 5>,
+    pawn: Option<&'a ContRow>,
+    pawn_weight: i32,
+}
+
+impl QuietScorer<'_> {
+    /// The weighted history of `mv`, whose piece-to index is `pt` (without
+    /// one, the butterfly history alone).
+    #[inline]
+    pub fn score(&self, mv: Move, pt: Option<u16>) -> i32 {
+        let (from, to) = (mv.from(), mv.to());
+        let (f, t) = (
+            usize::from(self.threats.contains(from)),
+            usize::from(self.threats.contains(to)),
+        );
+        let mut s = self.butterfly_weight * self.butterfly[f][t][from.index()][to.index()] as i32;
+        if let Some(pt) = pt {
+            let pt = pt as usize;
+            for row in &self.cont {
+                s += row[pt] as i32;
+            }
+            if let Some(row) = self.pawn {
+                s += self.pawn_weight * row[pt] as i32;
+            }
+        }
+        s
     }
 }
 

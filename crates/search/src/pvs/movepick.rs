@@ -450,16 +450,12 @@ impl MovePicker {
         // the pawn history with `order-pawn-x2`.
         let butterfly_weight = if ord.cfg.order_butterfly_x2 { 2 } else { 1 };
         let pawn_weight = if ord.cfg.order_pawn_x2 { 2 } else { 1 };
+        let scorer = ord
+            .tables
+            .quiet_scorer(us, &ord.quiet, butterfly_weight, pawn_weight);
         for e in self.quiets.iter_mut() {
             let piece = board.piece_at(e.mv.from());
-            e.score = ord.tables.quiet_weighted(
-                us,
-                e.mv,
-                piece.map(|p| piece_to_index(p, e.mv)),
-                &ord.quiet,
-                butterfly_weight,
-                pawn_weight,
-            );
+            e.score = scorer.score(e.mv, piece.map(|p| piece_to_index(p, e.mv)));
             if let (Some(lesser), Some(piece)) = (&lesser, piece) {
                 let i = piece.role.index();
                 let (from, to) = (e.mv.from(), e.mv.to());
