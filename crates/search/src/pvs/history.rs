@@ -556,6 +556,35 @@ mod tests {
     }
 
     #[test]
+    fn the_quiet_scorer_weighs_each_history() {
+        use fianchetto_board::MoveKind;
+        let mut tables = Tables::new();
+        let mv = Move::new(Square::G1, Square::F3, MoveKind::Quiet);
+        let pt = piece_to_index(Piece::new(Color::White, Role::Knight), mv);
+        let ctx = QuietContext {
+            cont: [Some(7), None, Some(300), None, None],
+            pawn_row: Some(5),
+            ..QuietContext::NONE
+        };
+        // Distinct values in each table, so that a weight applied to the
+        // wrong one shows.
+        tables.history[0][0][0][Square::G1.index()][Square::F3.index()] = 100;
+        tables.cont[7][pt as usize] = 20;
+        tables.cont[300][pt as usize] = 3;
+        tables.pawn[5][pt as usize] = 1_000;
+        let side = Color::White;
+        assert_eq!(tables.quiet(side, mv, Some(pt), &ctx), 1_123);
+        let score = |b, p| tables.quiet_scorer(side, &ctx, b, p).score(mv, Some(pt));
+        assert_eq!(score(1, 1), 1_123);
+        assert_eq!(score(2, 1), 1_223);
+        assert_eq!(score(1, 2), 2_123);
+        // Without a piece-to index, the butterfly history alone.
+        assert_eq!(tables.quiet_scorer(side, &ctx, 2, 2).score(mv, None), 200);
+        // The other side's butterfly table is apart.
+        assert_eq!(tables.quiet(Color::Black, mv, Some(pt), &ctx), 1_023);
+    }
+
+    #[test]
     fn threats_by_lesser_pieces_rank_the_attackers() {
         // Black: pawn d5 (takes c4, e4), knight g1 (e2, f3, h3), bishop a6
         // (along b5..f1), rook h8 (the h-file and the eighth rank), queen
