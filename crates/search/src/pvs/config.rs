@@ -328,8 +328,8 @@ pvs_switches! {
     /// Elo, H1 after 1 917 games.)
     order_butterfly_x2, "order-butterfly-x2" = true, "the butterfly history counted twice in the quiet move order";
     /// The move picker counts a quiet move's pawn history twice, as
-    /// Stockfish 16 weighs it beside its main history (no effect without
-    /// `pawn-history`); pruning and reductions read the plain sum. (SPRT
+    /// Stockfish's picker weighs it beside its main history (no effect
+    /// without `pawn-history`); pruning and reductions read the plain sum. (SPRT
     /// [0, 10] at 5 000 nodes on the defaults of 650f904: +13 [+3, +23]
     /// Elo, H1 after 2 318 games.)
     order_pawn_x2, "order-pawn-x2" = true, "the pawn history counted twice in the quiet move order";
