@@ -254,14 +254,8 @@ impl Tables {
     /// from and to squares are among `threats`, from, to.
     #[inline]
     fn butterfly_index(side: Color, mv: Move, threats: Bitboard) -> [usize; 5] {
-        let (from, to) = (mv.from(), mv.to());
-        [
-            side.index(),
-            usize::from(threats.contains(from)),
-            usize::from(threats.contains(to)),
-            from.index(),
-            to.index(),
-        ]
+        let [f, t, from, to] = side_butterfly_index(mv, threats);
+        [side.index(), f, t, from, to]
     }
 
     /// The history of a quiet move: butterfly plus, where `ctx` has them,
@@ -354,12 +348,8 @@ impl QuietScorer<'_> {
     /// one, the butterfly history alone).
     #[inline]
     pub fn score(&self, mv: Move, pt: Option<u16>) -> i32 {
-        let (from, to) = (mv.from(), mv.to());
-        let (f, t) = (
-            usize::from(self.threats.contains(from)),
-            usize::from(self.threats.contains(to)),
-        );
-        let mut s = self.butterfly_weight * self.butterfly[f][t][from.index()][to.index()] as i32;
+        let [f, t, from, to] = side_butterfly_index(mv, self.threats);
+        let mut s = self.butterfly_weight * self.butterfly[f][t][from][to] as i32;
         if let Some(pt) = pt {
             let pt = pt as usize;
             for row in &self.cont {
@@ -371,6 +361,19 @@ impl QuietScorer<'_> {
         }
         s
     }
+}
+
+/// Where the entry of `mv` lies in one side's [`Butterfly`] table: whether
+/// its from and to squares are among `threats`, from, to.
+#[inline]
+fn side_butterfly_index(mv: Move, threats: Bitboard) -> [usize; 4] {
+    let (from, to) = (mv.from(), mv.to());
+    [
+        usize::from(threats.contains(from)),
+        usize::from(threats.contains(to)),
+        from.index(),
+        to.index(),
+    ]
 }
 
 /// What a quiet move's history is looked up by besides the move itself.
