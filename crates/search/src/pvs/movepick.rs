@@ -317,16 +317,18 @@ impl MovePicker {
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
-                    while self.cur < self.quiets.len() {
-                        if self.skip_quiets {
-                            // Only the checks are left: in generation order.
+                    if self.skip_quiets {
+                        // Only the checks are left: in generation order.
+                        let checks = *self.checks.get_or_insert_with(|| CheckInfo::new(board));
+                        while self.cur < self.quiets.len() {
                             let mv = self.quiets[self.cur].mv;
                             self.cur += 1;
-                            if !self.is_early(mv) && self.gives_check(board, mv) {
+                            if checks.gives_check(board, mv) && !self.is_early(mv) {
                                 return Some(mv);
                             }
-                            continue;
                         }
+                    }
+                    while self.cur < self.quiets.len() {
                         let i = if ord.cfg.history {
                             self.best_index(&self.quiets[self.cur..]) + self.cur
                         } else {
@@ -560,6 +562,10 @@ pub(crate) struct CheckInfo {
     squares: [Bitboard; 6],
     /// Our pieces whose leaving the king's line discovers a check.
     discoverers: Bitboard,
+    /// Every role's check squares together: a plain move landing outside
+    /// them, by a piece that discovers nothing, gives no check (most quiet
+    /// moves are rejected by this one test).
+    any_square: Bitboard,
 }
 
 impl CheckInfo {
@@ -596,6 +602,7 @@ impl CheckInfo {
             king,
             squares,
             discoverers,
+            any_square: squares.iter().fold(Bitboard::EMPTY, |u, &s| u | s),
         }
     }
 
@@ -607,6 +614,9 @@ impl CheckInfo {
             return gives_check(board, mv);
         }
         let (from, to) = (mv.from(), mv.to());
+        if !self.any_square.contains(to) && !self.discoverers.contains(from) {
+            return false;
+        }
         let Some(piece) = board.piece_at(from) else {
             return false;
         };
