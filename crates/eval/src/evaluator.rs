@@ -21,6 +21,16 @@ pub trait Evaluator<B: Board>: Send {
 
     /// A new search starts at `root`: drop any incremental state.
     fn reset(&mut self, _root: &B) {}
+
+    /// Whether a search may scale this evaluation by the material left and
+    /// damp it as the half-move clock runs (PVS's `eval-scale`). Networks
+    /// trained on search scores know neither and gain by it; a hand-crafted
+    /// evaluation with its own endgame terms keeps its scale (the damping
+    /// costs a few centipawns a ply, more than the classical evaluation's
+    /// gradient towards the mating corner with king, bishop and knight).
+    fn search_may_scale(&self) -> bool {
+        false
+    }
 }
 
 impl<B: Board, E: Evaluator<B> + ?Sized> Evaluator<B> for Box<E> {
@@ -35,5 +45,8 @@ impl<B: Board, E: Evaluator<B> + ?Sized> Evaluator<B> for Box<E> {
     }
     fn reset(&mut self, root: &B) {
         (**self).reset(root)
+    }
+    fn search_may_scale(&self) -> bool {
+        (**self).search_may_scale()
     }
 }

@@ -253,6 +253,11 @@ impl<B: Board> Evaluator<B> for Nnue {
             },
         );
     }
+
+    #[inline]
+    fn search_may_scale(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

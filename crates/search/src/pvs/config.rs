@@ -148,8 +148,10 @@ pvs_switches! {
     /// The static evaluation scaled by the material left (more weight with
     /// more pieces on the board, so that the side ahead trades down only
     /// when that keeps its edge) and damped as the half-move clock nears
-    /// the fifty-move rule.
-    eval_scaling, "eval-scale" = false, "evaluation scaled by material and the half-move clock";
+    /// the fifty-move rule. Only evaluations that allow it
+    /// ([`Evaluator::search_may_scale`](fianchetto_eval::Evaluator::search_may_scale):
+    /// NNUE, not the hand-crafted ones) are scaled.
+    eval_scaling, "eval-scale" = true, "evaluation scaled by material and the half-move clock";
 
     /// Quiescence search at the horizon (off: static evaluation).
     quiescence, "qsearch" = true, "quiescence search";

@@ -686,7 +686,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     fn evaluate(&mut self, board: &B) -> Score {
         self.evals += 1;
         let mut s = self.eval.evaluate(board).0;
-        if self.cfg.eval_scaling {
+        if self.cfg.eval_scaling && self.eval.search_may_scale() {
             s = scale_evaluation(s, board, self.params);
         }
         // Keep static scores out of the mate range, whatever the evaluator does.
@@ -2413,6 +2413,56 @@ fn probcut_phase<B: MoveGen>(board: &B) -> usize {
 mod tests {
     use super::*;
     use crate::tt::Entry;
+
+    #[test]
+    fn scaling_follows_material_and_the_clock() {
+        let p = SearchParams::default();
+        let board = |fen: &str| fianchetto_board::Bitboards::from_fen(fen).expect("test FEN");
+        // Every piece: non-pawn material 2 × (2 × 450 + 2 × 450 + 2 × 650 + 1 250).
+        let start = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert_eq!(
+            scale_evaluation(1_000, &start, &p),
+            1_000 * (p.eval_material_base + 8_700) / 32_768
+        );
+        // A rook, and the clock halfway to the divisor: half of that.
+        let rook = |clock: u32| board(&format!("4k3/8/8/8/8/8/8/4K2R w - - {clock} 80"));
+        let full = scale_evaluation(1_000, &rook(0), &p);
+        assert_eq!(full, 1_000 * (p.eval_material_base + 650) / 32_768);
+        assert_eq!(
+            scale_evaluation(1_000, &rook(p.eval_clock_div as u32 / 2), &p),
+            full / 2
+        );
+    }
+
+    #[test]
+    fn only_evaluations_that_allow_it_are_scaled() {
+        /// 100 for the side to move everywhere; `.0` says whether the
+        /// search may scale it.
+        #[derive(Clone)]
+        struct Flat(bool);
+        impl<B: Board> Evaluator<B> for Flat {
+            fn evaluate(&mut self, _: &B) -> Score {
+                Score::cp(100)
+            }
+            fn search_may_scale(&self) -> bool {
+                self.0
+            }
+        }
+        let game = fianchetto_movegen::Game::new(
+            fianchetto_board::Bitboards::from_fen("4k3/8/8/8/8/8/8/4K2R w - - 60 80")
+                .expect("test FEN"),
+        );
+        let score = |may_scale: bool| {
+            let mut pvs = Pvs::new(Flat(may_scale));
+            pvs.search(&game, &Limits::depth(1), &mut |_| {}).score
+        };
+        // Every position stands at 100 for its side to move; scaled, at
+        // 82 % of it for a rook's material and 70 % for the clock of 60 or
+        // 61 half-moves: 56 or 57.
+        assert_eq!(score(false).0.abs(), 100);
+        let scaled = score(true);
+        assert!((56..=57).contains(&scaled.0.abs()), "{scaled:?}");
+    }
 
     #[test]
     fn table_cutoffs_respect_depth_window_and_the_fifty_move_rule() {
