@@ -341,6 +341,11 @@ pvs_switches! {
     /// In check, the quiescence search stops after two quiet evasions
     /// once a move has escaped the mate (Stockfish's quiet-evasion limit).
     qs_evasion_limit, "qs-evasion-limit" = false, "quiescence in check stops after two quiet evasions once the mate is escaped";
+    /// A quiet move pruned by futility raises the node's best score to
+    /// its futility value (the static evaluation plus the margin), as
+    /// Stockfish does: the move might have scored that much, so a node
+    /// that fails low reports that bound rather than a lower one.
+    futility_best, "futility-best" = false, "futility-pruned moves raise the best score to their futility value";
 
     /// Mate-distance pruning.
     mate_distance, "mdp" = true, "mate-distance pruning";

@@ -1565,20 +1565,29 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     } else {
                         lmr_depth
                     };
+                    let futility_value = static_eval.0
+                        + p.futility_base
+                        + p.futility_mult * lmr_depth
+                        + if cfg.futility_no_best && best_move.is_null() {
+                            FUTILITY_NO_BEST_MARGIN
+                        } else {
+                            0
+                        };
                     if cfg.futility
                         && !in_check
                         && !check
                         && lmr_depth <= p.futility_depth
-                        && static_eval.0
-                            + p.futility_base
-                            + p.futility_mult * lmr_depth
-                            + if cfg.futility_no_best && best_move.is_null() {
-                                FUTILITY_NO_BEST_MARGIN
-                            } else {
-                                0
-                            }
-                            <= alpha.0
+                        && futility_value <= alpha.0
                     {
+                        // The pruned move might have reached its futility
+                        // value: a fail-low reports at least that
+                        // (`futility-best`; never a mate score either way).
+                        if cfg.futility_best
+                            && !best.is_decisive()
+                            && futility_value < Score::MATE_BOUND.0
+                        {
+                            best = best.max(Score(futility_value));
+                        }
                         continue;
                     }
                     if cfg.see_pruning
