@@ -344,7 +344,8 @@ pvs_switches! {
     /// A quiet move pruned by futility raises the node's best score to
     /// its futility value (the static evaluation plus the margin), as
     /// Stockfish does: the move might have scored that much, so a node
-    /// that fails low reports that bound rather than a lower one.
+    /// that fails low reports that bound rather than a lower one. (SPRT
+    /// [0, 10] at 5 000 nodes: −2 [−12, +7] Elo, H0 after 2 464 games.)
     futility_best, "futility-best" = false, "futility-pruned moves raise the best score to their futility value";
 
     /// Mate-distance pruning.
