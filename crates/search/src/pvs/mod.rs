@@ -2457,20 +2457,28 @@ mod tests {
                 self.0
             }
         }
-        let game = fianchetto_movegen::Game::new(
-            fianchetto_board::Bitboards::from_fen("4k3/8/8/8/8/8/8/4K2R w - - 60 80")
-                .expect("test FEN"),
-        );
+        let board = |clock: u32| {
+            fianchetto_board::Bitboards::from_fen(&format!("4k3/8/8/8/8/8/8/4K2R w - - {clock} 80"))
+                .expect("test FEN")
+        };
+        let game = fianchetto_movegen::Game::new(board(60));
         let score = |may_scale: bool| {
             let mut pvs = Pvs::new(Flat(may_scale));
             pvs.search(&game, &Limits::depth(1), &mut |_| {}).score
         };
         // Every position stands at 100 for its side to move; scaled, at
-        // 82 % of it for a rook's material and 70 % for the clock of 60 or
-        // 61 half-moves: 56 or 57.
+        // what a rook's material and a clock of 60 or 61 half-moves (the
+        // root or a reply) leave of it (56 or 57 with the numbers of
+        // f1fab9f).
         assert_eq!(score(false).0.abs(), 100);
+        let p = SearchParams::default();
+        let expected = [60, 61].map(|clock| scale_evaluation(100, &board(clock), &p));
+        assert!(expected.iter().all(|&e| e < 90));
         let scaled = score(true);
-        assert!((56..=57).contains(&scaled.0.abs()), "{scaled:?}");
+        assert!(
+            expected.contains(&scaled.0.abs()),
+            "{scaled:?} {expected:?}"
+        );
     }
 
     #[test]
