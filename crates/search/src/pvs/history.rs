@@ -667,7 +667,14 @@ mod tests {
 
     #[test]
     fn correction_learns_at_the_published_rate() {
-        let p = SearchParams::default();
+        // The tuned default stays near the published rate, 16 (the defect
+        // was 256: an entry overwritten whole by one deep update).
+        let tuned = SearchParams::default().corr_weight_mult;
+        assert!((8..=32).contains(&tuned), "{tuned}");
+        let p = SearchParams {
+            corr_weight_mult: 16,
+            ..SearchParams::default()
+        };
         // One deep update moves an empty entry 16/256 of the way to a
         // difference of 100 cp (it was 256/256: the whole way).
         let mut e = 0i16;

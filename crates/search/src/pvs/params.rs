@@ -100,15 +100,15 @@ macro_rules! search_params {
 
 search_params! {
     /// Reverse futility: margin per ply of depth.
-    rfp_margin = 87, 40..=250, step 8;
+    rfp_margin = 92, 40..=250, step 8;
     /// Reverse futility: margin taken off when the evaluation improves.
-    rfp_improving = 72, 0..=150, step 6;
+    rfp_improving = 59, 0..=150, step 6;
     /// Reverse futility: deepest depth it applies at.
-    rfp_depth = 8, 3..=14, step 1;
+    rfp_depth = 7, 3..=14, step 1;
     /// Razoring: base margin below alpha.
-    razor_base = 144, 0..=500, step 15;
+    razor_base = 152, 0..=500, step 15;
     /// Razoring: margin per ply of depth.
-    razor_mult = 181, 50..=400, step 12;
+    razor_mult = 171, 50..=400, step 12;
     /// Razoring: deepest depth it applies at (0: never).
     razor_depth = 0, 0..=8, step 1;
     /// Null move: base reduction.
@@ -116,79 +116,79 @@ search_params! {
     /// Null move: one more ply of reduction every this many plies of depth.
     nmp_depth_div = 3, 2..=8, step 1;
     /// Null move: one more ply of reduction per this much evaluation above beta (at most 3).
-    nmp_eval_div = 176, 80..=400, step 15;
+    nmp_eval_div = 165, 80..=400, step 15;
     /// Null move: the static evaluation must reach beta − this × depth + `nmp_offset`.
-    nmp_depth_margin = 17, 0..=60, step 3;
+    nmp_depth_margin = 14, 0..=60, step 3;
     /// Null move: see `nmp_depth_margin`.
-    nmp_offset = 87, 0..=300, step 12;
+    nmp_offset = 92, 0..=300, step 12;
     /// Internal iterative reduction: smallest depth.
     iir_depth = 3, 1..=10, step 1;
     /// Futility pruning: base margin over the static evaluation.
-    futility_base = 37, 0..=200, step 8;
+    futility_base = 36, 0..=200, step 8;
     /// Futility pruning: margin per ply of reduced depth.
-    futility_mult = 59, 20..=200, step 6;
+    futility_mult = 61, 20..=200, step 6;
     /// Futility pruning: deepest reduced depth it applies at.
-    futility_depth = 8, 3..=14, step 1;
+    futility_depth = 7, 3..=14, step 1;
     /// Late-move pruning: quiet moves kept at depth d are (this + d²), halved when not improving.
     lmp_base = 8, 1..=10, step 1;
     /// Late-move pruning: deepest depth it applies at.
     lmp_depth = 8, 3..=14, step 1;
     /// SEE pruning of quiet moves: threshold −this × (reduced depth)².
-    see_quiet_mult = 32, 5..=120, step 4;
+    see_quiet_mult = 37, 5..=120, step 4;
     /// SEE pruning of captures: threshold −this × depth.
-    see_noisy_mult = 99, 20..=250, step 8;
+    see_noisy_mult = 98, 20..=250, step 8;
     /// SEE pruning: deepest depth it applies at.
-    see_depth = 7, 3..=14, step 1;
+    see_depth = 8, 3..=14, step 1;
     /// History pruning: quiet moves whose history is below −this × depth are pruned (reduced depth < `history_prune_depth`).
-    history_prune_mult = 3714, 1000..=12000, step 300;
+    history_prune_mult = 3652, 1000..=12000, step 300;
     /// History pruning: deepest reduced depth it applies at.
-    history_prune_depth = 3, 1..=8, step 1;
+    history_prune_depth = 4, 1..=8, step 1;
     /// Late-move reductions: the table's constant, hundredths of a ply.
-    lmr_base = 87, 0..=200, step 8;
+    lmr_base = 72, 0..=200, step 8;
     /// Late-move reductions: the table's divisor of ln(depth)·ln(move number), hundredths.
-    lmr_div = 199, 150..=400, step 12;
+    lmr_div = 204, 150..=400, step 12;
     /// Late-move reductions: one ply less per this much history (history-adjusted reductions).
-    lmr_history_div = 7950, 2048..=20000, step 500;
+    lmr_history_div = 7933, 2048..=20000, step 500;
     /// Late-move reductions: a reduced capture's one ply less per this much capture history (`lmr-capture-history`).
-    lmr_capture_history_div = 6000, 1500..=16000, step 500;
+    lmr_capture_history_div = 5641, 1500..=16000, step 500;
     /// Late-move reductions: plies more at an expected cut-node (a node whose parent expects it to fail high: its late moves are least likely to matter).
     lmr_cut_node = 1, 0..=3, step 1;
     /// History bonus: per ply of depth squared.
     history_bonus_quad = 10, 0..=64, step 2;
     /// History bonus: per ply of depth.
-    history_bonus_mult = 65, 0..=600, step 20;
+    history_bonus_mult = 112, 0..=600, step 20;
     /// History bonus: constant term (may be negative).
-    history_bonus_base = 16, -500..=300, step 25;
+    history_bonus_base = 45, -500..=300, step 25;
     /// History bonus: largest bonus (the malus of the moves tried before is the same).
-    history_bonus_max = 9198, 500..=16384, step 400;
+    history_bonus_max = 9640, 500..=16384, step 400;
     /// Move ordering: capture score is this × the victim's value plus its capture history.
-    capture_mvv_mult = 18, 4..=64, step 2;
+    capture_mvv_mult = 17, 4..=64, step 2;
     /// Move ordering: captures with SEE below −this are tried after the quiet moves.
     bad_capture_margin = 13, -100..=200, step 10;
     /// Quiescence: delta-pruning margin over the captured piece's value.
-    delta_margin = 186, 50..=500, step 15;
+    delta_margin = 208, 50..=500, step 15;
     /// Aspiration window: initial half-width.
-    aspiration_delta = 15, 8..=80, step 3;
+    aspiration_delta = 13, 8..=80, step 3;
     /// Correction history: the entry's scale (correction = entry / this, centipawns).
-    corr_grain = 222, 64..=1024, step 32;
+    corr_grain = 208, 64..=1024, step 32;
     /// Correction history: largest |correction| stored, in entry units.
-    corr_max = 8090, 1024..=32000, step 512;
+    corr_max = 7789, 1024..=32000, step 512;
     /// Correction history: update weight per ply of depth, in sixteenths of 1/256 (16: the published min(depth + 1, 16) / 256).
-    corr_weight_mult = 16, 2..=64, step 3;
+    corr_weight_mult = 19, 2..=64, step 3;
     /// Correction history: the pawn table's weight in the correction, percent.
-    corr_pawn_weight = 94, 0..=300, step 10;
+    corr_pawn_weight = 106, 0..=300, step 10;
     /// Correction history: each colour's non-pawn table's weight, percent.
-    corr_non_pawn_weight = 57, 0..=300, step 10;
+    corr_non_pawn_weight = 53, 0..=300, step 10;
     /// Correction history: the minor-piece table's weight, percent.
     corr_minor_weight = 61, 0..=300, step 10;
     /// Correction history: the major-piece table's weight, percent.
-    corr_major_weight = 53, 0..=300, step 10;
+    corr_major_weight = 52, 0..=300, step 10;
     /// Correction history: the continuation (last two moves) table's weight, percent.
-    corr_cont_weight = 54, 0..=300, step 10;
+    corr_cont_weight = 58, 0..=300, step 10;
     /// Evaluation scaling: the evaluation is multiplied by (this + non-pawn material) / 32768 (material: knight and bishop 450, rook 650, queen 1250).
-    eval_material_base = 26500, 16000..=32768, step 800;
+    eval_material_base = 24708, 16000..=32768, step 800;
     /// Evaluation scaling: the evaluation is multiplied by (this − half-move clock) / this.
-    eval_clock_div = 200, 100..=1000, step 20;
+    eval_clock_div = 220, 100..=1000, step 20;
     /// doDeeper: the re-search after LMR goes a ply deeper when it beat the best score by this plus `deeper_mult` × depth.
     deeper_margin = 43, 0..=200, step 5;
     /// doDeeper: see `deeper_margin`.
@@ -196,29 +196,29 @@ search_params! {
     /// doShallower: the re-search goes a ply shallower when it beat the best score by less than this.
     shallower_margin = 9, 0..=100, step 3;
     /// ProbCut (margin rule): a capture whose shallow search reaches β + this cuts the node.
-    probcut_margin = 200, 60..=400, step 15;
+    probcut_margin = 199, 60..=400, step 15;
     /// ProbCut (margin rule): smallest depth probed.
-    probcut_depth = 5, 3..=10, step 1;
+    probcut_depth = 7, 3..=10, step 1;
     /// ProbCut (margin rule): how many plies shallower the probe searches.
-    probcut_reduction = 2, 1..=6, step 1;
+    probcut_reduction = 3, 1..=6, step 1;
     /// Small ProbCut (`tt-probcut`): a table lower bound this far above beta cuts the node.
     tt_probcut_margin = 400, 150..=900, step 25;
     /// Singular extensions: smallest depth.
     se_depth = 7, 4..=14, step 1;
     /// Singular extensions: how much shallower the table's entry may be.
-    se_tt_depth_margin = 1, 0..=6, step 1;
+    se_tt_depth_margin = 2, 0..=6, step 1;
     /// Singular extensions: singular beta is the table score minus this × depth / 8.
     se_beta_mult = 13, 4..=64, step 2;
     /// Double extensions: how far below singular beta a non-PV move must stay.
-    se_double_margin = 22, 0..=100, step 5;
+    se_double_margin = 23, 0..=100, step 5;
     /// Double extensions: at most this many along a line.
-    se_double_max = 6, 0..=16, step 1;
+    se_double_max = 5, 0..=16, step 1;
     /// Triple extensions (`triple-ext`): how far below singular beta a doubly extended quiet move must stay.
     se_triple_margin = 80, 0..=300, step 10;
     /// Hindsight (`hindsight`): a node reached by a reduced move is searched
     /// a ply shallower when its static evaluation and its parent's sum to
     /// more than this (the move was bad for the side that played it).
-    hindsight_margin = 175, 0..=500, step 15;
+    hindsight_margin = 177, 0..=500, step 15;
 }
 
 impl SearchParams {
