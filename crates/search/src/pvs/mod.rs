@@ -2392,9 +2392,9 @@ const SCALE_MATERIAL: [(Role, i32); 4] = [
 ];
 
 /// `eval` scaled by the material on the board and damped by the half-move
-/// clock (the `eval-scale` switch): with the default numbers, ×1.07 with
-/// every piece on the board, ×0.81 with pawns alone, and halved at a clock
-/// of 100 half-moves. More material makes an edge worth more, so that the
+/// clock (the `eval-scale` switch): with the default numbers, ×1.02 with
+/// every piece on the board, ×0.75 with pawns alone, and halved at a clock
+/// of 110 half-moves. More material makes an edge worth more, so that the
 /// side ahead trades only when the edge survives the trade; and a position
 /// shuffling towards the fifty-move rule drifts towards a draw.
 #[inline]
