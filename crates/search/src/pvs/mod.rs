@@ -1581,11 +1581,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     {
                         // The pruned move might have reached its futility
                         // value: a fail-low reports at least that
-                        // (`futility-best`; never a mate score either way).
-                        if cfg.futility_best
-                            && !best.is_decisive()
-                            && futility_value < Score::MATE_BOUND.0
-                        {
+                        // (`futility-best`; never a mate score: step 10a
+                        // already keeps `best` above a mate against us).
+                        if cfg.futility_best && futility_value < Score::MATE_BOUND.0 {
                             best = best.max(Score(futility_value));
                         }
                         continue;

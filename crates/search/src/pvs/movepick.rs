@@ -165,12 +165,16 @@ impl MovePicker {
         }
     }
 
+    /// The node's check squares, found on the first call.
+    #[inline]
+    fn check_info<B: MoveGen>(&mut self, board: &B) -> CheckInfo {
+        *self.checks.get_or_insert_with(|| CheckInfo::new(board))
+    }
+
     /// Whether the legal move `mv` gives check, through the node's check
-    /// squares (found on the first call).
+    /// squares.
     fn gives_check<B: MoveGen>(&mut self, board: &B, mv: Move) -> bool {
-        self.checks
-            .get_or_insert_with(|| CheckInfo::new(board))
-            .gives_check(board, mv)
+        self.check_info(board).gives_check(board, mv)
     }
 
     /// A picker that hands out `moves` in their order (the root's list).
@@ -319,7 +323,7 @@ impl MovePicker {
                 Stage::Quiets => {
                     if self.skip_quiets {
                         // Only the checks are left: in generation order.
-                        let checks = *self.checks.get_or_insert_with(|| CheckInfo::new(board));
+                        let checks = self.check_info(board);
                         while self.cur < self.quiets.len() {
                             let mv = self.quiets[self.cur].mv;
                             self.cur += 1;
@@ -433,7 +437,7 @@ impl MovePicker {
         }
         let us = board.turn();
         let checks = if ord.cfg.quiet_check_order {
-            Some(*self.checks.get_or_insert_with(|| CheckInfo::new(board)))
+            Some(self.check_info(board))
         } else {
             None
         };
