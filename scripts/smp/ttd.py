@@ -6,8 +6,12 @@ drift of the machine's speed hits every setting alike.
     scripts/smp/ttd.py BIN [--depth 17] [--rounds 10] [--hash 64] [--variant "--enable smp-adopt"] ...
 
 Prints every round, then per setting the mean and median time and the speed-up
-over one thread. Stop other jobs first: time to depth on a loaded machine
-measures the load.
+over one thread, and the mean of all threads' nodes to reach the depth. The
+node counts do not depend on the machine's speed: where that varies (a shared
+virtual machine), one thread's nodes over the setting's nodes per thread
+(`node speed-up`) says what the helpers' duplicated work costs, on the
+assumption that two threads search twice as many nodes a second as one.
+Stop other jobs first: time to depth on a loaded machine measures the load.
 """
 import argparse
 import re
@@ -16,14 +20,16 @@ import subprocess
 
 
 def bench(binary, depth, hash_mb, threads, extra):
-    out = subprocess.run(
+    """One bench run: (seconds, nodes of all threads)."""
+    lines = subprocess.run(
         [binary, "bench", "--depth", str(depth), "--hash", str(hash_mb), "--threads", str(threads)] + extra,
         capture_output=True, text=True, check=True,
-    ).stdout
-    m = re.search(r"([0-9.]+) s\s*$", out.splitlines()[-2])
-    if not m:
-        raise SystemExit(f"no time in bench's output:\n{out}")
-    return float(m.group(1))
+    ).stdout.splitlines()
+    time = re.search(r"([0-9.]+) s\s*$", lines[-2]) if len(lines) >= 2 else None
+    nodes = re.match(r"(\d+) nodes", lines[-1]) if lines else None
+    if not time or not nodes:
+        raise SystemExit("no time or node count in bench's output:\n" + "\n".join(lines))
+    return float(time.group(1)), int(nodes.group(1))
 
 
 def main():
@@ -38,19 +44,24 @@ def main():
     settings = [("1 thread", 1, []), ("2 threads", 2, [])]
     settings += [(f"2 threads {v}", 2, v.split()) for v in args.variant]
     times = {name: [] for name, _, _ in settings}
+    nodes = {name: [] for name, _, _ in settings}
     for r in range(1, args.rounds + 1):
         row = []
         for name, threads, extra in settings:
-            t = bench(args.binary, args.depth, args.hash, threads, extra)
+            t, n = bench(args.binary, args.depth, args.hash, threads, extra)
             times[name].append(t)
-            row.append(f"{name} {t:.3f} s")
+            nodes[name].append(n)
+            row.append(f"{name} {t:.3f} s {n / 1e6:.2f} M")
         print(f"round {r}: " + " | ".join(row), flush=True)
-    one = times["1 thread"]
-    for name, _, _ in settings:
+    one_t = times["1 thread"]
+    one_n = statistics.mean(nodes["1 thread"])
+    for name, threads, _ in settings:
         t = times[name]
+        n = statistics.mean(nodes[name])
         print(f"{name:40} mean {statistics.mean(t):.3f} s  median {statistics.median(t):.3f} s  "
-              f"range {min(t):.3f}-{max(t):.3f}  speed-up {statistics.mean(one) / statistics.mean(t):.2f}x "
-              f"(medians {statistics.median(one) / statistics.median(t):.2f}x)")
+              f"range {min(t):.3f}-{max(t):.3f}  speed-up {statistics.mean(one_t) / statistics.mean(t):.2f}x "
+              f"(medians {statistics.median(one_t) / statistics.median(t):.2f}x)  "
+              f"nodes {n / 1e6:.3f} M, node speed-up {one_n * threads / n:.2f}x")
 
 
 if __name__ == "__main__":

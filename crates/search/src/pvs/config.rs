@@ -298,6 +298,11 @@ pvs_switches! {
     /// A cut-off's score is pulled towards beta by a share that shrinks
     /// with depth: `(score × depth + beta) / (depth + 1)`.
     fail_high_blend, "fail-high-blend" = false, "cut-off scores pulled towards beta by depth";
+    /// The table's bounds end a node only where they agree with what the
+    /// node is expected to be: a lower bound at an expected cut-node, an
+    /// upper bound at an expected all-node (exact scores anywhere), except
+    /// at depths above `TT_CUT_ANY_NODE_DEPTH`, as Stockfish does.
+    tt_cut_by_node, "tt-cut-by-node" = false, "table cut-offs only where the bound fits the node type";
     /// "Improving" compares with four plies back when the node two plies
     /// back was in check (it has no static evaluation); off, such a node
     /// counts as improving.
@@ -562,5 +567,19 @@ mod tests {
         let help = PvsConfig::features_help();
         assert_eq!(help.lines().count(), PvsConfig::FEATURES.len());
         assert!(help.contains("qs-checks: ") && help.contains("corrhist: "));
+    }
+
+    #[test]
+    fn no_switch_name_holds_a_word_of_the_uci_option_line() {
+        // The engine offers every switch as `option name NAME type check
+        // default ...`; a GUI that splits that line at the keywords as
+        // words (python-chess does, and `-` ends a word) would cut a name
+        // such as `tt-cut-node-type` short and never find the option.
+        const KEYWORDS: [&str; 6] = ["name", "type", "default", "min", "max", "var"];
+        for (name, _) in PvsConfig::FEATURES {
+            for word in name.split(|c: char| !c.is_ascii_alphanumeric() && c != '_') {
+                assert!(!KEYWORDS.contains(&word), "{name} holds the word {word}");
+            }
+        }
     }
 }

@@ -88,6 +88,10 @@ const QS_DEPTH_NO_CHECKS: i32 = -1;
 /// position may be a draw whatever the table says.
 const TT_CUTOFF_MAX_CLOCK: u32 = 90;
 
+/// `tt-cut-by-node`: above this depth a table bound cuts any node, as a
+/// deep entry is trusted whatever the node was expected to be.
+const TT_CUT_ANY_NODE_DEPTH: i32 = 9;
+
 /// Nodes between two looks at the clock, the stop flags and the shared
 /// node count (a power of two: the test is a mask). Often enough for a
 /// millisecond's precision at any speed, rarely enough to cost nothing.
@@ -1274,7 +1278,18 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         }
         let tt_pv = self.stack[ply].tt_pv;
         if let (Some(e), Some(s)) = (entry, tt_score) {
-            if cfg.tt_cutoffs && !PV && tt_cuts(&e, s, depth, board.halfmove_clock(), alpha, beta) {
+            // With `tt-cut-by-node`, a bound cuts only a node of the
+            // kind it predicts (or a deep one): a cut-node's fail-high, an
+            // all-node's fail-low.
+            let fits_node = !cfg.tt_cut_by_node
+                || depth > TT_CUT_ANY_NODE_DEPTH
+                || e.bound == TtBound::Exact
+                || cut_node == (s >= beta);
+            if cfg.tt_cutoffs
+                && !PV
+                && fits_node
+                && tt_cuts(&e, s, depth, board.halfmove_clock(), alpha, beta)
+            {
                 // A quiet hash move that holds beta earns its history
                 // bonus as if it had been searched here (`tt-history`).
                 if cfg.tt_history && s >= beta && !tt_move.is_null() && tt_move.is_quiet() {
