@@ -56,7 +56,7 @@ pub use error::ParseError;
 /// The move notation of the protocol (from `fianchetto-movegen`).
 pub use fianchetto_movegen::UciMove;
 pub use info::{Bound, BoundedScore, CurrLine, IllegalInfoMove, Info, Score, Wdl};
-pub use option::{OptionError, OptionKind, OptionValue, UciOption};
+pub use option::{OptionError, OptionKind, OptionValue, UciOption, OPTION_KEYWORDS};
 pub use reply::{BestMove, Id, Reply, Status};
 
 /// The README's code, compiled and run as a doctest.

@@ -321,15 +321,17 @@ impl std::str::FromStr for UciOption {
     }
 }
 
-/// The keywords of an `option` line after its name.
-const KEYWORDS: &[&str] = &["type", "default", "min", "max", "var"];
+/// The keywords of an `option` line after its name (`option name NAME type
+/// spin default 1 min 0 max 9`, `... var A var B`). A name or value that
+/// holds one of them as a word cannot be read back.
+pub const OPTION_KEYWORDS: &[&str] = &["type", "default", "min", "max", "var"];
 
 /// Reads the words after `option`.
 pub(crate) fn parse_option(w: &mut Words) -> Result<UciOption, ParseError> {
     let name = w.name_until("type")?;
     let (mut kind, mut default, mut min, mut max, mut vars) = (None, None, None, None, Vec::new());
     while let Some(word) = w.next() {
-        let value = w.text_until(|x| KEYWORDS.contains(&x));
+        let value = w.text_until(|x| OPTION_KEYWORDS.contains(&x));
         match word {
             "type" => kind = Some(value),
             "default" => default = Some(value),

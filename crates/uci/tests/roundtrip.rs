@@ -163,7 +163,7 @@ fn info() -> impl Strategy<Value = Info> {
 }
 
 fn option() -> impl Strategy<Value = UciOption> {
-    const KEYS: &[&str] = &["type", "default", "min", "max", "var"];
+    const KEYS: &[&str] = fianchetto_uci::OPTION_KEYWORDS;
     let kind = prop_oneof![
         any::<bool>().prop_map(|default| OptionKind::Check { default }),
         (any::<i64>(), any::<i64>(), any::<i64>())

@@ -709,6 +709,30 @@ mod tests {
     }
 
     #[test]
+    fn no_option_name_holds_a_keyword_of_the_option_line_as_a_word() {
+        // A GUI may split `option name NAME type ...` at the keywords as
+        // words, where `-` ends a word (python-chess does): a switch named
+        // `tt-cut-node-type` was announced correctly and read back as
+        // `tt-cut-node-`, an option that does not exist. Every line must
+        // read back whole with our parser, and no word of a name may be a
+        // keyword.
+        let keywords: Vec<&str> = std::iter::once("name")
+            .chain(fianchetto_uci::OPTION_KEYWORDS.iter().copied())
+            .collect();
+        let o = EngineOptions::default();
+        for (line, decl) in lines(&o).iter().zip(o.declarations()) {
+            let read: fianchetto_uci::UciOption = line.parse().expect("a well-formed line");
+            assert_eq!(read.name, decl.name, "{line}");
+            for word in read
+                .name
+                .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            {
+                assert!(!keywords.contains(&word), "{line}: the word {word}");
+            }
+        }
+    }
+
+    #[test]
     fn book_options() {
         let mut o = EngineOptions::default();
         let lines = lines(&o);

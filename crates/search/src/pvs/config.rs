@@ -568,19 +568,4 @@ mod tests {
         assert_eq!(help.lines().count(), PvsConfig::FEATURES.len());
         assert!(help.contains("qs-checks: ") && help.contains("corrhist: "));
     }
-
-    #[test]
-    fn no_switch_or_tunable_name_holds_a_word_of_the_uci_option_line() {
-        // The engine offers every switch as `option name NAME type check
-        // default ...` (and every tunable as a spin); a GUI that splits that line at the keywords as
-        // words (python-chess does, and `-` ends a word) would cut a name
-        // such as `tt-cut-node-type` short and never find the option.
-        const KEYWORDS: [&str; 6] = ["name", "type", "default", "min", "max", "var"];
-        let tunables = SearchParams::ENTRIES.iter().map(|p| p.name);
-        for name in PvsConfig::FEATURES.iter().map(|f| f.0).chain(tunables) {
-            for word in name.split(|c: char| !c.is_ascii_alphanumeric() && c != '_') {
-                assert!(!KEYWORDS.contains(&word), "{name} holds the word {word}");
-            }
-        }
-    }
 }
