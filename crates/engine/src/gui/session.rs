@@ -73,16 +73,21 @@ impl Analysis {
 
     /// Takes a report of line `k` (0: the best). The lines below it may
     /// still come from the previous depth: one that starts with the same
-    /// move is dropped, so that no move is shown twice.
+    /// move takes the line `k` showed before, so that no move is shown
+    /// twice and an analysis stopped between two lines leaves no hole.
     pub fn report(&mut self, k: usize, info: &Info) {
-        if let Some(line) = self.lines.get_mut(k) {
-            *line = Some(info.clone());
-        }
+        let Some(slot) = self.lines.get_mut(k) else {
+            return;
+        };
+        let before = slot.replace(info.clone());
         let first = info.pv.first();
-        for line in self.lines.iter_mut().skip(k + 1) {
-            if line.as_ref().is_some_and(|l| l.pv.first() == first) {
-                *line = None;
-            }
+        if let Some(twin) = self
+            .lines
+            .iter_mut()
+            .skip(k + 1)
+            .find(|line| line.as_ref().is_some_and(|l| l.pv.first() == first))
+        {
+            *twin = before;
         }
         self.nodes.1 = info.nodes;
         self.elapsed = self.started.elapsed();
@@ -492,6 +497,39 @@ mod tests {
         let mate = score_json(Score::mate_in(3), Color::Black);
         assert!(mate.contains(r##""white":"#-2""##), "{mate}");
         assert!(mate.contains(r#""mate":2"#), "{mate}");
+    }
+
+    #[test]
+    fn a_deeper_line_that_takes_a_lower_lines_move_swaps_with_it() {
+        let b = Bitboards::startpos();
+        let mv = |s| fianchetto_movegen::parse_uci(&b, s).unwrap();
+        let line = |depth, m| Info {
+            depth,
+            pv: vec![mv(m)],
+            ..Info::default()
+        };
+        let firsts = |a: &Analysis| {
+            a.lines
+                .iter()
+                .map(|l| l.as_ref().map(|i| (i.depth, i.pv[0])))
+                .collect::<Vec<_>>()
+        };
+        let mut a = Analysis::new(b.clone(), 3, "analysis");
+        for (k, m) in ["e2e4", "d2d4", "g1f3"].into_iter().enumerate() {
+            a.report(k, &line(5, m));
+        }
+        // Depth 6's best is depth 5's third move: that line now shows
+        // depth 5's best, and no line is left empty.
+        a.report(0, &line(6, "g1f3"));
+        let want = [(6, mv("g1f3")), (5, mv("d2d4")), (5, mv("e2e4"))];
+        assert_eq!(firsts(&a), want.map(Some));
+        // A move no other line shows replaces only its own line.
+        a.report(1, &line(6, "c2c4"));
+        let want = [(6, mv("g1f3")), (6, mv("c2c4")), (5, mv("e2e4"))];
+        assert_eq!(firsts(&a), want.map(Some));
+        // Out of range: ignored.
+        a.report(7, &line(6, "b1c3"));
+        assert_eq!(firsts(&a), want.map(Some));
     }
 
     #[test]
