@@ -409,6 +409,10 @@ pvs_switches! {
     /// as the one the main thread is about to start, the main thread takes
     /// it (move, score and line) as its own and starts the next depth.
     smp_adopt, "smp-adopt" = false, "the main thread adopts a helper's deeper completed iteration (Lazy SMP)";
+    /// Lazy SMP: as `smp-adopt`, and the main thread also leaves the
+    /// iteration it is searching as soon as a helper completes that depth,
+    /// taking the helper's iteration instead of finishing the same work.
+    smp_join, "smp-join" = false, "the main thread leaves its iteration once a helper completes that depth (Lazy SMP)";
     /// Upcoming-repetition detection: raise alpha to a draw where the side
     /// to move can repeat a position (cuckoo tables, [`crate::cuckoo`]).
     cuckoo, "cuckoo" = true, "upcoming-repetition detection (cuckoo tables)";

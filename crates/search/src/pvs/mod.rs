@@ -74,7 +74,7 @@ use history::{
     QuietContext, Tables, CORR_SIZE, LOW_PLY, PAWN_HISTORY_SIZE,
 };
 use movepick::{gives_check, CheckInfo, MovePicker, Ordering};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
 /// The table depth of a quiescence result that tried the quiet checks.
@@ -341,6 +341,7 @@ impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Pvs<E> {
             limits,
             tb,
             deepest: Mutex::new(None),
+            deepest_depth: AtomicI32::new(0),
         };
         let time = TimeManager::new(limits, game.board().turn());
         let (main_tables, helper_tables) = self.tables.split_at_mut(1);
@@ -457,6 +458,9 @@ struct Shared<'a> {
     /// The deepest iteration a helper has completed (`smp-adopt`). Locked
     /// once per iteration, never inside the tree.
     deepest: Mutex<Option<Completed>>,
+    /// The depth of `deepest`, read without the lock: the main thread
+    /// looks at it every 1024 nodes (`smp-join`).
+    deepest_depth: AtomicI32,
 }
 
 /// A helper's completed iteration, for the main thread to adopt.
@@ -481,6 +485,9 @@ impl Shared<'_> {
                 score,
                 pv: pv.to_vec(),
             });
+            // Under the lock, so that a reader of this depth finds the
+            // iteration.
+            self.deepest_depth.fetch_max(depth, Relaxed);
         }
     }
 
@@ -584,6 +591,11 @@ struct Worker<'a, B: MoveGen, E> {
     /// ProbCut's thresholds, prepared from the config.
     probcut: probcut::Prepared,
     aborted: bool,
+    /// The depth of the main thread's iteration in progress (`smp-join`).
+    iteration: i32,
+    /// Set with `aborted` when the main thread leaves its iteration because
+    /// a helper completed that depth (`smp-join`): the search goes on.
+    joined: bool,
     /// Root nodes per move (time management, main thread).
     effort: effort::RootEffort,
     /// The best root move of the iteration in progress, found by a
@@ -632,6 +644,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             nmp_min_ply: 0,
             probcut: probcut::Prepared::new(&cfg.probcut_params, cfg.probcut_fitted, &cfg.params),
             aborted: false,
+            iteration: 0,
+            joined: false,
             effort: effort::RootEffort::new(),
             root_best: None,
             root_best_pv: Vec::with_capacity(MAX_PLY),
@@ -664,6 +678,14 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 // Helpers watch the node limit too: the main thread may not
                 // be running when the limit is crossed.
                 self.abort();
+            } else if self.is_main()
+                && self.cfg.smp_join
+                && self.shared.deepest_depth.load(Relaxed) >= self.iteration
+            {
+                // A helper has completed the depth this thread is searching:
+                // finishing it would repeat that work (`smp-join`).
+                self.aborted = true;
+                self.joined = true;
             }
         }
         self.aborted
@@ -730,7 +752,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             // Lazy SMP (`smp-adopt`): when a helper has already completed
             // this depth or a deeper one, the main thread takes that
             // iteration as its own and goes on from the next depth.
-            let adopted = if self.is_main() && self.cfg.smp_adopt {
+            let adopted = if self.is_main() && (self.cfg.smp_adopt || self.cfg.smp_join) {
                 self.shared.deepest_from(depth)
             } else {
                 None
@@ -746,27 +768,40 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 } else {
                     (depth + (self.id as i32 & 1)).min(max_depth)
                 };
-                let Some(s) = self.aspiration_search(target, score, &mut report) else {
-                    // Stopped: a root move that beat the previous best in a
-                    // completed search of its own is better than the last
-                    // iteration's choice (it refuted that move's score).
-                    if let Some((mv, s)) = self.root_best {
-                        if result.best_move != Some(mv) {
-                            result.best_move = Some(mv);
-                            result.score = s;
-                            result.pv.clone_from(&self.root_best_pv);
-                            result.ponder = self.root_best_pv.get(1).copied();
-                            // Say so: the last line reported must lead with the
-                            // move played. The score is a lower bound (the other
-                            // root moves were not all searched again).
-                            if let Some(r) = report.as_mut() {
-                                r(&self.info(target, s, Bound::Lower, &self.root_best_pv));
+                self.iteration = target;
+                let searched = self.aspiration_search(target, score, &mut report);
+                if searched.is_none() && std::mem::take(&mut self.joined) {
+                    // `smp-join`: a helper completed this depth first; its
+                    // iteration stands for this one.
+                    self.aborted = false;
+                    let Some(done) = self.shared.deepest_from(target) else {
+                        break;
+                    };
+                    self.effort.clear();
+                    (done.depth, done.score, done.pv)
+                } else {
+                    let Some(s) = searched else {
+                        // Stopped: a root move that beat the previous best in a
+                        // completed search of its own is better than the last
+                        // iteration's choice (it refuted that move's score).
+                        if let Some((mv, s)) = self.root_best {
+                            if result.best_move != Some(mv) {
+                                result.best_move = Some(mv);
+                                result.score = s;
+                                result.pv.clone_from(&self.root_best_pv);
+                                result.ponder = self.root_best_pv.get(1).copied();
+                                // Say so: the last line reported must lead with the
+                                // move played. The score is a lower bound (the other
+                                // root moves were not all searched again).
+                                if let Some(r) = report.as_mut() {
+                                    r(&self.info(target, s, Bound::Lower, &self.root_best_pv));
+                                }
                             }
                         }
-                    }
-                    break;
-                };
-                (target, s, self.pv.line(0).to_vec())
+                        break;
+                    };
+                    (target, s, self.pv.line(0).to_vec())
+                }
             };
             score = s;
             let best = line.first().copied();
@@ -790,7 +825,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             if let Some(b) = best {
                 tracker.record(b, score, self.effort.fraction(b));
             }
-            if !self.is_main() && self.cfg.smp_adopt {
+            if !self.is_main() && (self.cfg.smp_adopt || self.cfg.smp_join) {
                 self.shared.publish(target, score, &line);
             }
             result.pv = line;
