@@ -76,18 +76,17 @@ impl Analysis {
     /// move takes the line `k` showed before, so that no move is shown
     /// twice and an analysis stopped between two lines leaves no hole.
     pub fn report(&mut self, k: usize, info: &Info) {
-        let Some(slot) = self.lines.get_mut(k) else {
-            return;
-        };
-        let before = slot.replace(info.clone());
-        let first = info.pv.first();
-        if let Some(twin) = self
-            .lines
-            .iter_mut()
-            .skip(k + 1)
-            .find(|line| line.as_ref().is_some_and(|l| l.pv.first() == first))
-        {
-            *twin = before;
+        if let Some(slot) = self.lines.get_mut(k) {
+            let before = slot.replace(info.clone());
+            let first = info.pv.first();
+            if let Some(twin) = self
+                .lines
+                .iter_mut()
+                .skip(k + 1)
+                .find(|line| line.as_ref().is_some_and(|l| l.pv.first() == first))
+            {
+                *twin = before;
+            }
         }
         self.nodes.1 = info.nodes;
         self.elapsed = self.started.elapsed();
