@@ -752,14 +752,13 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             // Lazy SMP (`smp-adopt`): when a helper has already completed
             // this depth or a deeper one, the main thread takes that
             // iteration as its own and goes on from the next depth.
-            let adopted = if self.is_main() && (self.cfg.smp_adopt || self.cfg.smp_join) {
+            let adopted = if self.is_main() && self.adopts() {
                 self.shared.deepest_from(depth)
             } else {
                 None
             };
             let (target, s, line) = if let Some(done) = adopted {
-                self.effort.clear();
-                (done.depth, done.score, done.pv)
+                self.adopt(done)
             } else {
                 // Lazy SMP: half the helpers run one ply ahead of the others, so
                 // that the threads do not all search the same tree in step.
@@ -769,38 +768,18 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     (depth + (self.id as i32 & 1)).min(max_depth)
                 };
                 self.iteration = target;
-                let searched = self.aspiration_search(target, score, &mut report);
-                if searched.is_none() && std::mem::take(&mut self.joined) {
+                match self.aspiration_search(target, score, &mut report) {
+                    Some(s) => (target, s, self.pv.line(0).to_vec()),
                     // `smp-join`: a helper completed this depth first; its
                     // iteration stands for this one.
-                    self.aborted = false;
-                    let Some(done) = self.shared.deepest_from(target) else {
+                    None if self.rejoin() => match self.shared.deepest_from(target) {
+                        Some(done) => self.adopt(done),
+                        None => break,
+                    },
+                    None => {
+                        self.keep_root_best(&mut result, target, &mut report);
                         break;
-                    };
-                    self.effort.clear();
-                    (done.depth, done.score, done.pv)
-                } else {
-                    let Some(s) = searched else {
-                        // Stopped: a root move that beat the previous best in a
-                        // completed search of its own is better than the last
-                        // iteration's choice (it refuted that move's score).
-                        if let Some((mv, s)) = self.root_best {
-                            if result.best_move != Some(mv) {
-                                result.best_move = Some(mv);
-                                result.score = s;
-                                result.pv.clone_from(&self.root_best_pv);
-                                result.ponder = self.root_best_pv.get(1).copied();
-                                // Say so: the last line reported must lead with the
-                                // move played. The score is a lower bound (the other
-                                // root moves were not all searched again).
-                                if let Some(r) = report.as_mut() {
-                                    r(&self.info(target, s, Bound::Lower, &self.root_best_pv));
-                                }
-                            }
-                        }
-                        break;
-                    };
-                    (target, s, self.pv.line(0).to_vec())
+                    }
                 }
             };
             score = s;
@@ -825,7 +804,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             if let Some(b) = best {
                 tracker.record(b, score, self.effort.fraction(b));
             }
-            if !self.is_main() && (self.cfg.smp_adopt || self.cfg.smp_join) {
+            if !self.is_main() && self.adopts() {
                 self.shared.publish(target, score, &line);
             }
             result.pv = line;
@@ -853,6 +832,56 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         result.evals = self.evals;
         result.seldepth = self.seldepth as u32;
         result
+    }
+
+    /// Whether helpers publish their iterations for the main thread to
+    /// take (`smp-adopt`, and `smp-join`, which builds on it).
+    fn adopts(&self) -> bool {
+        self.cfg.smp_adopt || self.cfg.smp_join
+    }
+
+    /// A helper's completed iteration as this thread's: its depth, score
+    /// and line.
+    fn adopt(&mut self, done: Completed) -> (i32, Score, Vec<Move>) {
+        self.effort.clear();
+        (done.depth, done.score, done.pv)
+    }
+
+    /// After an iteration ended without a score: whether it was left for a
+    /// helper's (`smp-join`) rather than stopped; if so the search goes on.
+    fn rejoin(&mut self) -> bool {
+        if std::mem::take(&mut self.joined) {
+            self.aborted = false;
+            return true;
+        }
+        false
+    }
+
+    /// Stopped: a root move that beat the previous best in a completed
+    /// search of its own is better than the last iteration's choice (it
+    /// refuted that move's score), and becomes the result.
+    fn keep_root_best(
+        &self,
+        result: &mut SearchResult,
+        target: i32,
+        report: &mut Option<&mut dyn FnMut(&Info)>,
+    ) {
+        let Some((mv, s)) = self.root_best else {
+            return;
+        };
+        if result.best_move == Some(mv) {
+            return;
+        }
+        result.best_move = Some(mv);
+        result.score = s;
+        result.pv.clone_from(&self.root_best_pv);
+        result.ponder = self.root_best_pv.get(1).copied();
+        // Say so: the last line reported must lead with the move played.
+        // The score is a lower bound (the other root moves were not all
+        // searched again).
+        if let Some(r) = report.as_mut() {
+            r(&self.info(target, s, Bound::Lower, &self.root_best_pv));
+        }
     }
 
     /// One iteration at `target` plies: a search in a window around the
