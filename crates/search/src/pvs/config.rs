@@ -101,6 +101,10 @@ pvs_switches! {
     /// ply shallower (at most three plies): a score that rose past the window needs confirming, not
     /// the full depth, and the next iteration goes deeper anyway.
     aspiration_fail_high_cut, "asp-fail-high" = false, "aspiration fail-highs re-searched shallower";
+    /// The aspiration window widens with the square of the last score
+    /// (`ASPIRATION_SCORE_DIV`): far from equality the score moves more
+    /// between depths, and every failed window is a search repeated.
+    aspiration_score_delta, "asp-score-delta" = false, "aspiration window wider for scores far from 0";
     /// Transposition table: store results, search the hash move first.
     tt, "tt" = true, "transposition table";
     /// Cut off on transposition table scores (needs `tt`).
@@ -340,6 +344,12 @@ pvs_switches! {
     /// [0, 10] at 5 000 nodes on the defaults of 650f904: +13 [+3, +23]
     /// Elo, H1 after 2 318 games.)
     order_pawn_x2, "order-pawn-x2" = true, "the pawn history counted twice in the quiet move order";
+    /// Quiet moves whose ordering score is below `BAD_QUIET_SCORE` (a
+    /// history that says they fail) wait until after the captures that
+    /// lose material, as Stockfish's picker splits its good and bad
+    /// quiets: a losing capture is more often worth a look than a quiet
+    /// move every history condemns.
+    bad_quiets_late, "bad-quiets-late" = false, "quiet moves with a bad history after the losing captures";
     /// A late move whose reduction comes out negative (its history far
     /// above the rest) is searched a ply deeper than its depth, not at it.
     lmr_deeper, "lmr-deeper" = false, "late moves with a negative reduction searched a ply deeper";
