@@ -125,10 +125,13 @@ fn root_parallel_merges_trees() {
     let mut m = Mcts::with_config(TestEval, cfg);
     m.search(&g, &Limits::default(), &mut |_| {});
     assert_eq!(m.root_visits(), 8_000);
-    // Each of the four trees spends its first iteration on its root.
-    assert_eq!(
-        m.root_children().iter().map(|c| c.visits).sum::<u64>(),
-        8_000 - 4
+    // Each tree that runs spends its first iteration on its root. The
+    // trees share one iteration budget, so on a busy machine a thread that
+    // starts late may find it spent and run none (seen once: 8 000 − 3).
+    let children = m.root_children().iter().map(|c| c.visits).sum::<u64>();
+    assert!(
+        (8_000 - 4..8_000).contains(&children),
+        "{children} visits below the root"
     );
 }
 

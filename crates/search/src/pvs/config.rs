@@ -387,6 +387,11 @@ pvs_switches! {
     razoring, "razoring" = true, "razoring";
     /// Late-move reductions.
     lmr, "lmr" = true, "late-move reductions";
+    /// Late-move reductions summed in 1/1024 of a ply and rounded down
+    /// once: the table's fraction and the histories' shares count in full
+    /// (off: each is cut to whole plies first), as Stockfish and
+    /// Viridithas reduce.
+    lmr_fraction, "lmr-fraction" = false, "late-move reductions summed in fractions of a ply";
     /// Late-move pruning (move-count pruning of quiet moves).
     lmp, "lmp" = true, "late-move pruning";
     /// SEE pruning of losing moves near the horizon.

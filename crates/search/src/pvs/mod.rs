@@ -555,18 +555,25 @@ impl Frame {
     };
 }
 
-/// Reductions by depth and move number.
+/// Reductions by depth and move number, in [`LMR_UNIT`]s of a ply.
 type LmrTable = [[i32; LMR_TABLE_SIZE]; LMR_TABLE_SIZE];
 
+/// Late-move reductions are summed in 1/1024 of a ply and rounded down to
+/// whole plies at the end. Without `lmr-fraction` every term is a whole
+/// number of plies (the table's entry rounded down first, the history's
+/// share cut to whole plies), as the search did before the switch.
+const LMR_UNIT: i32 = 1024;
+
 /// The log-based late-move reduction table, `[depth][move number]`:
-/// `base + ln d · ln m / div` (both in hundredths of a ply).
+/// `base + ln d · ln m / div` (both in hundredths of a ply), in
+/// [`LMR_UNIT`]s.
 fn lmr_table(params: &SearchParams) -> Box<LmrTable> {
     let mut t = Box::new([[0; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]);
     let base = params.lmr_base as f64 / 100.0;
     let div = (params.lmr_div as f64 / 100.0).max(0.01);
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (base + (d as f64).ln() * (m as f64).ln() / div) as i32;
+            *r = ((base + (d as f64).ln() * (m as f64).ln() / div) * f64::from(LMR_UNIT)) as i32;
         }
     }
     t
@@ -1607,7 +1614,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             move_count += 1;
             let check = checks.gives_check(board, mv);
             let last = LMR_TABLE_SIZE - 1;
-            let base_r = self.lmr[(depth.max(0) as usize).min(last)][move_count.min(last)];
+            let base_r_fine = self.lmr[(depth.max(0) as usize).min(last)][move_count.min(last)];
+            let base_r = base_r_fine.div_euclid(LMR_UNIT);
             let lmr_depth = (depth - 1 - base_r).max(0);
             // The move's history: a quiet move's sum of histories, a
             // capture's capture history (pruning and reductions read it).
@@ -1822,45 +1830,62 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 let full_null_window = if reduced {
                     // A capture that wins or keeps material is reduced a
                     // ply less than a quiet move (`lmr-captures`).
-                    let mut r = base_r - i32::from(good_capture);
+                    // In 1/1024 of a ply (`LMR_UNIT`): each whole-ply term
+                    // is `ply` units, the table's entry and the histories'
+                    // shares are whole plies unless `lmr-fraction`.
+                    let ply_u = LMR_UNIT;
+                    let share = |history: i32, div: i32| {
+                        if cfg.lmr_fraction {
+                            history * LMR_UNIT / div.max(1)
+                        } else {
+                            history / div.max(1) * LMR_UNIT
+                        }
+                    };
+                    let mut r = if cfg.lmr_fraction {
+                        base_r_fine
+                    } else {
+                        base_r * LMR_UNIT
+                    } - ply_u * i32::from(good_capture);
                     // Positions on a principal variation, now or in the
                     // table (`ttpv`; without it, PV nodes alone), are
                     // reduced less; so are checks. Expected cut-nodes, nodes
                     // whose evaluation is not improving, and nodes whose
                     // children keep failing high (`cutoff-count`) are
                     // reduced more.
-                    r += p.lmr_cut_node * i32::from(cut_node) + i32::from(!improving)
-                        - i32::from(PV || tt_pv)
-                        - i32::from(check);
+                    r += ply_u
+                        * (p.lmr_cut_node * i32::from(cut_node) + i32::from(!improving)
+                            - i32::from(PV || tt_pv)
+                            - i32::from(check));
                     if cfg.cut_no_tt_lmr && cut_node && tt_move.is_null() {
-                        r += 1;
+                        r += ply_u;
                     }
                     if cfg.cutoff_count && self.stack[ply + 1].cutoffs > CUTOFF_COUNT_REDUCE {
-                        r += 1;
+                        r += ply_u;
                     }
                     // (In check both evaluations are −∞: no correction.)
                     if cfg.corr_lmr && (static_eval.0 - raw_eval.0).abs() > CORR_LMR_MARGIN {
-                        r -= 1;
+                        r -= ply_u;
                     }
                     if quiet {
                         if mv == killers[0] || mv == killers[1] {
-                            r -= 1;
+                            r -= ply_u;
                         }
                         // A noisy hash move (a capture or promotion; the
                         // null move counts as quiet) likely decides the
                         // node (`tt-capture-lmr`).
                         if cfg.tt_capture_lmr && !tt_move.is_quiet() {
-                            r += 1;
+                            r += ply_u;
                         }
                         if cfg.history_lmr {
-                            r -= history / p.lmr_history_div.max(1);
+                            r -= share(history, p.lmr_history_div);
                         }
                     } else if cfg.lmr_capture_history {
                         // A reduced capture's history moves its reduction
                         // as a quiet move's does (`lmr-capture-history`:
                         // +23 [+7, +38] Elo, 1 004 games at 5 000 nodes).
-                        r -= history / p.lmr_capture_history_div.max(1);
+                        r -= share(history, p.lmr_capture_history_div);
                     }
+                    let r = r.div_euclid(LMR_UNIT);
                     // A reduction that comes out negative (a history far
                     // above the rest) is no reduction, or with `lmr-deeper`
                     // a ply of extension (Stockfish's clamp to newDepth + 1).
