@@ -104,7 +104,9 @@ pvs_switches! {
     /// The aspiration window widens with the square of the last score
     /// (`ASPIRATION_SCORE_DIV`): far from equality the score moves more
     /// between depths, and every failed window is a search repeated.
-    aspiration_score_delta, "asp-score-delta" = false, "aspiration window wider for scores far from 0";
+    /// (SPRT [0, 10] at 5 000 nodes: +14 [+3, +25] Elo, H1 after 1 905
+    /// games.)
+    aspiration_score_delta, "asp-score-delta" = true, "aspiration window wider for scores far from 0";
     /// Transposition table: store results, search the hash move first.
     tt, "tt" = true, "transposition table";
     /// Cut off on transposition table scores (needs `tt`).
