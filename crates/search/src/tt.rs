@@ -104,8 +104,25 @@ pub struct Entry {
 }
 
 // Data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 | pv 1 | generation 5.
+// Bound bits 0 mark an entry that holds only a static evaluation
+// ([`TranspositionTable::store_eval`]): its depth byte is −1, so that its
+// data is never 0, the mark of an empty slot.
 const GEN_BITS: u32 = 5;
 const GEN_MASK: u8 = (1 << GEN_BITS) - 1;
+const BOUND_SHIFT: u32 = 56;
+const GEN_SHIFT: u32 = 59;
+
+/// The data word of an entry that holds only `eval`.
+fn pack_eval_only(eval: Score, generation: u8) -> u64 {
+    ((eval.0 as i16 as u16 as u64) << 32)
+        | (0xffu64 << 48)
+        | (((generation & GEN_MASK) as u64) << GEN_SHIFT)
+}
+
+/// Whether `data` (not 0) is an entry that holds only an evaluation.
+fn is_eval_only(data: u64) -> bool {
+    (data >> BOUND_SHIFT) & 3 == 0
+}
 
 impl Entry {
     fn pack(self) -> u64 {
@@ -113,13 +130,13 @@ impl Entry {
             | ((self.score.0 as i16 as u16 as u64) << 16)
             | ((self.eval.0 as i16 as u16 as u64) << 32)
             | ((self.depth.clamp(-128, 127) as i8 as u8 as u64) << 48)
-            | ((self.bound as u64) << 56)
+            | ((self.bound as u64) << BOUND_SHIFT)
             | ((self.pv as u64) << 58)
-            | (((self.generation & GEN_MASK) as u64) << 59)
+            | (((self.generation & GEN_MASK) as u64) << GEN_SHIFT)
     }
 
     fn unpack(data: u64) -> Option<Entry> {
-        let bound = match (data >> 56) & 3 {
+        let bound = match (data >> BOUND_SHIFT) & 3 {
             1 => Bound::Upper,
             2 => Bound::Lower,
             3 => Bound::Exact,
@@ -132,7 +149,7 @@ impl Entry {
             depth: (data >> 48) as u8 as i8 as i32,
             bound,
             pv: (data >> 58) & 1 == 1,
-            generation: (data >> 59) as u8 & GEN_MASK,
+            generation: (data >> GEN_SHIFT) as u8 & GEN_MASK,
         })
     }
 }
@@ -261,14 +278,16 @@ impl TranspositionTable {
 
     #[inline]
     fn read(&self, i: usize, key: u64) -> Option<Entry> {
+        self.read_data(i, key).and_then(Entry::unpack)
+    }
+
+    /// The data word of slot `i` if it holds `key` (any kind of entry).
+    #[inline]
+    fn read_data(&self, i: usize, key: u64) -> Option<u64> {
         let slot = &self.slots[i];
         let data = slot.data.load(Relaxed);
         let check = slot.key.load(Relaxed);
-        if check ^ data == key && data != 0 {
-            Entry::unpack(data)
-        } else {
-            None
-        }
+        (check ^ data == key && data != 0).then_some(data)
     }
 
     /// Tells the CPU to start loading `key`'s bucket (call early, probe
@@ -296,6 +315,57 @@ impl TranspositionTable {
             self.read(i, key).or_else(|| self.read(i + 1, key))
         } else {
             self.read(i, key)
+        }
+    }
+
+    /// The static evaluation stored for `key` by [`store_eval`](Self::store_eval)
+    /// in an entry without a score ([`probe`](Self::probe) does not return
+    /// such entries; an entry with a score has its own [`Entry::eval`]).
+    #[inline]
+    pub fn probe_eval(&self, key: u64) -> Option<Score> {
+        let i = self.index(key);
+        let found = if self.policy == Replacement::DepthAlways {
+            self.read_data(i, key)
+                .or_else(|| self.read_data(i + 1, key))
+        } else {
+            self.read_data(i, key)
+        };
+        found
+            .filter(|&d| is_eval_only(d))
+            .map(|d| Score((d >> 32) as u16 as i16 as i32))
+    }
+
+    /// Stores only the static evaluation `eval` of `key`'s position, for a
+    /// node that found no entry and may end without storing one (a pruned
+    /// node): its next visit need not call the evaluator. It takes a slot
+    /// that is empty, holds another evaluation alone or is from an older
+    /// search (with two slots: else the always-replaced one), and never
+    /// replaces an entry of the same position.
+    #[inline]
+    pub fn store_eval(&self, key: u64, eval: Score) {
+        let generation = self.generation.load(Relaxed);
+        let i = self.index(key);
+        let slots = if self.policy == Replacement::DepthAlways {
+            i..i + 2
+        } else {
+            i..i + 1
+        };
+        if slots.clone().any(|j| self.read_data(j, key).is_some()) {
+            return;
+        }
+        let free = |j: usize| {
+            let data = self.slots[j].data.load(Relaxed);
+            data == 0 || is_eval_only(data) || (data >> GEN_SHIFT) as u8 & GEN_MASK != generation
+        };
+        let target = match self.policy {
+            Replacement::Always => Some(i),
+            Replacement::Depth => Some(i).filter(|&j| free(j)),
+            Replacement::DepthAlways => Some(if free(i) { i } else { i + 1 }),
+        };
+        if let Some(j) = target {
+            let data = pack_eval_only(eval, generation);
+            self.slots[j].key.store(key ^ data, Relaxed);
+            self.slots[j].data.store(data, Relaxed);
         }
     }
 
@@ -394,7 +464,7 @@ impl TranspositionTable {
             .iter()
             .filter(|s| {
                 let d = s.data.load(Relaxed);
-                d != 0 && Entry::unpack(d).is_some_and(|e| e.generation == g)
+                d != 0 && (d >> GEN_SHIFT) as u8 & GEN_MASK == g
             })
             .count();
         (used * 1000 / n.max(1)) as u32
@@ -513,6 +583,57 @@ mod tests {
             assert!(
                 tt.probe(2).is_some(),
                 "{policy:?}: aging lets a new entry in"
+            );
+        }
+    }
+
+    #[test]
+    fn evaluations_alone() {
+        for policy in Replacement::ALL {
+            let tt = TranspositionTable::with_entries(1 << 10, policy);
+            let key = 0x1234_5678_9abc_def0;
+            assert_eq!(tt.probe_eval(key), None);
+            for eval in [Score(-32_000), Score(-1), Score(0), Score(417)] {
+                tt.clear();
+                tt.store_eval(key, eval);
+                assert_eq!(tt.probe_eval(key), Some(eval), "{policy:?}");
+                assert!(tt.probe(key).is_none(), "{policy:?}: no score to cut with");
+                assert_eq!(tt.probe_eval(key ^ 1), None, "{policy:?}: another key");
+            }
+            let tiny = TranspositionTable::new(0, policy);
+            tiny.store_eval(key, Score(1));
+            assert_eq!(tiny.hashfull(), 500, "{policy:?}: one of two slots in use");
+            // A result replaces it, and is not replaced by it.
+            tt.store(
+                key,
+                Move::NULL,
+                Score(5),
+                Score(417),
+                3,
+                Bound::Upper,
+                false,
+            );
+            let e = tt.probe(key).expect("the result");
+            assert_eq!((e.score, e.eval, e.depth), (Score(5), Score(417), 3));
+            assert_eq!(tt.probe_eval(key), None, "{policy:?}");
+            tt.store_eval(key, Score(9));
+            assert_eq!(tt.probe(key), Some(e), "{policy:?}: the result stays");
+        }
+        // The depth-preferred slot keeps this search's result; the
+        // evaluation takes the always-replaced one, or nothing.
+        for policy in [Replacement::Depth, Replacement::DepthAlways] {
+            let tt = TranspositionTable::new(0, policy);
+            tt.store(1, Move::NULL, Score(1), Score(0), 9, Bound::Exact, false);
+            tt.store_eval(2, Score(7));
+            assert!(tt.probe(1).is_some(), "{policy:?}");
+            let kept = tt.probe_eval(2) == Some(Score(7));
+            assert_eq!(kept, policy == Replacement::DepthAlways, "{policy:?}");
+            tt.new_search();
+            tt.store_eval(3, Score(8));
+            assert_eq!(
+                tt.probe_eval(3),
+                Some(Score(8)),
+                "{policy:?}: an old entry gives way"
             );
         }
     }

@@ -109,6 +109,10 @@ pvs_switches! {
     aspiration_score_delta, "asp-score-delta" = true, "aspiration window wider for scores far from 0";
     /// Transposition table: store results, search the hash move first.
     tt, "tt" = true, "transposition table";
+    /// A node that finds no table entry stores its static evaluation in
+    /// one without a score, so that a pruned node's next visit need not
+    /// evaluate again (Stockfish's entries without a bound).
+    tt_eval_store, "tt-eval-store" = false, "nodes without an entry store their static evaluation";
     /// Cut off on transposition table scores (needs `tt`).
     tt_cutoffs, "tt-cutoffs" = true, "cutoffs on table scores";
 

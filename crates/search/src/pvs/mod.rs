@@ -1118,9 +1118,23 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     ) -> (Score, Score) {
         let raw = match entry {
             Some(e) => e.eval,
-            None => self.evaluate(board),
+            None => match self.cached_eval(board) {
+                Some(eval) => eval,
+                None => self.evaluate(board),
+            },
         };
         (raw, self.corrected(board, raw, ply))
+    }
+
+    /// The static evaluation a pruned visit of this position left in the
+    /// table (`tt-eval-store`), if any.
+    #[inline]
+    fn cached_eval(&self, board: &B) -> Option<Score> {
+        if self.cfg.tt && self.cfg.tt_eval_store {
+            self.shared.tt.probe_eval(board.hash())
+        } else {
+            None
+        }
     }
 
     /// A move's score against the node's best so far (shared by the main
@@ -1400,6 +1414,13 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             (se, se, se)
         } else {
             let (raw, se) = self.static_eval(board, entry, ply);
+            // A node without an entry keeps its evaluation in the table:
+            // if it is pruned before it stores a result, its next visit
+            // finds the evaluation there (`tt-eval-store`, as Stockfish
+            // stores an entry without a bound).
+            if cfg.tt && cfg.tt_eval_store && entry.is_none() {
+                self.shared.tt.store_eval(key, raw);
+            }
             let refined = match (entry, tt_score) {
                 (Some(e), Some(s)) if cfg.tt_cutoffs => refine_by_table(se, e.bound, s),
                 _ => se,
