@@ -1849,12 +1849,13 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 let good_capture = late && !quiet && see_ge_with(board, mv, 0, cfg.see_pins);
                 let reduced = late && (!good_capture || cfg.lmr_captures);
                 let full_null_window = if reduced {
-                    // A capture that wins or keeps material is reduced a
-                    // ply less than a quiet move (`lmr-captures`).
-                    // In 1/1024 of a ply (`LMR_UNIT`): each whole-ply term
-                    // is `ply` units, the table's entry and the histories'
-                    // shares are whole plies unless `lmr-fraction`.
-                    let ply_u = LMR_UNIT;
+                    // The reduction is summed in `LMR_UNIT`s (1/1024 of a
+                    // ply): each whole-ply term is `one_ply`; the table's
+                    // entry and the histories' shares are cut to whole
+                    // plies unless `lmr-fraction`. A capture that wins or
+                    // keeps material is reduced a ply less than a quiet
+                    // move (`lmr-captures`).
+                    let one_ply = LMR_UNIT;
                     let share = |history: i32, div: i32| {
                         if cfg.lmr_fraction {
                             history * LMR_UNIT / div.max(1)
@@ -1866,36 +1867,36 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         base_r_fine
                     } else {
                         base_r * LMR_UNIT
-                    } - ply_u * i32::from(good_capture);
+                    } - one_ply * i32::from(good_capture);
                     // Positions on a principal variation, now or in the
                     // table (`ttpv`; without it, PV nodes alone), are
                     // reduced less; so are checks. Expected cut-nodes, nodes
                     // whose evaluation is not improving, and nodes whose
                     // children keep failing high (`cutoff-count`) are
                     // reduced more.
-                    r += ply_u
+                    r += one_ply
                         * (p.lmr_cut_node * i32::from(cut_node) + i32::from(!improving)
                             - i32::from(PV || tt_pv)
                             - i32::from(check));
                     if cfg.cut_no_tt_lmr && cut_node && tt_move.is_null() {
-                        r += ply_u;
+                        r += one_ply;
                     }
                     if cfg.cutoff_count && self.stack[ply + 1].cutoffs > CUTOFF_COUNT_REDUCE {
-                        r += ply_u;
+                        r += one_ply;
                     }
                     // (In check both evaluations are −∞: no correction.)
                     if cfg.corr_lmr && (static_eval.0 - raw_eval.0).abs() > CORR_LMR_MARGIN {
-                        r -= ply_u;
+                        r -= one_ply;
                     }
                     if quiet {
                         if mv == killers[0] || mv == killers[1] {
-                            r -= ply_u;
+                            r -= one_ply;
                         }
                         // A noisy hash move (a capture or promotion; the
                         // null move counts as quiet) likely decides the
                         // node (`tt-capture-lmr`).
                         if cfg.tt_capture_lmr && !tt_move.is_quiet() {
-                            r += ply_u;
+                            r += one_ply;
                         }
                         if cfg.history_lmr {
                             r -= share(history, p.lmr_history_div);
