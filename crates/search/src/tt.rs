@@ -307,15 +307,22 @@ impl TranspositionTable {
         let _ = slot;
     }
 
+    /// The slots `key` may be stored in: its bucket's two with
+    /// [`Replacement::DepthAlways`], else the one.
+    #[inline]
+    fn bucket(&self, key: u64) -> std::ops::Range<usize> {
+        let i = self.index(key);
+        if self.policy == Replacement::DepthAlways {
+            i..i + 2
+        } else {
+            i..i + 1
+        }
+    }
+
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let i = self.index(key);
-        if self.policy == Replacement::DepthAlways {
-            self.read(i, key).or_else(|| self.read(i + 1, key))
-        } else {
-            self.read(i, key)
-        }
+        self.bucket(key).find_map(|j| self.read(j, key))
     }
 
     /// The static evaluation stored for `key` by [`store_eval`](Self::store_eval)
@@ -323,14 +330,8 @@ impl TranspositionTable {
     /// such entries; an entry with a score has its own [`Entry::eval`]).
     #[inline]
     pub fn probe_eval(&self, key: u64) -> Option<Score> {
-        let i = self.index(key);
-        let found = if self.policy == Replacement::DepthAlways {
-            self.read_data(i, key)
-                .or_else(|| self.read_data(i + 1, key))
-        } else {
-            self.read_data(i, key)
-        };
-        found
+        self.bucket(key)
+            .find_map(|j| self.read_data(j, key))
             .filter(|&d| is_eval_only(d))
             .map(|d| Score((d >> 32) as u16 as i16 as i32))
     }
@@ -344,13 +345,9 @@ impl TranspositionTable {
     #[inline]
     pub fn store_eval(&self, key: u64, eval: Score) {
         let generation = self.generation.load(Relaxed);
-        let i = self.index(key);
-        let slots = if self.policy == Replacement::DepthAlways {
-            i..i + 2
-        } else {
-            i..i + 1
-        };
-        if slots.clone().any(|j| self.read_data(j, key).is_some()) {
+        let slots = self.bucket(key);
+        let i = slots.start;
+        if slots.into_iter().any(|j| self.read_data(j, key).is_some()) {
             return;
         }
         let free = |j: usize| {

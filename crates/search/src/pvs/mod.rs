@@ -1126,11 +1126,18 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         (raw, self.corrected(board, raw, ply))
     }
 
+    /// Whether the table keeps the evaluations of nodes without an entry
+    /// (`tt-eval-store`, which needs the table).
+    #[inline]
+    fn keeps_evals(&self) -> bool {
+        self.cfg.tt && self.cfg.tt_eval_store
+    }
+
     /// The static evaluation a pruned visit of this position left in the
     /// table (`tt-eval-store`), if any.
     #[inline]
     fn cached_eval(&self, board: &B) -> Option<Score> {
-        if self.cfg.tt && self.cfg.tt_eval_store {
+        if self.keeps_evals() {
             self.shared.tt.probe_eval(board.hash())
         } else {
             None
@@ -1418,7 +1425,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             // if it is pruned before it stores a result, its next visit
             // finds the evaluation there (`tt-eval-store`, as Stockfish
             // stores an entry without a bound).
-            if cfg.tt && cfg.tt_eval_store && entry.is_none() {
+            if self.keeps_evals() && entry.is_none() {
                 self.shared.tt.store_eval(key, raw);
             }
             let refined = match (entry, tt_score) {

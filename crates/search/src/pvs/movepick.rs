@@ -124,7 +124,7 @@ const LOW_PLY_WEIGHT: i32 = 4;
 /// captures. About Stockfish's threshold (−14 000) on our scale: our
 /// histories are bounded by 16 384 where its continuation histories reach
 /// about twice that, so its sum of weighted tables is about 1.6 times ours.
-pub(crate) const BAD_QUIET_SCORE: i32 = -8_000;
+const BAD_QUIET_SCORE: i32 = -8_000;
 
 /// The staged move picker (see the [module documentation](self)).
 pub(crate) struct MovePicker {
