@@ -215,6 +215,11 @@ pvs_switches! {
     /// A node where no move raised alpha gives the quiet move that led to
     /// it a history bonus in the parent.
     prior_bonus, "prior-bonus" = false, "history bonus for the move that led to a fail-low";
+    /// The moves tried before a cut-off lose their own malus
+    /// (`history_malus_*`: half as much again as the bonus), not the
+    /// cut-off's bonus negated, as Stockfish and Viridithas weigh the two
+    /// apart.
+    history_malus, "history-malus" = false, "the moves tried before a cut-off lose a malus of its own";
     /// Late captures that do not lose material (SEE ≥ 0) are reduced too,
     /// a ply less than a quiet move (off: only quiet moves and losing
     /// captures are).

@@ -2186,6 +2186,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     ) {
         let cfg = self.cfg;
         let bonus = self.history_bonus(depth);
+        let malus = self.history_malus(depth);
         if best.is_quiet() {
             if cfg.killers && self.stack[ply].killers[0] != best {
                 self.stack[ply].killers[1] = self.stack[ply].killers[0];
@@ -2202,13 +2203,13 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 let ctx = self.quiet_context(ply);
                 self.update_quiet(board, best, bonus, &ctx);
                 for &q in quiets {
-                    self.update_quiet(board, q, -bonus, &ctx);
+                    self.update_quiet(board, q, -malus, &ctx);
                 }
             }
             if cfg.low_ply_history {
                 self.tables.update_low_ply(ply, best, bonus);
                 for &q in quiets {
-                    self.tables.update_low_ply(ply, q, -bonus);
+                    self.tables.update_low_ply(ply, q, -malus);
                 }
             }
         } else if cfg.capture_history {
@@ -2216,18 +2217,29 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         }
         if cfg.capture_history {
             for &c in captures {
-                self.tables.update_capture(board, c, -bonus);
+                self.tables.update_capture(board, c, -malus);
             }
         }
     }
 
-    /// The history bonus of a cut-off at `depth` (the malus of the moves
-    /// that did not cut is the same, negated).
+    /// The history bonus of a cut-off at `depth`.
     #[inline]
     fn history_bonus(&self, depth: i32) -> i32 {
         let p = self.params;
         (p.history_bonus_quad * depth * depth + p.history_bonus_mult * depth + p.history_bonus_base)
             .clamp(0, p.history_bonus_max)
+    }
+
+    /// What the moves tried before a cut-off at `depth` lose: the bonus,
+    /// or with `history-malus` a malus of its own.
+    #[inline]
+    fn history_malus(&self, depth: i32) -> i32 {
+        let p = self.params;
+        if !self.cfg.history_malus {
+            return self.history_bonus(depth);
+        }
+        (p.history_malus_quad * depth * depth + p.history_malus_mult * depth + p.history_malus_base)
+            .clamp(0, p.history_malus_max)
     }
 
     #[inline]

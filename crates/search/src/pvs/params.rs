@@ -159,8 +159,16 @@ search_params! {
     history_bonus_mult = 112, 0..=600, step 20;
     /// History bonus: constant term (may be negative).
     history_bonus_base = 45, -500..=300, step 25;
-    /// History bonus: largest bonus (the malus of the moves tried before is the same).
+    /// History bonus: largest bonus (without `history-malus`, the malus of the moves tried before is the same).
     history_bonus_max = 9640, 500..=16384, step 400;
+    /// History malus (`history-malus`): per ply of depth squared.
+    history_malus_quad = 15, 0..=64, step 2;
+    /// History malus (`history-malus`): per ply of depth.
+    history_malus_mult = 168, 0..=800, step 20;
+    /// History malus (`history-malus`): constant term (may be negative).
+    history_malus_base = 68, -500..=400, step 25;
+    /// History malus (`history-malus`): largest malus.
+    history_malus_max = 12000, 500..=16384, step 400;
     /// Move ordering: capture score is this × the victim's value plus its capture history.
     capture_mvv_mult = 17, 4..=64, step 2;
     /// Move ordering: captures with SEE below −this are tried after the quiet moves.
