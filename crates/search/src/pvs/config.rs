@@ -220,6 +220,11 @@ pvs_switches! {
     /// cut-off's bonus negated, as Stockfish and Viridithas weigh the two
     /// apart.
     history_malus, "history-malus" = false, "the moves tried before a cut-off lose a malus of its own";
+    /// Each continuation history learns its own share of a bonus: the
+    /// reply to the last move all of it, those of the moves 2 and 4 plies
+    /// back about 5/8 and 1/2 (3 and 6 back, with `cont-3-6`, less), as
+    /// Stockfish weighs them.
+    cont_update_weights, "cont-update-weights" = false, "continuation histories learn a share of the bonus by how far back";
     /// Late captures that do not lose material (SEE ≥ 0) are reduced too,
     /// a ply less than a quiet move (off: only quiet moves and losing
     /// captures are).

@@ -297,8 +297,13 @@ impl Tables {
     /// The gravity update of the continuation histories alone.
     #[inline]
     pub fn update_cont(&mut self, pt: u16, ctx: &QuietContext, bonus: i32) {
-        for prev in ctx.cont.iter().flatten() {
-            gravity(&mut self.cont[*prev as usize][pt as usize], bonus);
+        for (prev, share) in ctx.cont.iter().zip(ctx.cont_update) {
+            if let Some(prev) = prev {
+                gravity(
+                    &mut self.cont[*prev as usize][pt as usize],
+                    bonus * share / 1024,
+                );
+            }
         }
     }
 
@@ -390,7 +395,17 @@ pub(crate) struct QuietContext {
     pub by_lesser: Option<[Bitboard; 6]>,
     /// The pawn-history row of the position (`pawn-history`).
     pub pawn_row: Option<usize>,
+    /// The share of a bonus each entry of `cont` learns, in 1/1024
+    /// ([`FULL_CONT_UPDATE`] without `cont-update-weights`).
+    pub cont_update: [i32; 5],
 }
+
+/// Every continuation history learns the whole bonus.
+pub(crate) const FULL_CONT_UPDATE: [i32; 5] = [1024; 5];
+
+/// `cont-update-weights`: the shares of the moves 1, 2, 4, 3 and 6 plies
+/// back, near Stockfish's (the reply to the last move learns the most).
+pub(crate) const WEIGHTED_CONT_UPDATE: [i32; 5] = [1024, 640, 560, 280, 440];
 
 impl QuietContext {
     /// No context: the butterfly history alone.
@@ -399,6 +414,7 @@ impl QuietContext {
         threats: Bitboard::EMPTY,
         by_lesser: None,
         pawn_row: None,
+        cont_update: FULL_CONT_UPDATE,
     };
 }
 
@@ -556,6 +572,35 @@ mod tests {
         // The entry under threat learnt; the unthreatened one did not.
         assert!(tables.quiet(Color::White, mv, None, &ctx) > 0);
         assert_eq!(tables.quiet(Color::White, mv, None, &QuietContext::NONE), 0);
+    }
+
+    #[test]
+    fn continuation_entries_learn_their_share() {
+        use fianchetto_board::MoveKind;
+        let mv = Move::new(Square::G1, Square::F3, MoveKind::Quiet);
+        let pt = piece_to_index(Piece::new(Color::White, Role::Knight), mv) as usize;
+        let cont = [Some(7), Some(8), Some(9), None, Some(11)];
+        for (weights, want) in [
+            (FULL_CONT_UPDATE, [1024, 1024, 1024, 0, 1024]),
+            (WEIGHTED_CONT_UPDATE, [1024, 640, 560, 0, 440]),
+        ] {
+            let mut tables = Tables::new();
+            let ctx = QuietContext {
+                cont,
+                cont_update: weights,
+                ..QuietContext::NONE
+            };
+            // From zero, gravity adds the bonus whole: each entry holds its share.
+            tables.update_cont(pt as u16, &ctx, 1024);
+            for (prev, want) in cont.iter().zip(want) {
+                if let Some(prev) = prev {
+                    assert_eq!(tables.cont[*prev as usize][pt], want as i16, "row {prev}");
+                }
+            }
+            // The malus is the same share, negated.
+            tables.update_cont(pt as u16, &ctx, -1024);
+            assert!(tables.cont[7][pt].abs() < 100);
+        }
     }
 
     #[test]

@@ -71,7 +71,8 @@ use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{Game, MoveGen, MoveList};
 use history::{
     correction_update, gravity, pawn_key, piece_to, threats_beyond, threats_by_lesser, CorrSlots,
-    QuietContext, Tables, CORR_SIZE, LOW_PLY, PAWN_HISTORY_SIZE,
+    QuietContext, Tables, CORR_SIZE, FULL_CONT_UPDATE, LOW_PLY, PAWN_HISTORY_SIZE,
+    WEIGHTED_CONT_UPDATE,
 };
 use movepick::{gives_check, CheckInfo, MovePicker, Ordering};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
@@ -1044,6 +1045,11 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             threats: self.stack[ply].threats,
             by_lesser: self.stack[ply].by_lesser,
             pawn_row: self.stack[ply].pawn_row,
+            cont_update: if self.cfg.cont_update_weights {
+                WEIGHTED_CONT_UPDATE
+            } else {
+                FULL_CONT_UPDATE
+            },
         }
     }
 
