@@ -102,7 +102,7 @@ pvs_switches! {
     /// the full depth, and the next iteration goes deeper anyway.
     aspiration_fail_high_cut, "asp-fail-high" = false, "aspiration fail-highs re-searched shallower";
     /// The aspiration window widens with the square of the last score
-    /// (`ASPIRATION_SCORE_DIV`): far from equality the score moves more
+    /// (`aspiration_score_div`): far from equality the score moves more
     /// between depths, and every failed window is a search repeated.
     /// (SPRT [0, 10] at 5 000 nodes: +14 [+3, +25] Elo, H1 after 1 905
     /// games.)

@@ -105,12 +105,6 @@ const ASPIRATION_MIN_DEPTH: i32 = 4;
 /// depth by a ply each, by at most this many plies in all.
 const ASPIRATION_MAX_FAIL_HIGH_CUT: i32 = 3;
 
-/// `asp-score-delta`: the aspiration window widens by the square of the
-/// last score over this (a 200 cp score adds 13 on each side), as
-/// Stockfish's window grows with the root move's average score: far from
-/// 0, scores swing more from one depth to the next.
-const ASPIRATION_SCORE_DIV: i32 = 3_000;
-
 /// Fail-high and fail-low lines of a long search are reported only after
 /// this many milliseconds, so that a fast search is not flooded with them.
 const BOUND_REPORT_AFTER_MS: u128 = 500;
@@ -912,7 +906,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         self.root_best = None;
         let mut delta = self.params.aspiration_delta;
         if self.cfg.aspiration_score_delta && !score.is_decisive() {
-            delta += score.0 * score.0 / ASPIRATION_SCORE_DIV;
+            delta += score.0 * score.0 / self.params.aspiration_score_div.max(1);
         }
         let (mut alpha, mut beta) =
             if self.cfg.aspiration && target >= ASPIRATION_MIN_DEPTH && !score.is_decisive() {
@@ -944,8 +938,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             } else {
                 return Some(s);
             };
-            // Each failure widens the window by half again.
-            delta += delta / 2;
+            // Each failure widens the window by a share of itself
+            // (`aspiration_growth` / 1024: half again by default).
+            delta += delta * self.params.aspiration_growth / 1024;
             if let Some(r) = report.as_mut() {
                 if self.time.elapsed().as_millis() > BOUND_REPORT_AFTER_MS {
                     let info = self.info(target, s, bound, self.pv.line(0));

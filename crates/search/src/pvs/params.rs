@@ -177,6 +177,10 @@ search_params! {
     delta_margin = 208, 50..=500, step 15;
     /// Aspiration window: initial half-width.
     aspiration_delta = 13, 8..=80, step 3;
+    /// Aspiration window (`asp-score-delta`): the half-width grows by the square of the last score over this (a 200 cp score adds 13 at 3 000), as Stockfish's grows with the root move's average score: far from 0, scores swing more from one depth to the next.
+    aspiration_score_div = 3000, 1000..=12000, step 300;
+    /// Aspiration window: each fail-high or fail-low widens it by this many 1/1024 of its half-width (512: half again).
+    aspiration_growth = 512, 128..=1024, step 64;
     /// Correction history: the entry's scale (correction = entry / this, centipawns).
     corr_grain = 208, 64..=1024, step 32;
     /// Correction history: largest |correction| stored, in entry units.
