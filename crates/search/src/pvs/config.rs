@@ -219,7 +219,7 @@ pvs_switches! {
     /// (`history_malus_*`: half as much again as the bonus), not the
     /// cut-off's bonus negated, as Stockfish and Viridithas weigh the two
     /// apart.
-    history_malus, "history-malus" = false, "the moves tried before a cut-off lose a malus of its own";
+    history_malus, "history-malus" = false, "the moves tried before a cut-off lose a malus of their own";
     /// Each continuation history learns its own share of a bonus: the
     /// reply to the last move all of it, those of the moves 2 and 4 plies
     /// back about 5/8 and 1/2 (3 and 6 back, with `cont-3-6`, less), as
