@@ -2187,7 +2187,19 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     ) {
         let cfg = self.cfg;
         let bonus = self.history_bonus(depth);
-        let malus = self.history_malus(depth);
+        // What the moves tried before lose: the bonus, or with
+        // `history-malus` the same curve with numbers of its own.
+        let p = self.params;
+        let malus = if cfg.history_malus {
+            let curve = [
+                p.history_malus_quad,
+                p.history_malus_mult,
+                p.history_malus_base,
+            ];
+            depth_curve(curve, p.history_malus_max, depth)
+        } else {
+            bonus
+        };
         if best.is_quiet() {
             if cfg.killers && self.stack[ply].killers[0] != best {
                 self.stack[ply].killers[1] = self.stack[ply].killers[0];
@@ -2227,20 +2239,12 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     #[inline]
     fn history_bonus(&self, depth: i32) -> i32 {
         let p = self.params;
-        (p.history_bonus_quad * depth * depth + p.history_bonus_mult * depth + p.history_bonus_base)
-            .clamp(0, p.history_bonus_max)
-    }
-
-    /// What the moves tried before a cut-off at `depth` lose: the bonus,
-    /// or with `history-malus` a malus of its own.
-    #[inline]
-    fn history_malus(&self, depth: i32) -> i32 {
-        let p = self.params;
-        if !self.cfg.history_malus {
-            return self.history_bonus(depth);
-        }
-        (p.history_malus_quad * depth * depth + p.history_malus_mult * depth + p.history_malus_base)
-            .clamp(0, p.history_malus_max)
+        let curve = [
+            p.history_bonus_quad,
+            p.history_bonus_mult,
+            p.history_bonus_base,
+        ];
+        depth_curve(curve, p.history_bonus_max, depth)
     }
 
     #[inline]
@@ -2486,6 +2490,13 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         }
         best
     }
+}
+
+/// A history bonus or malus at `depth`: quad · depth² + mult · depth +
+/// base, kept within 0..=`max`.
+#[inline]
+fn depth_curve([quad, mult, base]: [i32; 3], max: i32, depth: i32) -> i32 {
+    (quad * depth * depth + mult * depth + base).clamp(0, max)
 }
 
 /// The static evaluation `eval` refined by a table score `score` of this
