@@ -315,3 +315,63 @@ fn bad_inputs_and_outputs_are_refused_and_nothing_is_left() {
     copy(std::slice::from_ref(&good), &out, &forced).unwrap();
     assert_ne!(std::fs::read(&out).unwrap(), b"keep");
 }
+
+#[test]
+fn a_file_cut_inside_a_game_gives_its_whole_games() {
+    // What a copy cut short, or a file `datagen` is still writing, looks
+    // like: two whole games and the first half of a third.
+    let dir = dir();
+    let games = played();
+    let whole = dir.join("whole.games");
+    write_games(&whole, &games[..2]);
+    let mut bytes = std::fs::read(&whole).unwrap();
+    let third = bytes.len();
+    let mut tail = Vec::new();
+    games[2].write_to(&mut tail).unwrap();
+    bytes.extend_from_slice(&tail[..tail.len() / 2]);
+    let cut = dir.join("cut.games");
+    std::fs::write(&cut, &bytes).unwrap();
+
+    // Stats count the whole games and say where the file was cut.
+    let s = stats(std::slice::from_ref(&cut), &Filter::NONE, false).unwrap();
+    let positions = (games[0].entries.len() + games[1].entries.len()) as u64;
+    assert_eq!((s.games, s.positions), (2, positions));
+    assert_eq!(s.cut_short.len(), 1);
+    let c = &s.cut_short[0];
+    assert_eq!((c.game, c.offset), (2, third as u64));
+    assert_eq!(c.bytes, (tail.len() / 2) as u64);
+    let text = s.to_string();
+    assert!(
+        text.contains(&format!("cut.games: ends inside game 2 at byte {third}")),
+        "{text}"
+    );
+
+    // Convert copies them: the output is the whole file before the cut.
+    let out = dir.join("cut-copy.games");
+    let summary = copy(
+        std::slice::from_ref(&cut),
+        &out,
+        &options(DataFormat::Games, Filter::NONE),
+    )
+    .unwrap();
+    assert_eq!(summary.games_written, 2);
+    assert_eq!(summary.cut_short, s.cut_short);
+    assert_eq!(std::fs::read(&out).unwrap(), bytes[..third]);
+
+    // A whole file is not cut short.
+    let s = stats(std::slice::from_ref(&whole), &Filter::NONE, false).unwrap();
+    assert!(s.cut_short.is_empty());
+
+    // Damage inside the file is still an error, not a cut.
+    let mut damaged = std::fs::read(&whole).unwrap();
+    damaged[16 + games[0].encoded_len() + 50] ^= 1;
+    damaged.extend_from_slice(&tail[..tail.len() / 2]);
+    let bad = dir.join("damaged-and-cut.games");
+    std::fs::write(&bad, &damaged).unwrap();
+    let err = stats(std::slice::from_ref(&bad), &Filter::NONE, false).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("damaged-and-cut.games: game 1 at byte"),
+        "{err}"
+    );
+}

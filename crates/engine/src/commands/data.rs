@@ -179,5 +179,8 @@ fn report(s: &CopySummary, output: &std::path::Path) -> Result<(), CommandError>
     if !skipped.is_empty() {
         say!("filtered out: {}", skipped.join(", "));
     }
+    for cut in &s.cut_short {
+        say!("cut short: {cut}");
+    }
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! either format, checked, optionally deduplicated, written to one file of
 //! either format.
 
-use super::{byte_bar, DataFileError, DataFormat, DataSink, GameSource};
+use super::{byte_bar, CutShort, DataFileError, DataFormat, DataSink, GameSource};
 use crate::games::{Filter, FilterCounts, GameRecord, NO_SCORE};
 use fianchetto_board::Board;
 use std::collections::HashSet;
@@ -42,7 +42,7 @@ impl Default for CopyOptions {
 }
 
 /// What [`copy`] did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct CopySummary {
     /// Games read (marlinformat: runs of consecutive records).
     pub games_read: u64,
@@ -58,6 +58,9 @@ pub struct CopySummary {
     pub games_dropped: u64,
     /// What the filter kept and skipped (marlinformat output).
     pub counts: FilterCounts,
+    /// The games files that ended inside a game (their whole games were
+    /// copied, the half-written one left out).
+    pub cut_short: Vec<CutShort>,
 }
 
 /// A hasher that passes a Zobrist key through: the keys are random already.
@@ -81,7 +84,9 @@ impl Hasher for KeyHasher {
 type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
 
 /// Reads every game of `inputs` in order (either format, each checked move
-/// by move) and writes them to `output` as `options` say. The output is
+/// by move) and writes them to `output` as `options` say. A games file that
+/// ends inside a game (cut short, or still being written) gives its whole
+/// games and is listed in [`CopySummary::cut_short`]. The output is
 /// written to a temporary file and renamed into place at the end, so a
 /// failure leaves no partial output. Deduplication holds one key per
 /// distinct position in memory (about 16 bytes each).
@@ -110,7 +115,7 @@ pub fn copy(
     let mut game = GameRecord::default();
     let mut done = 0;
     for mut source in sources {
-        while let Some(at) = source.next_game(&mut game)? {
+        while let Some(at) = source.next_whole_game(&mut game)? {
             summary.games_read += 1;
             summary.positions_read += game.entries.len() as u64;
             if options.dedup {
@@ -141,6 +146,7 @@ pub fn copy(
             }
         }
         done += source.progress().1;
+        summary.cut_short.extend(source.cut_short().cloned());
     }
     bar.finish_and_clear();
     summary.games_written = sink.games;

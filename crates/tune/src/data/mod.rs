@@ -48,6 +48,7 @@ use crate::games::{
 use crate::marlin::{DataError, PackedBoard, RECORD_SIZE};
 use chain::Chains;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::fmt;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -125,12 +126,42 @@ pub enum DataFileError {
     OutputIsInput(PathBuf),
 }
 
+/// A games file that ends inside a game: a copy cut short, or a file a
+/// running `datagen` is still writing. The whole games before it are read;
+/// the half-written one is left out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CutShort {
+    /// The file.
+    pub path: PathBuf,
+    /// The half-written game's index (0 = first): the whole games before it.
+    pub game: u64,
+    /// Its first byte.
+    pub offset: u64,
+    /// Its bytes in the file (all left out).
+    pub bytes: u64,
+}
+
+impl fmt::Display for CutShort {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: ends inside game {} at byte {}: its {} bytes were left out, the {} whole games before it read",
+            self.path.display(),
+            self.game,
+            self.offset,
+            self.bytes,
+            self.game
+        )
+    }
+}
+
 /// A data file of either format, read game by game (see the [module
 /// documentation](self) for marlinformat).
 pub struct GameSource {
     path: PathBuf,
     len: u64,
     kind: SourceKind,
+    cut_short: Option<CutShort>,
 }
 
 enum SourceKind {
@@ -156,6 +187,7 @@ impl GameSource {
             path: path.to_path_buf(),
             len,
             kind,
+            cut_short: None,
         })
     }
 
@@ -194,6 +226,40 @@ impl GameSource {
                 }))
             }
         }
+    }
+
+    /// As [`next_game`](GameSource::next_game), but a games file that ends
+    /// inside a game ends before it: the half-written game is left out and
+    /// [`cut_short`](GameSource::cut_short) says where it was. Any other
+    /// damage is still an error.
+    pub fn next_whole_game(
+        &mut self,
+        game: &mut GameRecord,
+    ) -> Result<Option<Location>, DataFileError> {
+        match self.next_game(game) {
+            Err(DataFileError::Games(GamesError::Truncated {
+                path,
+                game,
+                offset,
+                available,
+                ..
+            })) => {
+                self.cut_short = Some(CutShort {
+                    path,
+                    game,
+                    offset,
+                    bytes: available,
+                });
+                Ok(None)
+            }
+            other => other,
+        }
+    }
+
+    /// Where the file ended inside a game, once
+    /// [`next_whole_game`](GameSource::next_whole_game) has met it.
+    pub fn cut_short(&self) -> Option<&CutShort> {
+        self.cut_short.as_ref()
     }
 
     /// The error for a game at `at` that does not replay.

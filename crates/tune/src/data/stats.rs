@@ -1,6 +1,6 @@
 //! `data stats`: what a set of data files holds.
 
-use super::{byte_bar, DataFileError, DataFormat, GameSource};
+use super::{byte_bar, CutShort, DataFileError, DataFormat, GameSource};
 use crate::games::{Ending, Filter, FilterCounts, GameRecord, Skip, NO_SCORE};
 use crate::marlin::Wdl;
 use fianchetto_eval::Score;
@@ -41,6 +41,8 @@ pub struct Stats {
     pub filter: Filter,
     /// What `filter` keeps and skips.
     pub counts: FilterCounts,
+    /// The games files that ended inside a game (counted up to it).
+    pub cut_short: Vec<CutShort>,
 }
 
 impl Stats {
@@ -84,7 +86,9 @@ impl Stats {
 }
 
 /// Reads every game of `inputs` (either format, checked move by move) and
-/// counts what they hold; `filter` says which positions count as kept.
+/// counts what they hold; `filter` says which positions count as kept. A
+/// games file that ends inside a game (cut short, or still being written)
+/// counts its whole games and is listed in [`Stats::cut_short`].
 pub fn stats(inputs: &[PathBuf], filter: &Filter, progress: bool) -> Result<Stats, DataFileError> {
     let mut sources = Vec::new();
     for path in inputs {
@@ -103,7 +107,7 @@ pub fn stats(inputs: &[PathBuf], filter: &Filter, progress: bool) -> Result<Stat
             DataFormat::Games => stats.games_files += 1,
             DataFormat::Marlin => stats.marlin_files += 1,
         }
-        while let Some(at) = source.next_game(&mut game)? {
+        while let Some(at) = source.next_whole_game(&mut game)? {
             stats
                 .add_game(&game, filter)
                 .map_err(|e| source.error_at(at, e))?;
@@ -112,6 +116,7 @@ pub fn stats(inputs: &[PathBuf], filter: &Filter, progress: bool) -> Result<Stat
             }
         }
         done += source.progress().1;
+        stats.cut_short.extend(source.cut_short().cloned());
     }
     bar.finish_and_clear();
     Ok(stats)
@@ -200,6 +205,9 @@ impl fmt::Display for Stats {
                     share(n, self.counts.total())
                 )?;
             }
+        }
+        for cut in &self.cut_short {
+            writeln!(f, "cut short: {cut}")?;
         }
         Ok(())
     }
