@@ -8,12 +8,13 @@
 //! - [`app`]: the sessions (one per tab) and the requests, without HTTP.
 //! - [`session`], [`settings`], [`jobs`]: a tab's state, its engine
 //!   settings, and the searches that run for it.
-//! - [`server`]: the HTTP transport (tiny_http), the live streams, and
-//!   the command.
+//! - [`server`]: the connections, the live streams, and the command;
+//!   [`http`]: reading a request and writing a reply, every part bounded.
 //! - [`form`], [`json`]: request parameters in, JSON out.
 
 pub mod app;
 pub mod form;
+pub mod http;
 pub mod jobs;
 pub mod json;
 pub mod server;

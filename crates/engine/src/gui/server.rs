@@ -1,21 +1,24 @@
-//! The HTTP side of `fianchetto gui`: tiny_http serves the app's replies
-//! from a few worker threads, and each live connection (Server-Sent
-//! Events) from a thread of its own.
+//! The HTTP side of `fianchetto gui`: a few worker threads take the
+//! connections, read one request each ([`super::http`]) and write the app's
+//! reply; each live connection (Server-Sent Events) gets a thread of its
+//! own.
 //!
-//! Why tiny_http and Server-Sent Events: the page needs requests and one
-//! stream of updates from the server, nothing the browser sends back on a
-//! live channel. tiny_http is a plain HTTP/1.1 server on std threads with
-//! four small dependencies and no async runtime, quick to build on a small
-//! machine; SSE is plain HTTP (a response that never ends), so it needs no
+//! Why Server-Sent Events: the page needs requests and one stream of
+//! updates from the server, nothing the browser sends back on a live
+//! channel. SSE is plain HTTP (a response that never ends), so it needs no
 //! WebSocket library, and the browser's `EventSource` reconnects by itself.
+//! Every connection carries one request (`Connection: close`): the app is
+//! local, and a connection that cannot be reused cannot be left in a bad
+//! state by the request before.
 
 use super::app::{App, Limits, Method, Reply, Subscription};
 use super::form::Params;
+use super::http::{self, HttpMethod, ReadError, Request};
 use super::GuiError;
 use crate::commands::CommandError;
 use crate::evals::load_network;
-use std::io::{Read, Write};
-use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
+use std::io::{BufReader, Read, Write};
+use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
@@ -35,6 +38,15 @@ const MAX_STREAMS: usize = 64;
 /// A live connection sends a comment this often: it finds a closed tab,
 /// and keeps the tab's session alive while it is open.
 const KEEP_ALIVE: Duration = Duration::from_secs(10);
+/// How long a connection may take to send its request, or to take a
+/// reply (or an event) before it is dropped: a client that stalls holds a
+/// worker no longer than this.
+const IO_TIMEOUT: Duration = Duration::from_secs(10);
+/// After refusing a request whose body was not read, this much of it is
+/// still read and thrown away (for at most [`DRAIN_TIME`]), so that the
+/// client sees the refusal rather than a reset connection.
+const MAX_DRAIN: u64 = 1 << 20;
+const DRAIN_TIME: Duration = Duration::from_secs(1);
 
 /// Arguments of `fianchetto gui`.
 #[derive(Debug, clap::Args)]
@@ -60,9 +72,6 @@ pub fn run(args: &GuiArgs) -> Result<(), CommandError> {
     let url = page_url(addr);
     let net = load_network(None).map_err(|e| CommandError::Usage(e.to_string()))?;
     let app = Arc::new(App::new(net, Limits::default()));
-    let server = tiny_http::Server::from_listener(listener, None)
-        .map_err(|e| CommandError::Usage(format!("cannot serve on {addr}: {e}")))?;
-    let server = Arc::new(server);
     {
         use std::io::Write as _;
         let mut out = std::io::stdout().lock();
@@ -76,19 +85,7 @@ pub fn run(args: &GuiArgs) -> Result<(), CommandError> {
         }
         out.flush()?;
     }
-    let streams = Arc::new(AtomicUsize::new(0));
-    let mut workers = Vec::new();
-    for i in 0..WORKERS {
-        let (server, app, streams) = (server.clone(), app.clone(), streams.clone());
-        let worker = std::thread::Builder::new()
-            .name(format!("gui-http-{i}"))
-            .spawn(move || {
-                while let Ok(request) = server.recv() {
-                    serve(&app, request, addr, &streams);
-                }
-            })?;
-        workers.push(worker);
-    }
+    let workers = spawn_workers(&listener, &app)?;
     // Closed tabs' sessions are swept once a minute.
     {
         let app = app.clone();
@@ -106,6 +103,31 @@ pub fn run(args: &GuiArgs) -> Result<(), CommandError> {
         let _ = w.join();
     }
     Ok(())
+}
+
+/// Starts the threads that answer the connections `listener` takes, for
+/// `app`; they run until the process ends.
+pub fn spawn_workers(
+    listener: &TcpListener,
+    app: &Arc<App>,
+) -> std::io::Result<Vec<std::thread::JoinHandle<()>>> {
+    let addr = listener.local_addr()?;
+    let streams = Arc::new(AtomicUsize::new(0));
+    let mut workers = Vec::new();
+    for i in 0..WORKERS {
+        let (listener, app, streams) = (listener.try_clone()?, app.clone(), streams.clone());
+        let worker = std::thread::Builder::new()
+            .name(format!("gui-http-{i}"))
+            .spawn(move || loop {
+                match listener.accept() {
+                    Ok((connection, _)) => serve(&app, connection, addr, &streams),
+                    // Out of file descriptors, say: wait for some to close.
+                    Err(_) => std::thread::sleep(Duration::from_millis(50)),
+                }
+            })?;
+        workers.push(worker);
+    }
+    Ok(workers)
 }
 
 /// Listens where the arguments say: the port given (an error if taken),
@@ -172,15 +194,6 @@ fn open_browser(url: &str) {
     }
 }
 
-/// The value of the header `name`.
-fn header<'a>(request: &'a tiny_http::Request, name: &'static str) -> Option<&'a str> {
-    request
-        .headers()
-        .iter()
-        .find(|h| h.field.equiv(name))
-        .map(|h| h.value.as_str())
-}
-
 /// Refuses what a page of another site could send: a `Host` that is not
 /// this server's loopback name (DNS rebinding) and a cross-site `Origin`.
 pub fn check_origin(
@@ -211,35 +224,13 @@ pub fn check_origin(
     Ok(())
 }
 
-/// Reads the request's body, up to [`MAX_BODY`].
-fn read_body(request: &mut tiny_http::Request) -> Result<String, GuiError> {
-    let too_large = |len| GuiError::TooLarge {
-        what: "the request",
-        len,
-        limit: MAX_BODY,
-    };
-    if let Some(len) = request.body_length().filter(|&l| l > MAX_BODY) {
-        return Err(too_large(len));
-    }
-    let mut body = Vec::new();
-    request
-        .as_reader()
-        .take(MAX_BODY as u64 + 1)
-        .read_to_end(&mut body)
-        .map_err(|e| GuiError::BadInput(format!("the request could not be read: {e}")))?;
-    if body.len() > MAX_BODY {
-        return Err(too_large(body.len()));
-    }
-    String::from_utf8(body).map_err(|_| GuiError::BadInput("the request is not UTF-8".into()))
-}
-
 /// What a request asks for: the method, path and parameters (query and
 /// body), once the limits and the origin are checked.
 fn parse_request(
-    request: &mut tiny_http::Request,
+    request: &Request,
     addr: SocketAddr,
 ) -> Result<(Method, String, Params), GuiError> {
-    let url = request.url().to_string();
+    let url = &request.target;
     if url.len() > MAX_URL {
         return Err(GuiError::TooLarge {
             what: "the address",
@@ -247,66 +238,68 @@ fn parse_request(
             limit: MAX_URL,
         });
     }
-    check_origin(header(request, "Host"), header(request, "Origin"), addr)?;
-    let method = match request.method() {
-        tiny_http::Method::Get | tiny_http::Method::Head => Method::Get,
-        tiny_http::Method::Post => Method::Post,
-        _ => return Err(GuiError::Method),
+    check_origin(request.header("Host"), request.header("Origin"), addr)?;
+    let method = match request.method {
+        HttpMethod::Get | HttpMethod::Head => Method::Get,
+        HttpMethod::Post => Method::Post,
+        HttpMethod::Other => return Err(GuiError::Method),
     };
-    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
     let mut params = Params::parse(query)?;
     if method == Method::Post {
-        params.extend(Params::parse(&read_body(request)?)?);
+        let body = std::str::from_utf8(&request.body)
+            .map_err(|_| GuiError::BadInput("the request is not UTF-8".into()))?;
+        params.extend(Params::parse(body)?);
     }
     Ok((method, path.to_string(), params))
 }
 
-fn serve(app: &App, mut request: tiny_http::Request, addr: SocketAddr, streams: &Arc<AtomicUsize>) {
-    let reply = match parse_request(&mut request, addr) {
-        Ok((method, path, params)) => app.handle(method, &path, &params),
-        Err(e) => Reply::error(&e),
+/// Answers the one request of `connection`.
+fn serve(app: &App, connection: TcpStream, addr: SocketAddr, streams: &Arc<AtomicUsize>) {
+    let timeouts = connection
+        .set_read_timeout(Some(IO_TIMEOUT))
+        .and_then(|()| connection.set_write_timeout(Some(IO_TIMEOUT)));
+    let Ok(reading) = timeouts.and_then(|()| connection.try_clone()) else {
+        return;
+    };
+    let mut input = BufReader::new(reading);
+    let mut output = &connection;
+    let (reply, head_only) = match http::read_request(&mut input, &mut output, MAX_BODY) {
+        Ok(request) => {
+            let reply = match parse_request(&request, addr) {
+                Ok((method, path, params)) => app.handle(method, &path, &params),
+                Err(e) => Reply::error(&e),
+            };
+            (reply, request.method == HttpMethod::Head)
+        }
+        Err(ReadError::Refused(e)) => {
+            let _ = respond(&connection, &Reply::error(&e), false);
+            // Let the client read the refusal: stop writing, and take (a
+            // bounded part of) what it is still sending.
+            let _ = connection.shutdown(Shutdown::Write);
+            let _ = connection.set_read_timeout(Some(DRAIN_TIME));
+            let _ = std::io::copy(&mut input.take(MAX_DRAIN), &mut std::io::sink());
+            return;
+        }
+        Err(ReadError::Closed(_)) => return,
     };
     match reply {
-        Reply::Body {
-            status,
-            content_type,
-            body,
-            download,
-        } => {
-            let mut response = tiny_http::Response::from_string(body).with_status_code(status);
-            let disposition = download.map(|name| format!("attachment; filename=\"{name}\""));
-            let headers = [
-                ("Content-Type", Some(content_type)),
-                ("Cache-Control", Some("no-store")),
-                ("X-Content-Type-Options", Some("nosniff")),
-                ("Content-Security-Policy", Some(CSP)),
-                ("Content-Disposition", disposition.as_deref()),
-            ];
-            for (name, value) in headers {
-                if let Some(h) = value
-                    .and_then(|v| tiny_http::Header::from_bytes(name.as_bytes(), v.as_bytes()).ok())
-                {
-                    response.add_header(h);
-                }
-            }
+        Reply::Body { .. } => {
             // A tab closed before its answer is not an error worth telling.
-            let _ = request.respond(response);
+            let _ = respond(&connection, &reply, head_only);
         }
         Reply::Events(subscription) => {
             if streams.fetch_add(1, Ordering::SeqCst) >= MAX_STREAMS {
                 streams.fetch_sub(1, Ordering::SeqCst);
                 let busy = GuiError::Busy("too many live connections".into());
-                let _ = request.respond(
-                    tiny_http::Response::from_string(busy.to_string()).with_status_code(503),
-                );
+                let _ = respond(&connection, &Reply::error(&busy), false);
                 return;
             }
-            let writer = request.into_writer();
             let open = streams.clone();
             let spawned = std::thread::Builder::new()
                 .name("gui-events".into())
                 .spawn(move || {
-                    stream(writer, &subscription);
+                    stream(Box::new(connection), &subscription);
                     open.fetch_sub(1, Ordering::SeqCst);
                 });
             if spawned.is_err() {
@@ -314,6 +307,32 @@ fn serve(app: &App, mut request: tiny_http::Request, addr: SocketAddr, streams: 
             }
         }
     }
+}
+
+/// Writes a whole reply (a stream is not one: nothing is written).
+fn respond(mut out: &TcpStream, reply: &Reply, head_only: bool) -> std::io::Result<()> {
+    let Reply::Body {
+        status,
+        content_type,
+        body,
+        download,
+    } = reply
+    else {
+        return Ok(());
+    };
+    let disposition = download
+        .as_ref()
+        .map(|name| format!("attachment; filename=\"{name}\""));
+    let mut headers = vec![
+        ("Content-Type", *content_type),
+        ("Cache-Control", "no-store"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Content-Security-Policy", CSP),
+    ];
+    if let Some(d) = &disposition {
+        headers.push(("Content-Disposition", d));
+    }
+    http::write_response(&mut out, *status, &headers, body.as_bytes(), head_only)
 }
 
 /// The page loads its script and style from this server and nothing else.
@@ -375,6 +394,65 @@ mod tests {
         // Opened to the network on purpose: any host name.
         let open: SocketAddr = "0.0.0.0:80".parse().unwrap();
         assert!(check_origin(Some("chess.lan"), None, open).is_ok());
+    }
+
+    /// Sends `request` to the app at `addr` and returns its whole reply.
+    fn exchange(addr: SocketAddr, request: &[u8]) -> String {
+        let mut c = TcpStream::connect(addr).unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        // The app may answer before it has read everything (a refusal).
+        let _ = c.write_all(request);
+        let mut reply = Vec::new();
+        let _ = c.read_to_end(&mut reply);
+        String::from_utf8_lossy(&reply).into_owned()
+    }
+
+    #[test]
+    fn the_server_refuses_hostile_requests_and_keeps_serving() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let net = Arc::new(fianchetto_eval::nnue::Network::zero());
+        let app = Arc::new(App::new(net, Limits::default()));
+        let _workers = spawn_workers(&listener, &app).unwrap();
+        let host = format!("Host: {addr}\r\n");
+        let get = format!("GET /api/options HTTP/1.1\r\n{host}\r\n");
+        let ok = exchange(addr, get.as_bytes());
+        assert!(ok.starts_with("HTTP/1.1 200 OK\r\n"), "{ok}");
+        assert!(ok.contains("Content-Security-Policy: "), "{ok}");
+
+        // A body of 100 GB declared (tiny_http died of it), with and
+        // without a Host; a head that never ends; an unknown method.
+        let huge =
+            format!("POST /api/move HTTP/1.1\r\n{host}Content-Length: 99999999999\r\n\r\nabc");
+        let reply = exchange(addr, huge.as_bytes());
+        assert!(reply.starts_with("HTTP/1.1 413 "), "{reply}");
+        assert!(reply.contains("99999999999 bytes long"), "{reply}");
+        let reply = exchange(
+            addr,
+            b"POST / HTTP/1.1\r\nContent-Length: 99999999999\r\n\r\n",
+        );
+        assert!(reply.starts_with("HTTP/1.1 413 "), "{reply}");
+        let mut endless = b"GET / HTTP/1.1\r\nX: ".to_vec();
+        endless.extend(std::iter::repeat_n(b'a', 200_000));
+        let reply = exchange(addr, &endless);
+        assert!(reply.starts_with("HTTP/1.1 413 "), "{reply}");
+        let reply = exchange(addr, format!("BREW / HTTP/1.1\r\n{host}\r\n").as_bytes());
+        assert!(reply.starts_with("HTTP/1.1 405 "), "{reply}");
+        // A HEAD gets the headers alone.
+        let reply = exchange(addr, format!("HEAD / HTTP/1.1\r\n{host}\r\n").as_bytes());
+        assert!(
+            reply.starts_with("HTTP/1.1 200 OK\r\n") && reply.ends_with("\r\n\r\n"),
+            "{reply}"
+        );
+
+        // Still serving, and a session made now plays.
+        assert_eq!(exchange(addr, get.as_bytes()), ok);
+        let reply = exchange(
+            addr,
+            format!("POST /api/session HTTP/1.1\r\n{host}Content-Length: 0\r\n\r\n").as_bytes(),
+        );
+        assert!(reply.starts_with("HTTP/1.1 200 OK\r\n"), "{reply}");
+        assert!(reply.contains("\"session\":\""), "{reply}");
     }
 
     #[test]
