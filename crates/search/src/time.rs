@@ -193,10 +193,14 @@ fn plan(time: Duration, inc: Duration, limits: &Limits) -> (Duration, Duration) 
     let left = time
         .saturating_sub(limits.move_overhead)
         .max(Duration::from_millis(1));
+    // UCI sends `movestogo` only above 0: a 0 is read as not sent (sudden
+    // death), never as "this is the last move" (which spends most of the
+    // clock).
     let mtg = limits
         .movestogo
+        .filter(|&m| m > 0)
         .unwrap_or(DEFAULT_MOVES_TO_GO)
-        .clamp(1, DEFAULT_MOVES_TO_GO);
+        .min(DEFAULT_MOVES_TO_GO);
     // Optimum: an equal share of what is left plus most of the increment.
     let optimum = left / mtg + inc * INCREMENT_QUARTERS / 4;
     // Maximum: several optimums when the search is unstable, but never
@@ -333,6 +337,18 @@ mod tests {
         let tm = TimeManager::new(&l, Color::White);
         assert_eq!(tm.hard(), None);
         assert!(!tm.soft_expired(0));
+        // `movestogo 0` (which UCI never sends) is sudden death, not the
+        // last move before the control.
+        let plan_of = |movestogo| {
+            let l = Limits {
+                btime: Some(Duration::from_secs(10)),
+                movestogo,
+                ..Limits::default()
+            };
+            TimeManager::new(&l, Color::Black).hard()
+        };
+        assert_eq!(plan_of(Some(0)), plan_of(None));
+        assert!(plan_of(Some(0)) < plan_of(Some(1)));
     }
 
     #[test]
