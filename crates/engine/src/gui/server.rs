@@ -38,13 +38,13 @@ const MAX_STREAMS: usize = 64;
 /// A live connection sends a comment this often: it finds a closed tab,
 /// and keeps the tab's session alive while it is open.
 const KEEP_ALIVE: Duration = Duration::from_secs(10);
-/// How long a connection may take to send its request, or to take a
-/// reply (or an event) before it is dropped: a client that stalls holds a
-/// worker no longer than this.
+/// How long a connection may take to send its whole request, however
+/// slowly it trickles in, and each write of a reply (or an event) may
+/// wait: a client that stalls holds a worker no longer than this.
 const IO_TIMEOUT: Duration = Duration::from_secs(10);
 /// After refusing a request whose body was not read, this much of it is
-/// still read and thrown away (for at most [`DRAIN_TIME`]), so that the
-/// client sees the refusal rather than a reset connection.
+/// still read and thrown away (for at most [`DRAIN_TIME`] in all), so that
+/// the client sees the refusal rather than a reset connection.
 const MAX_DRAIN: u64 = 1 << 20;
 const DRAIN_TIME: Duration = Duration::from_secs(1);
 
@@ -256,13 +256,13 @@ fn parse_request(
 
 /// Answers the one request of `connection`.
 fn serve(app: &App, connection: TcpStream, addr: SocketAddr, streams: &Arc<AtomicUsize>) {
-    let timeouts = connection
-        .set_read_timeout(Some(IO_TIMEOUT))
-        .and_then(|()| connection.set_write_timeout(Some(IO_TIMEOUT)));
-    let Ok(reading) = timeouts.and_then(|()| connection.try_clone()) else {
+    if connection.set_write_timeout(Some(IO_TIMEOUT)).is_err() {
         return;
-    };
-    let mut input = BufReader::new(reading);
+    }
+    let mut input = BufReader::new(ReadBefore {
+        stream: &connection,
+        until: Instant::now() + IO_TIMEOUT,
+    });
     let mut output = &connection;
     let (reply, head_only) = match http::read_request(&mut input, &mut output, MAX_BODY) {
         Ok(request) => {
@@ -277,7 +277,7 @@ fn serve(app: &App, connection: TcpStream, addr: SocketAddr, streams: &Arc<Atomi
             // Let the client read the refusal: stop writing, and take (a
             // bounded part of) what it is still sending.
             let _ = connection.shutdown(Shutdown::Write);
-            let _ = connection.set_read_timeout(Some(DRAIN_TIME));
+            input.get_mut().until = Instant::now() + DRAIN_TIME;
             let _ = std::io::copy(&mut input.take(MAX_DRAIN), &mut std::io::sink());
             return;
         }
@@ -306,6 +306,25 @@ fn serve(app: &App, connection: TcpStream, addr: SocketAddr, streams: &Arc<Atomi
                 streams.fetch_sub(1, Ordering::SeqCst);
             }
         }
+    }
+}
+
+/// A connection read against a deadline: each read waits only for what is
+/// left of the time, so that a client sending a byte now and then cannot
+/// make a request last longer than that.
+struct ReadBefore<'a> {
+    stream: &'a TcpStream,
+    until: Instant,
+}
+
+impl Read for ReadBefore<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::ErrorKind::TimedOut.into());
+        }
+        self.stream.set_read_timeout(Some(left))?;
+        self.stream.read(buf)
     }
 }
 
@@ -444,6 +463,31 @@ mod tests {
             reply.starts_with("HTTP/1.1 200 OK\r\n") && reply.ends_with("\r\n\r\n"),
             "{reply}"
         );
+
+        // A client that sends a byte now and then is dropped once the
+        // request's time is up (10 s), not served a byte at a time forever.
+        let started = Instant::now();
+        let mut slow = TcpStream::connect(addr).unwrap();
+        slow.set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
+        let mut dropped = false;
+        for _ in 0..40 {
+            std::thread::sleep(Duration::from_millis(500));
+            if slow.write_all(b"X").is_err() {
+                dropped = true;
+                break;
+            }
+            let mut probe = [0u8; 1];
+            slow.set_nonblocking(true).unwrap();
+            let closed = matches!(slow.read(&mut probe), Ok(0));
+            slow.set_nonblocking(false).unwrap();
+            if closed {
+                dropped = true;
+                break;
+            }
+        }
+        assert!(dropped, "a trickling client kept its connection");
+        assert!(started.elapsed() < Duration::from_secs(15));
 
         // Still serving, and a session made now plays.
         assert_eq!(exchange(addr, get.as_bytes()), ok);
