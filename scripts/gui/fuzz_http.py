@@ -15,18 +15,18 @@ end it checks that the process is alive and never panicked, and prints
 
 The app's HTTP was tiny_http until this found that one request declaring a
 huge body killed it (docs/gui.md, "Transport"). Only the standard library
-is needed.
+is needed (and measure.py beside it, for starting the app).
 """
 
 import argparse
-import json
 import random
-import re
 import socket
 import subprocess
 import sys
 import time
 import urllib.parse
+
+from measure import call, start_app
 
 KEYS = ["session", "fen", "pgn", "move", "engine", "algo", "eval", "limit", "value",
         "multipv", "learn_depth", "ablation_depth"]
@@ -96,11 +96,9 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    app = subprocess.Popen([args.exe, "gui", "--port", "0", "--no-open"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    port = int(re.search(r":(\d+)/", app.stdout.readline()).group(1))
-    reply = request(port, "POST", "/api/session")
-    session = json.loads(reply.split(b"\r\n\r\n", 1)[1])["session"]
+    app, url, _ = start_app(args.exe, stderr=subprocess.PIPE)
+    port = int(urllib.parse.urlsplit(url).port)
+    session = call(url, "/api/session")["session"]
     failures = 0
     sent = 0
     for sent in range(1, args.requests + 1):

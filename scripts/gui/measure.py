@@ -27,9 +27,13 @@ import urllib.parse
 import urllib.request
 
 
-def start_app(exe):
+def start_app(exe, stderr=None):
+    """Starts `fianchetto gui` on a free port and waits for its page; returns
+    the process, its address and how long that took. `stderr` is passed to
+    Popen (e.g. subprocess.PIPE to read the app's messages)."""
     started = time.monotonic()
-    proc = subprocess.Popen([exe, "gui", "--port", "0", "--no-open"], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([exe, "gui", "--port", "0", "--no-open"], stdout=subprocess.PIPE,
+                            stderr=stderr, text=True)
     url = re.search(r"(http://\S+/)", proc.stdout.readline()).group(1)
     while True:
         try:

@@ -115,7 +115,7 @@ pub fn copy(
     let mut game = GameRecord::default();
     let mut done = 0;
     for mut source in sources {
-        while let Some(at) = source.next_whole_game(&mut game)? {
+        while let Some(at) = source.next_game(&mut game)? {
             summary.games_read += 1;
             summary.positions_read += game.entries.len() as u64;
             if options.dedup {

@@ -215,9 +215,30 @@ impl GameSource {
 
     /// Reads the next game into `game` (reusing its memory); `None` at the
     /// end. For marlinformat the location's offset is its first record's.
+    /// A games file that ends inside a game (a copy cut short, or a file a
+    /// running `datagen` is writing) ends before it: the half-written game
+    /// is left out and [`cut_short`](GameSource::cut_short) says where it
+    /// was. Any other damage is an error.
     pub fn next_game(&mut self, game: &mut GameRecord) -> Result<Option<Location>, DataFileError> {
         match &mut self.kind {
-            SourceKind::Games(r) => Ok(r.read_into(game)?),
+            SourceKind::Games(r) => match r.read_into(game) {
+                Err(GamesError::Truncated {
+                    path,
+                    game,
+                    offset,
+                    available,
+                    ..
+                }) => {
+                    self.cut_short = Some(CutShort {
+                        path,
+                        game,
+                        offset,
+                        bytes: available,
+                    });
+                    Ok(None)
+                }
+                read => Ok(read?),
+            },
             SourceKind::Marlin(c) => {
                 let games_before = c.games_read();
                 Ok(c.next_game(game)?.map(|first| Location {
@@ -228,36 +249,8 @@ impl GameSource {
         }
     }
 
-    /// As [`next_game`](GameSource::next_game), but a games file that ends
-    /// inside a game ends before it: the half-written game is left out and
-    /// [`cut_short`](GameSource::cut_short) says where it was. Any other
-    /// damage is still an error.
-    pub fn next_whole_game(
-        &mut self,
-        game: &mut GameRecord,
-    ) -> Result<Option<Location>, DataFileError> {
-        match self.next_game(game) {
-            Err(DataFileError::Games(GamesError::Truncated {
-                path,
-                game,
-                offset,
-                available,
-                ..
-            })) => {
-                self.cut_short = Some(CutShort {
-                    path,
-                    game,
-                    offset,
-                    bytes: available,
-                });
-                Ok(None)
-            }
-            other => other,
-        }
-    }
-
     /// Where the file ended inside a game, once
-    /// [`next_whole_game`](GameSource::next_whole_game) has met it.
+    /// [`next_game`](GameSource::next_game) has met it.
     pub fn cut_short(&self) -> Option<&CutShort> {
         self.cut_short.as_ref()
     }

@@ -107,7 +107,7 @@ pub fn stats(inputs: &[PathBuf], filter: &Filter, progress: bool) -> Result<Stat
             DataFormat::Games => stats.games_files += 1,
             DataFormat::Marlin => stats.marlin_files += 1,
         }
-        while let Some(at) = source.next_whole_game(&mut game)? {
+        while let Some(at) = source.next_game(&mut game)? {
             stats
                 .add_game(&game, filter)
                 .map_err(|e| source.error_at(at, e))?;
