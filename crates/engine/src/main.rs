@@ -35,7 +35,7 @@ enum Command {
     Data(commands::data::DataArgs),
     /// Balanced opening positions for OpenBench: `genfens N seed S [book FILE|None]`.
     Genfens(commands::genfens::GenfensArgs),
-    /// Train an NNUE network on marlinformat data (CPU, multi-threaded).
+    /// Train an NNUE network on games or marlinformat data (CPU, multi-threaded).
     Train(commands::train::TrainArgs),
     /// Read a PGN file, checking every move: count games, plies and errors
     /// (--stats), or write the games back in export format.

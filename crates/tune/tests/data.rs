@@ -171,13 +171,35 @@ fn a_trainer_reads_the_same_positions_from_either_format() {
         assert_eq!(from_games.len(), from_marlin.len());
         assert_eq!(from_games.fingerprint(), from_marlin.fingerprint());
     }
-    // A damaged games file is refused by the trainer with the game named.
+    // A games file that ends inside its last game (a datagen still
+    // writing it) trains on the whole games before the cut, and says so.
     let mut bytes = std::fs::read(&source).unwrap();
     bytes.truncate(bytes.len() - 3);
     let cut = dir.join("cut.games");
-    std::fs::write(&cut, bytes).unwrap();
-    let err = TrainData::load(&[cut]).unwrap_err().to_string();
-    assert!(err.contains("cut.games: game 3 at byte"), "{err}");
+    std::fs::write(&cut, &bytes).unwrap();
+    let whole = dir.join("whole.games");
+    write_games(&whole, &games[..games.len() - 1]);
+    let from_cut = TrainData::load(std::slice::from_ref(&cut)).unwrap();
+    let from_whole = TrainData::load(&[whole]).unwrap();
+    assert!(!from_cut.is_empty());
+    assert_eq!(from_cut.len(), from_whole.len());
+    assert_eq!(from_cut.fingerprint(), from_whole.fingerprint());
+    let cuts = from_cut.cut_short();
+    assert_eq!(cuts.len(), 1);
+    assert_eq!(cuts[0].game, games.len() as u64 - 1);
+    assert_eq!(cuts[0].offset + cuts[0].bytes, bytes.len() as u64);
+    assert!(from_whole.cut_short().is_empty());
+    // Damage before the cut is still refused, with the game named.
+    let mut damaged = bytes;
+    damaged[cuts[0].offset as usize - 10] ^= 0x55;
+    let inner = dir.join("inner.games");
+    std::fs::write(&inner, &damaged).unwrap();
+    let err = TrainData::load(&[inner]).unwrap_err().to_string();
+    let game = games.len() - 2;
+    assert!(
+        err.contains(&format!("inner.games: game {game} at byte")),
+        "{err}"
+    );
 }
 
 #[test]

@@ -24,8 +24,9 @@ pub struct TrainArgs {
     /// its data, network file and settings; options given here override it.
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// Training data: marlinformat files (32 bytes a position), streamed
-    /// from disk in shuffled chunks.
+    /// Training data: games files (what `datagen` writes; one it is still
+    /// writing gives its whole games) or marlinformat files, told apart by
+    /// content, streamed from disk in shuffled chunks.
     #[arg(long, num_args = 1..)]
     pub data: Vec<PathBuf>,
     /// The network file to write after every epoch; the checkpoint goes to
@@ -175,6 +176,9 @@ pub fn run(args: &TrainArgs) -> Result<(), CommandError> {
         }
     }
     let data = TrainData::load_filtered(&data, &filter.unwrap_or_default()).map_err(usage)?;
+    for cut in data.cut_short() {
+        say!("cut short: {cut}");
+    }
     let mut trainer = train::start(&request, data, &out, args.resume).map_err(usage)?;
     let c = trainer.config().clone();
     say!(

@@ -403,6 +403,13 @@ pvs_switches! {
     razoring, "razoring" = true, "razoring";
     /// Late-move reductions.
     lmr, "lmr" = true, "late-move reductions";
+    /// Once a move has raised alpha at a PV node of middling depth, the
+    /// moves after it are searched (and the node stored and its histories
+    /// taught) `alpha_raise_reduction` plies shallower: each must now beat
+    /// a real score, which a shallower search tells well enough
+    /// (Stockfish's reduction after an alpha raise). Off: two plies lost
+    /// −34 [−57, −11] Elo at 5 000 nodes (478 games).
+    alpha_raise, "alpha-raise" = false, "the moves after an alpha raise searched shallower";
     /// Late-move reductions summed in 1/1024 of a ply and rounded down
     /// once: the table's fraction and the histories' shares count in full
     /// (off: each is cut to whole plies first), as Stockfish and
@@ -427,6 +434,13 @@ pvs_switches! {
     /// Internal iterative reduction: search one ply shallower without a
     /// hash move.
     iir, "iir" = true, "internal iterative reduction";
+    /// Internal iterative reduction takes a second ply off an expected
+    /// cut-node without a hash move from depth 8 (Stockfish 16's rule).
+    iir_cut_deep, "iir-cut-deep" = false, "internal iterative reduction of two plies at deep cut-nodes";
+    /// After each iteration the root moves behind the best one are ordered
+    /// by the nodes their subtrees took (off: they keep their order, the
+    /// best move moved to the front).
+    root_effort_order, "root-effort-order" = false, "root moves ordered by last iteration's subtree nodes";
 
     /// Lazy SMP: the move played is voted for by every thread's last
     /// completed iteration (weighted by depth and score), not taken from

@@ -33,6 +33,12 @@ impl RootEffort {
         self.total += nodes;
     }
 
+    /// The nodes counted below the root move `mv` this iteration.
+    #[inline]
+    pub fn nodes(&self, mv: Move) -> u64 {
+        self.nodes[slot(mv)]
+    }
+
     /// The share of the iteration's root nodes that went to `mv`, from 0
     /// to 1 (one half when nothing was counted).
     pub fn fraction(&self, mv: Move) -> f64 {

@@ -129,6 +129,15 @@ const LMR_TABLE_SIZE: usize = 64;
 /// accepted at +14 [+3, +25] Elo, 2 224 games at 5 000 nodes a move).
 const CUTOFF_COUNT_REDUCE: i32 = 2;
 
+/// `alpha-raise`: the depths (above the first, below the second) at which
+/// a move that raises alpha makes the rest of the node shallower (by
+/// `alpha_raise_reduction` plies; Stockfish's values).
+const ALPHA_RAISE_DEPTHS: (i32, i32) = (2, 14);
+
+/// `iir-cut-deep`: from this depth an expected cut-node without a hash move
+/// is searched two plies shallower instead of one (Stockfish 16's rule).
+const IIR_CUT_DEEP_DEPTH: i32 = 8;
+
 /// Hindsight (`hindsight`): a node reached by a move reduced by at least
 /// this many plies goes a ply deeper when the move looks good.
 const HINDSIGHT_DEEPER_REDUCTION: i32 = 3;
@@ -799,9 +808,16 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             if self.is_main() {
                 self.shared.first_iteration_done.store(true, Relaxed);
             }
-            // The best move first next time.
+            // The best move first next time; with `root-effort-order` the
+            // others follow by the nodes their subtrees took this
+            // iteration (a move that was hard to refute is the likeliest
+            // to become best).
             if let Some(b) = best {
-                if let Some(i) = self.root_moves.iter().position(|&m| m == b) {
+                if self.cfg.root_effort_order {
+                    let effort = &self.effort;
+                    self.root_moves
+                        .sort_unstable_by_key(|&m| (m != b, std::cmp::Reverse(effort.nodes(m))));
+                } else if let Some(i) = self.root_moves.iter().position(|&m| m == b) {
                     self.root_moves[..=i].rotate_right(1);
                 }
             }
@@ -1588,6 +1604,11 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             && !singular_search
         {
             depth -= 1;
+            // A deep expected cut-node without a hash move goes a second
+            // ply shallower (`iir-cut-deep`).
+            if cfg.iir_cut_deep && cut_node && tt_move.is_null() && depth >= IIR_CUT_DEEP_DEPTH {
+                depth -= 1;
+            }
         }
 
         // Step 9b. Small ProbCut: a table score from nearly this depth that
@@ -2000,8 +2021,19 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
 
             // Step 10d. A new best move raises alpha; beating beta ends the
             // node.
+            let alpha_before = alpha;
             if self.record::<PV>(ply, mv, score, &mut best, &mut best_move, &mut alpha, beta) {
                 break;
+            }
+            // Step 10e. After an alpha raise the remaining moves need only
+            // show they beat it: a shallower search will do (`alpha-raise`).
+            if cfg.alpha_raise
+                && alpha > alpha_before
+                && depth > ALPHA_RAISE_DEPTHS.0
+                && depth < ALPHA_RAISE_DEPTHS.1
+                && !score.is_decisive()
+            {
+                depth = (depth - p.alpha_raise_reduction).max(1);
             }
             if mv != best_move {
                 if quiet {

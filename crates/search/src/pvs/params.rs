@@ -123,6 +123,8 @@ search_params! {
     nmp_offset = 92, 0..=300, step 12;
     /// Internal iterative reduction: smallest depth.
     iir_depth = 3, 1..=10, step 1;
+    /// Plies taken off the rest of a node after a move raised alpha (`alpha-raise`).
+    alpha_raise_reduction = 2, 1..=3, step 1;
     /// Futility pruning: base margin over the static evaluation.
     futility_base = 36, 0..=200, step 8;
     /// Futility pruning: margin per ply of reduced depth.

@@ -39,6 +39,8 @@ mod chain;
 mod copy;
 mod stats;
 
+/// Where a games file ends inside a game (defined with the games format).
+pub use crate::games::CutShort;
 pub use copy::{copy, CopyOptions, CopySummary};
 pub use stats::{stats, Stats, SCORE_BINS};
 
@@ -48,7 +50,6 @@ use crate::games::{
 use crate::marlin::{DataError, PackedBoard, RECORD_SIZE};
 use chain::Chains;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::fmt;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -126,42 +127,12 @@ pub enum DataFileError {
     OutputIsInput(PathBuf),
 }
 
-/// A games file that ends inside a game: a copy cut short, or a file a
-/// running `datagen` is still writing. The whole games before it are read;
-/// the half-written one is left out.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CutShort {
-    /// The file.
-    pub path: PathBuf,
-    /// The half-written game's index (0 = first): the whole games before it.
-    pub game: u64,
-    /// Its first byte.
-    pub offset: u64,
-    /// Its bytes in the file (all left out).
-    pub bytes: u64,
-}
-
-impl fmt::Display for CutShort {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: ends inside game {} at byte {}: its {} bytes were left out, the {} whole games before it read",
-            self.path.display(),
-            self.game,
-            self.offset,
-            self.bytes,
-            self.game
-        )
-    }
-}
-
 /// A data file of either format, read game by game (see the [module
 /// documentation](self) for marlinformat).
 pub struct GameSource {
     path: PathBuf,
     len: u64,
     kind: SourceKind,
-    cut_short: Option<CutShort>,
 }
 
 enum SourceKind {
@@ -180,14 +151,13 @@ impl GameSource {
             })?
             .len();
         let kind = match format {
-            DataFormat::Games => SourceKind::Games(GameReader::open(path)?),
+            DataFormat::Games => SourceKind::Games(GameReader::open(path)?.ending_at_cut()),
             DataFormat::Marlin => SourceKind::Marlin(Chains::open(path)?),
         };
         Ok(GameSource {
             path: path.to_path_buf(),
             len,
             kind,
-            cut_short: None,
         })
     }
 
@@ -221,24 +191,7 @@ impl GameSource {
     /// was. Any other damage is an error.
     pub fn next_game(&mut self, game: &mut GameRecord) -> Result<Option<Location>, DataFileError> {
         match &mut self.kind {
-            SourceKind::Games(r) => match r.read_into(game) {
-                Err(GamesError::Truncated {
-                    path,
-                    game,
-                    offset,
-                    available,
-                    ..
-                }) => {
-                    self.cut_short = Some(CutShort {
-                        path,
-                        game,
-                        offset,
-                        bytes: available,
-                    });
-                    Ok(None)
-                }
-                read => Ok(read?),
-            },
+            SourceKind::Games(r) => Ok(r.read_into(game)?),
             SourceKind::Marlin(c) => {
                 let games_before = c.games_read();
                 Ok(c.next_game(game)?.map(|first| Location {
@@ -252,7 +205,10 @@ impl GameSource {
     /// Where the file ended inside a game, once
     /// [`next_game`](GameSource::next_game) has met it.
     pub fn cut_short(&self) -> Option<&CutShort> {
-        self.cut_short.as_ref()
+        match &self.kind {
+            SourceKind::Games(r) => r.cut_short(),
+            SourceKind::Marlin(_) => None,
+        }
     }
 
     /// The error for a game at `at` that does not replay.

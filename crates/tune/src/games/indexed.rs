@@ -1,7 +1,7 @@
 //! A games file as an ordered list of training positions that can be read
 //! by range: what a trainer that shuffles chunks of a file needs.
 
-use super::{Filter, FilterCounts, GameReader, GameRecord, GamesError, Location};
+use super::{CutShort, Filter, FilterCounts, GameReader, GameRecord, GamesError, Location};
 use crate::marlin::PackedBoard;
 use std::path::{Path, PathBuf};
 
@@ -14,6 +14,10 @@ use std::path::{Path, PathBuf};
 /// game, 24 MB for a million games (about 100 M positions). A read then
 /// seeks to the game holding its first position and replays from there.
 /// The file's length is taken at `open`: games appended later are not seen.
+/// A file that ends inside a game (one a running `datagen` is still
+/// writing, or a copy cut short) gives its whole games, and
+/// [`cut_short`](GamesFile::cut_short) says where it was cut; damage
+/// anywhere else is an error.
 ///
 /// ```
 /// use fianchetto_board::{Bitboards, Board};
@@ -52,13 +56,14 @@ pub struct GamesFile {
     index: Vec<(Location, u64)>,
     len: u64,
     counts: FilterCounts,
+    cut_short: Option<CutShort>,
 }
 
 impl GamesFile {
     /// Opens `path`, checks every game and indexes the positions `filter`
     /// keeps.
     pub fn open(path: &Path, filter: Filter) -> Result<GamesFile, GamesError> {
-        let mut reader = GameReader::open(path)?;
+        let mut reader = GameReader::open(path)?.ending_at_cut();
         let mut game = GameRecord::default();
         let mut positions = Vec::new();
         let mut counts = FilterCounts::default();
@@ -79,7 +84,14 @@ impl GamesFile {
             index,
             len,
             counts,
+            cut_short: reader.cut_short().cloned(),
         })
+    }
+
+    /// Where the file ended inside a game, if it did: that game and
+    /// anything after it are not read.
+    pub fn cut_short(&self) -> Option<&CutShort> {
+        self.cut_short.as_ref()
     }
 
     /// The file.

@@ -86,8 +86,38 @@ pub use read::{repair_tail, GameReader, Location, Repair, TrainingPositions};
 use crate::marlin::{DataError, PackedBoard, Wdl, RECORD_SIZE};
 use fianchetto_board::{Bitboards, Board, Move};
 use fianchetto_movegen::MoveGen;
+use std::fmt;
 use std::io::{self, Write};
 use std::path::PathBuf;
+
+/// A games file that ends inside a game: a copy cut short, or a file a
+/// running `datagen` is still writing. The whole games before it are read;
+/// the half-written one is left out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CutShort {
+    /// The file.
+    pub path: PathBuf,
+    /// The half-written game's index (0 = first): the whole games before it.
+    pub game: u64,
+    /// Its first byte.
+    pub offset: u64,
+    /// Its bytes in the file (all left out).
+    pub bytes: u64,
+}
+
+impl fmt::Display for CutShort {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: ends inside game {} at byte {}: its {} bytes were left out, the {} whole games before it read",
+            self.path.display(),
+            self.game,
+            self.offset,
+            self.bytes,
+            self.game
+        )
+    }
+}
 
 /// The first eight bytes of a games file (and of every header in it).
 pub const MAGIC: [u8; 8] = *b"FIANGAME";

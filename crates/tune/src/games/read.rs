@@ -2,7 +2,7 @@
 //! file, the game and its byte; training positions streamed out of them.
 
 use super::{
-    Filter, FilterCounts, GameError, GameRecord, GamesError, ENTRY_SIZE, GAME_OVERHEAD,
+    CutShort, Filter, FilterCounts, GameError, GameRecord, GamesError, ENTRY_SIZE, GAME_OVERHEAD,
     HEADER_SIZE, MAGIC, VERSION,
 };
 use crate::marlin::PackedBoard;
@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 ///
 /// A file that does not start with the header is refused at
 /// [`open`](GameReader::open); a file that ends inside a game gives
-/// [`GamesError::Truncated`] for that game after every whole game before it.
+/// [`GamesError::Truncated`] for that game after every whole game before it,
+/// or, [`ending_at_cut`](GameReader::ending_at_cut), ends before that game.
 pub struct GameReader {
     path: PathBuf,
     reader: BufReader<File>,
@@ -24,6 +25,8 @@ pub struct GameReader {
     game: u64,
     bytes: Vec<u8>,
     failed: bool,
+    ends_at_cut: bool,
+    cut_short: Option<CutShort>,
 }
 
 /// Where a game is in its file.
@@ -52,6 +55,8 @@ impl GameReader {
             game: 0,
             bytes: Vec::new(),
             failed: false,
+            ends_at_cut: false,
+            cut_short: None,
         };
         if len < HEADER_SIZE as u64 {
             return Err(GamesError::NotGames {
@@ -83,7 +88,25 @@ impl GameReader {
             game: at.game,
             bytes: Vec::new(),
             failed: false,
+            ends_at_cut: false,
+            cut_short: None,
         })
+    }
+
+    /// The same reader, made to end before a game the file ends inside (a
+    /// copy cut short, or a file a running `datagen` is still writing)
+    /// instead of failing on it: the whole games before it are read, and
+    /// [`cut_short`](GameReader::cut_short) says where the file was cut.
+    /// Damage anywhere else is still an error.
+    pub fn ending_at_cut(mut self) -> GameReader {
+        self.ends_at_cut = true;
+        self
+    }
+
+    /// Where the file ended inside a game, once an
+    /// [`ending_at_cut`](GameReader::ending_at_cut) reader has met it.
+    pub fn cut_short(&self) -> Option<&CutShort> {
+        self.cut_short.as_ref()
     }
 
     /// Whether `path` starts with the games header (the way the format is
@@ -167,7 +190,24 @@ impl GameReader {
         if result.is_err() {
             self.failed = true;
         }
-        result
+        match result {
+            Err(GamesError::Truncated {
+                path,
+                game,
+                offset,
+                available,
+                ..
+            }) if self.ends_at_cut => {
+                self.cut_short = Some(CutShort {
+                    path,
+                    game,
+                    offset,
+                    bytes: available,
+                });
+                Ok(None)
+            }
+            result => result,
+        }
     }
 
     fn read_next(&mut self, record: &mut GameRecord) -> Result<Option<Location>, GamesError> {

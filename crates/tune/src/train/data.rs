@@ -10,7 +10,7 @@
 //! fit in memory.
 
 use super::TrainError;
-use crate::games::{Filter, GameReader, GamesFile};
+use crate::games::{CutShort, Filter, GameReader, GamesFile};
 use crate::marlin::{record_count, DataError, PackedBoard, RECORD_SIZE};
 use fianchetto_board::{Bitboard, Color, Piece, Role, Square};
 use fianchetto_eval::nnue::{Arch, SCALE};
@@ -47,6 +47,12 @@ pub trait PositionSource: Send + Sync {
     /// Appends positions `start .. start + count` (within
     /// [`len`](Self::len)) to `out`, in order.
     fn read(&self, start: u64, count: usize, out: &mut Vec<PackedBoard>) -> Result<(), DataError>;
+
+    /// Where a file source ended inside a game (its whole games are the
+    /// source); `None` for whole files and other sources.
+    fn cut_short(&self) -> Option<&CutShort> {
+        None
+    }
 }
 
 /// A marlinformat file (32 bytes a record), read by range with a seek.
@@ -108,6 +114,10 @@ impl PositionSource for GamesFile {
 
     fn read(&self, start: u64, count: usize, out: &mut Vec<PackedBoard>) -> Result<(), DataError> {
         GamesFile::read(self, start, count, out).map_err(|e| DataError::Games(Box::new(e)))
+    }
+
+    fn cut_short(&self) -> Option<&CutShort> {
+        GamesFile::cut_short(self)
     }
 }
 
@@ -247,6 +257,15 @@ impl TrainData {
             starts,
             fingerprint,
         })
+    }
+
+    /// The games files that ended inside a game, in order: each gives the
+    /// whole games before the cut (see [`GamesFile::cut_short`]).
+    pub fn cut_short(&self) -> Vec<CutShort> {
+        self.sources
+            .iter()
+            .filter_map(|s| s.cut_short().cloned())
+            .collect()
     }
 
     /// The names of the sources, in order (for a file, its path).
