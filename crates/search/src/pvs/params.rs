@@ -16,7 +16,8 @@
 //! and `deeper`, which are off, left out). `docs/tuning.md` has the commands
 //! and the SPRTs that accepted them. The second tune set `razor_depth` to 0,
 //! which switches razoring off (no node is that shallow). `hindsight_margin`
-//! came later and keeps its untuned starting value (175, Stockfish's).
+//! came later and keeps its untuned starting value (175, Stockfish's), and
+//! `alpha_raise_reduction` the value its SPRTs chose (1).
 //!
 //! ```
 //! use fianchetto_eval::Tunable;
@@ -123,8 +124,8 @@ search_params! {
     nmp_offset = 92, 0..=300, step 12;
     /// Internal iterative reduction: smallest depth.
     iir_depth = 3, 1..=10, step 1;
-    /// Plies taken off the rest of a node after a move raised alpha (`alpha-raise`).
-    alpha_raise_reduction = 2, 1..=3, step 1;
+    /// Plies taken off the rest of a node after a move raised alpha (`alpha-raise`; 2, Stockfish's, lost 34 Elo).
+    alpha_raise_reduction = 1, 1..=3, step 1;
     /// Futility pruning: base margin over the static evaluation.
     futility_base = 36, 0..=200, step 8;
     /// Futility pruning: margin per ply of reduced depth.
