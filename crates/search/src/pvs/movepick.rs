@@ -15,7 +15,7 @@
 //!    out, unscored);
 //! 5. the captures set aside in stage 2;
 //! 6. with `bad-quiets-late`, the quiet moves whose score fell below
-//!    [`BAD_QUIET_SCORE`]: stage 4 stops at the first of them.
+//!    `BAD_QUIET_SCORE`: stage 4 stops at the first of them.
 //!
 //! The quiescence search takes the hash move (when it captures, or in
 //! check) and the captures, in order, and the quiet moves (promotions
