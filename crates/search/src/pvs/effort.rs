@@ -45,7 +45,7 @@ impl RootEffort {
         if self.total == 0 {
             return 0.5;
         }
-        self.nodes[slot(mv)] as f64 / self.total as f64
+        self.nodes(mv) as f64 / self.total as f64
     }
 }
 
