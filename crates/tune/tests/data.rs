@@ -10,8 +10,11 @@ use fianchetto_tune::games::{self, Filter, GameReader, GameRecord, Skip};
 use fianchetto_tune::marlin::{read_all, PackedBoard, RECORD_SIZE};
 use std::path::PathBuf;
 
-fn dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fianchetto-data-{}", std::process::id()));
+/// A scratch folder of the test `name`'s own: the tests run in parallel, and
+/// one checks that no temporary file is left beside its output, so they must
+/// not share a folder.
+fn dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fianchetto-data-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -55,7 +58,7 @@ fn options(to: DataFormat, filter: Filter) -> CopyOptions {
 
 #[test]
 fn marlin_and_games_convert_without_loss() {
-    let dir = dir();
+    let dir = dir("marlin_and_games_convert_without_loss");
     let games = played();
     let source = dir.join("played.games");
     write_games(&source, &games);
@@ -154,7 +157,7 @@ fn marlin_and_games_convert_without_loss() {
 #[test]
 fn a_trainer_reads_the_same_positions_from_either_format() {
     use fianchetto_tune::train::TrainData;
-    let dir = dir();
+    let dir = dir("a_trainer_reads_the_same_positions_from_either_format");
     let games = played();
     let source = dir.join("train.games");
     write_games(&source, &games);
@@ -204,7 +207,7 @@ fn a_trainer_reads_the_same_positions_from_either_format() {
 
 #[test]
 fn merge_dedup_and_stats_count_what_they_should() {
-    let dir = dir();
+    let dir = dir("merge_dedup_and_stats_count_what_they_should");
     let games = played();
     let a = dir.join("a.games");
     write_games(&a, &games);
@@ -281,7 +284,7 @@ fn merge_dedup_and_stats_count_what_they_should() {
 
 #[test]
 fn bad_inputs_and_outputs_are_refused_and_nothing_is_left() {
-    let dir = dir();
+    let dir = dir("bad_inputs_and_outputs_are_refused_and_nothing_is_left");
     let games = played();
     let good = dir.join("good.games");
     write_games(&good, &games);
@@ -342,7 +345,7 @@ fn bad_inputs_and_outputs_are_refused_and_nothing_is_left() {
 fn a_file_cut_inside_a_game_gives_its_whole_games() {
     // What a copy cut short, or a file `datagen` is still writing, looks
     // like: two whole games and the first half of a third.
-    let dir = dir();
+    let dir = dir("a_file_cut_inside_a_game_gives_its_whole_games");
     let games = played();
     let whole = dir.join("whole.games");
     write_games(&whole, &games[..2]);
