@@ -2629,13 +2629,15 @@ mod tests {
             scale_evaluation(1_000, &start, &p),
             1_000 * (p.eval_material_base + 8_700) / 32_768
         );
-        // A rook, and the clock halfway to the divisor: half of that.
+        // A rook, and the clock halfway to the divisor: half of that
+        // (rounded down, for an odd divisor).
         let rook = |clock: u32| board(&format!("4k3/8/8/8/8/8/8/4K2R w - - {clock} 80"));
         let full = scale_evaluation(1_000, &rook(0), &p);
         assert_eq!(full, 1_000 * (p.eval_material_base + 650) / 32_768);
+        let half = p.eval_clock_div / 2;
         assert_eq!(
-            scale_evaluation(1_000, &rook(p.eval_clock_div as u32 / 2), &p),
-            full / 2
+            scale_evaluation(1_000, &rook(half as u32), &p),
+            full * (p.eval_clock_div - half) / p.eval_clock_div
         );
     }
 
@@ -2663,12 +2665,12 @@ mod tests {
             pvs.search(&game, &Limits::depth(1), &mut |_| {}).score
         };
         // Every position stands at 100 for its side to move; scaled, at
-        // what a rook's material and a clock of 60 or 61 half-moves (the
-        // root or a reply) leave of it (56 or 57 with the numbers of
-        // f1fab9f).
+        // what a rook's material and a clock of 60 to 62 half-moves (the
+        // root, a reply, or quiescence's answer to a check) leave of it
+        // (53 or 54 with the fifth SPSA tune's numbers).
         assert_eq!(score(false).0.abs(), 100);
         let p = SearchParams::default();
-        let expected = [60, 61].map(|clock| scale_evaluation(100, &board(clock), &p));
+        let expected = [60, 61, 62].map(|clock| scale_evaluation(100, &board(clock), &p));
         assert!(expected.iter().all(|&e| e < 90));
         let scaled = score(true);
         assert!(

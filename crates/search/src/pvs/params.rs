@@ -101,9 +101,9 @@ macro_rules! search_params {
 
 search_params! {
     /// Reverse futility: margin per ply of depth.
-    rfp_margin = 92, 40..=250, step 8;
+    rfp_margin = 100, 40..=250, step 8;
     /// Reverse futility: margin taken off when the evaluation improves.
-    rfp_improving = 59, 0..=150, step 6;
+    rfp_improving = 50, 0..=150, step 6;
     /// Reverse futility: deepest depth it applies at.
     rfp_depth = 7, 3..=14, step 1;
     /// Razoring: base margin below alpha.
@@ -117,53 +117,53 @@ search_params! {
     /// Null move: one more ply of reduction every this many plies of depth.
     nmp_depth_div = 3, 2..=8, step 1;
     /// Null move: one more ply of reduction per this much evaluation above beta (at most 3).
-    nmp_eval_div = 165, 80..=400, step 15;
+    nmp_eval_div = 161, 80..=400, step 15;
     /// Null move: the static evaluation must reach beta − this × depth + `nmp_offset`.
-    nmp_depth_margin = 14, 0..=60, step 3;
+    nmp_depth_margin = 13, 0..=60, step 3;
     /// Null move: see `nmp_depth_margin`.
-    nmp_offset = 92, 0..=300, step 12;
+    nmp_offset = 100, 0..=300, step 12;
     /// Internal iterative reduction: smallest depth.
     iir_depth = 3, 1..=10, step 1;
     /// Plies taken off the rest of a node after a move raised alpha (`alpha-raise`; 2, Stockfish's, lost 34 Elo).
     alpha_raise_reduction = 1, 1..=3, step 1;
     /// Futility pruning: base margin over the static evaluation.
-    futility_base = 36, 0..=200, step 8;
+    futility_base = 33, 0..=200, step 8;
     /// Futility pruning: margin per ply of reduced depth.
-    futility_mult = 61, 20..=200, step 6;
+    futility_mult = 53, 20..=200, step 6;
     /// Futility pruning: deepest reduced depth it applies at.
-    futility_depth = 7, 3..=14, step 1;
+    futility_depth = 8, 3..=14, step 1;
     /// Late-move pruning: quiet moves kept at depth d are (this + d²), halved when not improving.
-    lmp_base = 8, 1..=10, step 1;
+    lmp_base = 9, 1..=16, step 1;
     /// Late-move pruning: deepest depth it applies at.
-    lmp_depth = 8, 3..=14, step 1;
+    lmp_depth = 9, 3..=14, step 1;
     /// SEE pruning of quiet moves: threshold −this × (reduced depth)².
-    see_quiet_mult = 37, 5..=120, step 4;
+    see_quiet_mult = 40, 5..=120, step 4;
     /// SEE pruning of captures: threshold −this × depth.
-    see_noisy_mult = 98, 20..=250, step 8;
+    see_noisy_mult = 93, 20..=250, step 8;
     /// SEE pruning: deepest depth it applies at.
     see_depth = 8, 3..=14, step 1;
     /// History pruning: quiet moves whose history is below −this × depth are pruned (reduced depth < `history_prune_depth`).
-    history_prune_mult = 3652, 1000..=12000, step 300;
+    history_prune_mult = 3456, 1000..=12000, step 300;
     /// History pruning: deepest reduced depth it applies at.
-    history_prune_depth = 4, 1..=8, step 1;
+    history_prune_depth = 3, 1..=8, step 1;
     /// Late-move reductions: the table's constant, hundredths of a ply.
-    lmr_base = 72, 0..=200, step 8;
+    lmr_base = 71, 0..=200, step 8;
     /// Late-move reductions: the table's divisor of ln(depth)·ln(move number), hundredths.
-    lmr_div = 204, 150..=400, step 12;
+    lmr_div = 203, 150..=400, step 12;
     /// Late-move reductions: one ply less per this much history (history-adjusted reductions).
-    lmr_history_div = 7933, 2048..=20000, step 500;
+    lmr_history_div = 8388, 2048..=20000, step 500;
     /// Late-move reductions: a reduced capture's one ply less per this much capture history (`lmr-capture-history`).
-    lmr_capture_history_div = 5641, 1500..=16000, step 500;
+    lmr_capture_history_div = 5802, 1500..=16000, step 500;
     /// Late-move reductions: plies more at an expected cut-node (a node whose parent expects it to fail high: its late moves are least likely to matter).
     lmr_cut_node = 1, 0..=3, step 1;
     /// History bonus: per ply of depth squared.
-    history_bonus_quad = 10, 0..=64, step 2;
+    history_bonus_quad = 11, 0..=64, step 2;
     /// History bonus: per ply of depth.
-    history_bonus_mult = 112, 0..=600, step 20;
+    history_bonus_mult = 119, 0..=600, step 20;
     /// History bonus: constant term (may be negative).
     history_bonus_base = 45, -500..=300, step 25;
     /// History bonus: largest bonus (without `history-malus`, the malus of the moves tried before is the same).
-    history_bonus_max = 9640, 500..=16384, step 400;
+    history_bonus_max = 9555, 500..=16384, step 400;
     /// History malus (`history-malus`): per ply of depth squared.
     history_malus_quad = 15, 0..=64, step 2;
     /// History malus (`history-malus`): per ply of depth.
@@ -173,37 +173,37 @@ search_params! {
     /// History malus (`history-malus`): largest malus.
     history_malus_max = 12000, 500..=16384, step 400;
     /// Move ordering: capture score is this × the victim's value plus its capture history.
-    capture_mvv_mult = 17, 4..=64, step 2;
+    capture_mvv_mult = 18, 4..=64, step 2;
     /// Move ordering: captures with SEE below −this are tried after the quiet moves.
-    bad_capture_margin = 13, -100..=200, step 10;
+    bad_capture_margin = 25, -100..=200, step 10;
     /// Quiescence: delta-pruning margin over the captured piece's value.
-    delta_margin = 208, 50..=500, step 15;
+    delta_margin = 221, 50..=500, step 15;
     /// Aspiration window: initial half-width.
-    aspiration_delta = 13, 8..=80, step 3;
+    aspiration_delta = 9, 4..=80, step 3;
     /// Aspiration window (`asp-score-delta`): the half-width grows by the square of the last score over this (a 200 cp score adds 13 at 3 000), as Stockfish's grows with the root move's average score: far from 0, scores swing more from one depth to the next.
-    aspiration_score_div = 3000, 1000..=12000, step 300;
+    aspiration_score_div = 3075, 1000..=12000, step 300;
     /// Aspiration window: each fail-high or fail-low widens it by this many 1/1024 of its half-width (512: half again).
-    aspiration_growth = 512, 128..=1024, step 64;
+    aspiration_growth = 531, 128..=1024, step 64;
     /// Correction history: the entry's scale (correction = entry / this, centipawns).
-    corr_grain = 208, 64..=1024, step 32;
+    corr_grain = 218, 64..=1024, step 32;
     /// Correction history: largest |correction| stored, in entry units.
-    corr_max = 7789, 1024..=32000, step 512;
+    corr_max = 7744, 1024..=32000, step 512;
     /// Correction history: update weight per ply of depth, in sixteenths of 1/256 (16: the published min(depth + 1, 16) / 256).
     corr_weight_mult = 19, 2..=64, step 3;
     /// Correction history: the pawn table's weight in the correction, percent.
-    corr_pawn_weight = 106, 0..=300, step 10;
+    corr_pawn_weight = 108, 0..=300, step 10;
     /// Correction history: each colour's non-pawn table's weight, percent.
-    corr_non_pawn_weight = 53, 0..=300, step 10;
+    corr_non_pawn_weight = 51, 0..=300, step 10;
     /// Correction history: the minor-piece table's weight, percent.
-    corr_minor_weight = 61, 0..=300, step 10;
+    corr_minor_weight = 59, 0..=300, step 10;
     /// Correction history: the major-piece table's weight, percent.
     corr_major_weight = 52, 0..=300, step 10;
     /// Correction history: the continuation (last two moves) table's weight, percent.
     corr_cont_weight = 58, 0..=300, step 10;
     /// Evaluation scaling: the evaluation is multiplied by (this + non-pawn material) / 32768 (material: knight and bishop 450, rook 650, queen 1250).
-    eval_material_base = 24708, 16000..=32768, step 800;
+    eval_material_base = 23272, 16000..=32768, step 800;
     /// Evaluation scaling: the evaluation is multiplied by (this − half-move clock) / this.
-    eval_clock_div = 220, 100..=1000, step 20;
+    eval_clock_div = 237, 100..=1000, step 20;
     /// doDeeper: the re-search after LMR goes a ply deeper when it beat the best score by this plus `deeper_mult` × depth.
     deeper_margin = 43, 0..=200, step 5;
     /// doDeeper: see `deeper_margin`.
@@ -211,7 +211,7 @@ search_params! {
     /// doShallower: the re-search goes a ply shallower when it beat the best score by less than this.
     shallower_margin = 9, 0..=100, step 3;
     /// ProbCut (margin rule): a capture whose shallow search reaches β + this cuts the node.
-    probcut_margin = 199, 60..=400, step 15;
+    probcut_margin = 204, 60..=400, step 15;
     /// ProbCut (margin rule): smallest depth probed.
     probcut_depth = 7, 3..=10, step 1;
     /// ProbCut (margin rule): how many plies shallower the probe searches.
@@ -223,7 +223,7 @@ search_params! {
     /// Singular extensions: how much shallower the table's entry may be.
     se_tt_depth_margin = 2, 0..=6, step 1;
     /// Singular extensions: singular beta is the table score minus this × depth / 8.
-    se_beta_mult = 13, 4..=64, step 2;
+    se_beta_mult = 14, 4..=64, step 2;
     /// Double extensions: how far below singular beta a non-PV move must stay.
     se_double_margin = 23, 0..=100, step 5;
     /// Double extensions: at most this many along a line.
