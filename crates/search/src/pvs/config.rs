@@ -205,6 +205,10 @@ pvs_switches! {
     /// at 5 000 nodes of 1 500 games each, both undecided at the cap,
     /// +15 and +13; together +14 [+5, +23] Elo over 3 000 games.)
     deep_negative_extensions, "deep-negative-ext" = true, "negative extension of two plies when the table score beats beta";
+    /// At an expected cut-node, a hash move that is not singular is
+    /// searched two plies shallower instead of one, as Stockfish 16 does:
+    /// the node is expected to fail high on some other move.
+    cut_negative_extensions, "cut-negative-ext" = false, "negative extension of two plies at expected cut-nodes";
 
     /// The table remembers which positions were on a principal variation
     /// ("ttPv"); such positions are reduced less by LMR.

@@ -1846,7 +1846,11 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                             // A hash move that already beats beta without
                             // being forced goes two plies shallower with
                             // `deep-negative-ext`.
-                            extension = if cfg.deep_negative_extensions && s >= beta {
+                            // An expected cut-node's goes two plies
+                            // shallower with `cut-negative-ext`.
+                            extension = if (cfg.deep_negative_extensions && s >= beta)
+                                || (cfg.cut_negative_extensions && cut_node)
+                            {
                                 -2
                             } else {
                                 -1
