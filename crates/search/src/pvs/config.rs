@@ -209,6 +209,15 @@ pvs_switches! {
     /// searched two plies shallower instead of one, as Stockfish 16 does:
     /// the node is expected to fail high on some other move.
     cut_negative_extensions, "cut-negative-ext" = false, "negative extension of two plies at expected cut-nodes";
+    /// A hash move that is neither singular nor expected to fail high is
+    /// searched a ply shallower when the search without it reached its
+    /// table score (Stockfish 16's third negative extension): the other
+    /// moves are as good.
+    below_negative_extensions, "below-negative-ext" = false, "negative extension when the other moves reach the table score";
+    /// Off the PV, a hash move whose table score beats beta without being
+    /// singular is searched three plies shallower, not two (with
+    /// `deep-negative-ext`; Stockfish 16's `-2 - !PvNode`).
+    deeper_negative_extensions, "deeper-negative-ext" = false, "negative extension of three plies off the PV when the table score beats beta";
 
     /// The table remembers which positions were on a principal variation
     /// ("ttPv"); such positions are reduced less by LMR.

@@ -1847,14 +1847,20 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                             // being forced goes two plies shallower with
                             // `deep-negative-ext`.
                             // An expected cut-node's goes two plies
-                            // shallower with `cut-negative-ext`.
-                            extension = if (cfg.deep_negative_extensions && s >= beta)
-                                || (cfg.cut_negative_extensions && cut_node)
-                            {
+                            // shallower with `cut-negative-ext`, and one
+                            // off the PV three with `deeper-negative-ext`.
+                            let deep = cfg.deep_negative_extensions && s >= beta;
+                            extension = if deep && cfg.deeper_negative_extensions && !PV {
+                                -3
+                            } else if deep || (cfg.cut_negative_extensions && cut_node) {
                                 -2
                             } else {
                                 -1
                             };
+                        } else if cfg.below_negative_extensions && s <= v {
+                            // The other moves reach the hash move's own
+                            // score (`below-negative-ext`).
+                            extension = -1;
                         }
                     }
                 }
