@@ -207,16 +207,19 @@ pvs_switches! {
     deep_negative_extensions, "deep-negative-ext" = true, "negative extension of two plies when the table score beats beta";
     /// At an expected cut-node, a hash move that is not singular is
     /// searched two plies shallower instead of one, as Stockfish 16 does:
-    /// the node is expected to fail high on some other move.
+    /// the node is expected to fail high on some other move. (SPRT [0, 10]
+    /// at 5 000 nodes: −6 [−18, +6] Elo, H0 after 1 599 games.)
     cut_negative_extensions, "cut-negative-ext" = false, "negative extension of two plies at expected cut-nodes";
     /// A hash move that is neither singular nor expected to fail high is
     /// searched a ply shallower when the search without it reached its
     /// table score (Stockfish 16's third negative extension): the other
-    /// moves are as good.
+    /// moves are as good. (SPRT [0, 10] at 5 000 nodes: −1.5 [−13, +10]
+    /// Elo after 1 874 games, stopped undecided.)
     below_negative_extensions, "below-negative-ext" = false, "negative extension when the other moves reach the table score";
     /// Off the PV, a hash move whose table score beats beta without being
     /// singular is searched three plies shallower, not two (with
-    /// `deep-negative-ext`; Stockfish 16's `-2 - !PvNode`).
+    /// `deep-negative-ext`; Stockfish 16's `-2 - !PvNode`). (SPRT [0, 10]
+    /// at 5 000 nodes: −7 [−19, +5] Elo, H0 after 1 536 games.)
     deeper_negative_extensions, "deeper-negative-ext" = false, "negative extension of three plies off the PV when the table score beats beta";
 
     /// The table remembers which positions were on a principal variation
