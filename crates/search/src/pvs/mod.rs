@@ -1843,12 +1843,11 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         } else if cfg.multicut && singular_beta >= beta {
                             return singular_beta;
                         } else if cfg.negative_extensions && (s >= beta || cut_node) {
-                            // A hash move that already beats beta without
-                            // being forced goes two plies shallower with
-                            // `deep-negative-ext`.
-                            // An expected cut-node's goes two plies
-                            // shallower with `cut-negative-ext`, and one
-                            // off the PV three with `deeper-negative-ext`.
+                            // How much shallower: two plies for a hash
+                            // move that already beats beta without being
+                            // forced (`deep-negative-ext`), three such off
+                            // the PV (`deeper-negative-ext`), two at an
+                            // expected cut-node (`cut-negative-ext`).
                             let deep = cfg.deep_negative_extensions && s >= beta;
                             extension = if deep && cfg.deeper_negative_extensions && !PV {
                                 -3
