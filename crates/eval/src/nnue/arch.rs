@@ -392,7 +392,7 @@ impl fmt::Display for ArchProblem {
 impl Arch {
     /// The plain perspective net (768 → `hidden`)×2 → 1 with SCReLU and the
     /// default quantisation: the architecture of the FIANNUE v1 files
-    /// (the shipped s10 net is `plain(256)` with 8 output buckets).
+    /// (the shipped default net is `plain(256)` with 8 output buckets).
     pub const fn plain(hidden: usize) -> Arch {
         Arch {
             king_buckets: KingBuckets::PLAIN,

@@ -342,7 +342,7 @@ impl Width for Any {
 }
 
 /// Runs `job` with `kernels` and the hidden size as a constant where it is
-/// one of the common ones: 256 (the shipped s10 net) and 1024 (the bucketed
+/// one of the common ones: 256 (the shipped default net) and 1024 (the bucketed
 /// nets of issue 20).
 #[inline(always)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
