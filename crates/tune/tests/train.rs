@@ -624,7 +624,7 @@ fn trained_net_file(config: &TrainConfig, records: &[PackedBoard], path: &Path) 
 }
 
 #[test]
-fn a_plain_network_widens_into_buckets_and_keeps_its_predictions() {
+fn a_network_widens_into_buckets_and_neurons_and_keeps_its_predictions() {
     let dir = temp_dir("widen");
     let records = material_positions(2000, 9);
     let plain = TrainConfig {
@@ -675,10 +675,22 @@ fn a_plain_network_widens_into_buckets_and_keeps_its_predictions() {
     }
     assert!(same > 100, "{same} positions with both kings on files a-d");
 
-    // A wider hidden layer, or a bucketed network into a plain run, is not
-    // a widening.
+    // A wider hidden layer: the added neurons have no say until trained,
+    // so every position evaluates as before, and their feature weights
+    // differ from each other's.
+    let wider = start(Arch::plain(48).with_output_buckets(8)).unwrap();
+    assert_eq!(wider.arch().hidden, 48);
+    for r in &records {
+        assert_eq!(dequantized_eval(&wider, r), dequantized_eval(&net, r));
+    }
+    let added: Vec<i16> = wider.ft_weights()[..48].to_vec();
+    assert_eq!(&added[..32], &net.ft_weights()[..32]);
+    assert!(added[32..].iter().any(|&w| w != added[32]), "{added:?}");
+
+    // A narrower hidden layer, or a bucketed network into a plain run, is
+    // not a widening.
     assert!(matches!(
-        start(Arch::plain(64)).err(),
+        start(Arch::plain(16)).err(),
         Some(TrainError::Init { .. })
     ));
     let bucketed = dir.join("bucketed.nnue");

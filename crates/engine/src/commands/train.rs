@@ -87,9 +87,10 @@ pub struct TrainArgs {
     #[arg(long)]
     pub filter: Option<Filter>,
     /// Start from this network's weights instead of random ones (fine-tuning):
-    /// a network file of the run's architecture, e.g. the shipped net, or of
-    /// the same hidden size with one plain king bucket and/or one set of
-    /// output weights, which are copied into every bucket (widening).
+    /// a network file of the run's architecture, e.g. the shipped net, or a
+    /// narrower form of it (widening): one plain king bucket and/or one set
+    /// of output weights, which are copied into every bucket, and/or fewer
+    /// hidden neurons, the added ones starting with no say in the output.
     #[arg(long)]
     pub init: Option<PathBuf>,
     /// Do not also show positions without castling rights mirrored left to

@@ -109,7 +109,8 @@ fn initial_weights(config: &TrainConfig, path: &std::path::Path) -> Result<Vec<f
         return Err(refuse(format!(
             "the network is {from}, the run trains {}: give the run its architecture \
              (--hidden, --king-buckets, --output-buckets), or one that only adds king \
-             buckets to a plain network or output buckets to a network with one",
+             buckets to a plain network, output buckets to a network with one, or hidden \
+             neurons",
             config.arch
         )));
     }
@@ -122,19 +123,19 @@ fn initial_weights(config: &TrainConfig, path: &std::path::Path) -> Result<Vec<f
         .chain(net.out_bias().iter().map(|&b| b as f32 / (qa * qb)))
         .collect();
     debug_assert_eq!(params.len(), Layout::new(&from).len());
-    Ok(widen(&from, &config.arch, &params))
+    Ok(widen(&from, &config.arch, &params, config.seed))
 }
 
 /// Whether a network of architecture `from` can start a run of `to`: the
-/// same one, or `to` with one plain king bucket in place of its buckets
-/// and/or one set of output weights in place of its sets (hidden size,
-/// activation and quantisation the same).
+/// same one, or `to` with one plain king bucket in place of its buckets,
+/// one set of output weights in place of its sets and/or fewer hidden
+/// neurons (activation and quantisation the same).
 fn widens_to(from: &Arch, to: &Arch) -> bool {
     let kings = from.king_buckets == to.king_buckets || from.king_buckets == KingBuckets::PLAIN;
     let outputs = from.output_buckets == to.output_buckets || from.output_buckets.count == 1;
     kings
         && outputs
-        && from.hidden == to.hidden
+        && from.hidden <= to.hidden
         && from.activation == to.activation
         && from.quant == to.quant
 }
@@ -147,8 +148,15 @@ fn widens_to(from: &Arch, to: &Arch) -> bool {
 /// as the plain network did (each king on files a–d when `to` mirrors),
 /// and else starts from the plain network's view of the mirrored board,
 /// which chess's near left-right symmetry makes a good start.
-fn widen(from: &Arch, to: &Arch, params: &[f32]) -> Vec<f32> {
+///
+/// Added hidden neurons get feature weights drawn from `seed` as a fresh
+/// run's are ([`random_weights`]), bias 0 and output weights 0: they change
+/// no prediction until training gives them a say, and their activations
+/// differ from the start, so each learns something of its own.
+fn widen(from: &Arch, to: &Arch, params: &[f32], seed: u64) -> Vec<f32> {
     let (src, dst) = (Layout::new(from), Layout::new(to));
+    let added = dst.hidden - src.hidden;
+    let mut r = rng(seed, STREAM_INIT);
     // Bucket `b` of the new layout reads the old one's only bucket, or its
     // own where the old layout has as many (the same architecture).
     let source = |count: usize, b: usize| if count == 1 { 0 } else { b };
@@ -156,11 +164,20 @@ fn widen(from: &Arch, to: &Arch, params: &[f32]) -> Vec<f32> {
     let mut out = Vec::with_capacity(dst.len());
     for bucket in 0..to.king_buckets.count() {
         let b = source(from.king_buckets.count(), bucket);
-        out.extend_from_slice(&params[b * block..(b + 1) * block]);
+        for row in params[b * block..(b + 1) * block].chunks_exact(src.hidden) {
+            out.extend_from_slice(row);
+            out.extend((0..added).map(|_| uniform(&mut r, FRESH_FEATURE_WEIGHT)));
+        }
     }
     out.extend_from_slice(&params[src.ft_bias()]);
+    out.extend(std::iter::repeat_n(0.0, added));
     for bucket in 0..dst.outputs {
-        out.extend_from_slice(&params[src.bucket_weights(source(src.outputs, bucket))]);
+        // The side to move's half, then the other side's.
+        for half in params[src.bucket_weights(source(src.outputs, bucket))].chunks_exact(src.hidden)
+        {
+            out.extend_from_slice(half);
+            out.extend(std::iter::repeat_n(0.0, added));
+        }
     }
     let bias = &params[src.out_bias()];
     out.extend((0..dst.outputs).map(|b| bias[source(src.outputs, b)]));
@@ -168,14 +185,17 @@ fn widen(from: &Arch, to: &Arch, params: &[f32]) -> Vec<f32> {
     out
 }
 
-/// Fresh weights drawn from the seed: feature weights uniform in ±0.1,
-/// output weights uniform in ±1/√(2H), biases 0.
+/// The bound of a fresh feature weight (uniform in ±this).
+const FRESH_FEATURE_WEIGHT: f32 = 0.1;
+
+/// Fresh weights drawn from the seed: feature weights uniform in
+/// ±[`FRESH_FEATURE_WEIGHT`], output weights uniform in ±1/√(2H), biases 0.
 fn random_weights(config: &TrainConfig) -> Vec<f32> {
     let layout = Layout::new(&config.arch);
     let mut params = vec![0.0f32; layout.len()];
     let mut r = rng(config.seed, STREAM_INIT);
     for w in &mut params[layout.ft_weights()] {
-        *w = uniform(&mut r, 0.1);
+        *w = uniform(&mut r, FRESH_FEATURE_WEIGHT);
     }
     let out_scale = 1.0 / (2.0 * config.arch.hidden as f32).sqrt();
     for w in &mut params[layout.out_weights()] {
