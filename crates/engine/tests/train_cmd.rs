@@ -137,7 +137,8 @@ fn train_command_trains_resumes_and_refuses_bad_input() {
     run(&resumed).unwrap();
 
     // Fine-tuning: a run started from the first net records it in its run
-    // file; one of another architecture is refused, naming the net.
+    // file; a wider hidden layer is a widening of it, and one of another
+    // architecture is refused, naming the net.
     let tuned = dir.join("tuned.nnue");
     run(&TrainArgs {
         init: Some(out.clone()),
@@ -149,15 +150,21 @@ fn train_command_trains_resumes_and_refuses_bad_input() {
         text.contains(&format!("init = {}\n", out.display())),
         "{text}"
     );
-    let err = run(&TrainArgs {
+    run(&TrainArgs {
         init: Some(out.clone()),
         hidden: Some(32),
+        ..args(data.clone(), dir.join("wider.nnue"))
+    })
+    .unwrap();
+    let err = run(&TrainArgs {
+        init: Some(out.clone()),
+        output_buckets: Some(8),
         ..args(data.clone(), dir.join("wrong.nnue"))
     })
     .unwrap_err()
     .to_string();
     assert!(
-        err.contains("net.nnue") && err.contains("--hidden"),
+        err.contains("net.nnue") && err.contains("--output-buckets"),
         "{err}"
     );
 
