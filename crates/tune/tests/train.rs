@@ -683,9 +683,9 @@ fn a_network_widens_into_buckets_and_neurons_and_keeps_its_predictions() {
     for r in &records {
         assert_eq!(dequantized_eval(&wider, r), dequantized_eval(&net, r));
     }
-    let added: Vec<i16> = wider.ft_weights()[..48].to_vec();
-    assert_eq!(&added[..32], &net.ft_weights()[..32]);
-    assert!(added[32..].iter().any(|&w| w != added[32]), "{added:?}");
+    let row = &wider.ft_weights()[..48];
+    assert_eq!(&row[..32], &net.ft_weights()[..32]);
+    assert!(row[32..].iter().any(|&w| w != row[32]), "{row:?}");
 
     // A narrower hidden layer, or a bucketed network into a plain run, is
     // not a widening.

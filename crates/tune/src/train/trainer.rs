@@ -162,22 +162,24 @@ fn widen(from: &Arch, to: &Arch, params: &[f32], seed: u64) -> Vec<f32> {
     let source = |count: usize, b: usize| if count == 1 { 0 } else { b };
     let block = INPUTS * src.hidden;
     let mut out = Vec::with_capacity(dst.len());
+    // Every run of H weights (a feature row, the biases, one half of an
+    // output bucket) gains the added neurons' weights, drawn by `fill`.
+    let mut widened = |runs: &[f32], fill: &mut dyn FnMut() -> f32| {
+        for run in runs.chunks_exact(src.hidden) {
+            out.extend_from_slice(run);
+            out.extend((0..added).map(|_| fill()));
+        }
+    };
+    let mut fresh = || uniform(&mut r, FRESH_FEATURE_WEIGHT);
     for bucket in 0..to.king_buckets.count() {
         let b = source(from.king_buckets.count(), bucket);
-        for row in params[b * block..(b + 1) * block].chunks_exact(src.hidden) {
-            out.extend_from_slice(row);
-            out.extend((0..added).map(|_| uniform(&mut r, FRESH_FEATURE_WEIGHT)));
-        }
+        widened(&params[b * block..(b + 1) * block], &mut fresh);
     }
-    out.extend_from_slice(&params[src.ft_bias()]);
-    out.extend(std::iter::repeat_n(0.0, added));
+    widened(&params[src.ft_bias()], &mut || 0.0);
     for bucket in 0..dst.outputs {
         // The side to move's half, then the other side's.
-        for half in params[src.bucket_weights(source(src.outputs, bucket))].chunks_exact(src.hidden)
-        {
-            out.extend_from_slice(half);
-            out.extend(std::iter::repeat_n(0.0, added));
-        }
+        let weights = &params[src.bucket_weights(source(src.outputs, bucket))];
+        widened(weights, &mut || 0.0);
     }
     let bias = &params[src.out_bias()];
     out.extend((0..dst.outputs).map(|b| bias[source(src.outputs, b)]));
