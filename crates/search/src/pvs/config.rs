@@ -454,6 +454,9 @@ pvs_switches! {
     /// Internal iterative reduction takes a second ply off an expected
     /// cut-node without a hash move from depth 8 (Stockfish 16's rule).
     iir_cut_deep, "iir-cut-deep" = false, "internal iterative reduction of two plies at deep cut-nodes";
+    /// Internal iterative reduction takes a second ply off a PV node
+    /// without a hash move (Stockfish reduces such nodes by 2–3 plies).
+    iir_pv_deep, "iir-pv-deep" = false, "internal iterative reduction of two plies at PV nodes";
     /// After each iteration the root moves behind the best one are ordered
     /// by the nodes their subtrees took (off: they keep their order, the
     /// best move moved to the front).

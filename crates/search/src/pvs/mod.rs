@@ -1609,6 +1609,11 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             if cfg.iir_cut_deep && cut_node && tt_move.is_null() && depth >= IIR_CUT_DEEP_DEPTH {
                 depth -= 1;
             }
+            // A PV node without a hash move goes a second ply shallower
+            // too (`iir-pv-deep`).
+            if cfg.iir_pv_deep && PV && tt_move.is_null() && depth >= 2 {
+                depth -= 1;
+            }
         }
 
         // Step 9b. Small ProbCut: a table score from nearly this depth that
