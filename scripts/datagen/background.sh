@@ -12,28 +12,28 @@
 # count in docs/data.md.
 set -eu
 cd "$(dirname "$0")/../.."
+. scripts/datagen/flags.sh
 SEED=${SEED:?set SEED (a new seed for a new file, the same to resume)}
 BIN=${BIN:?set BIN to a release build, e.g. data/bin/fianchetto-COMMIT}
 THREADS=${THREADS:-2}
-NODES=${NODES:-5000}
 SYZYGY=${SYZYGY:-/work/shared/data/syzygy}
 mkdir -p data
 BIN=$(realpath "$BIN")
 cd data
 TB=()
 [ -d "$SYZYGY" ] && TB=(--syzygy "$SYZYGY")
-setsid nohup nice -n 19 "$BIN" datagen --out "nn7-games-s$SEED.bin" --nodes "$NODES" \
-  --threads "$THREADS" --seed "$SEED" --positions 200000000 --chess960-share 0.25 \
-  "${TB[@]}" --quiet >> "datagen-s$SEED.log" 2>&1 < /dev/null &
+setsid nohup nice -n 19 "$BIN" datagen --out "nn7-games-s$SEED.bin" "${DATAGEN_FLAGS[@]}" \
+  --threads "$THREADS" --seed "$SEED" "${TB[@]}" --quiet >> "datagen-s$SEED.log" 2>&1 < /dev/null &
 PID=$!
 # Lower the job's own autogroup, not this shell's: wait until setsid has
 # moved it into a new one (writing earlier would lower the caller's group).
-OWN=$(cut -d' ' -f1 /proc/$$/autogroup 2>/dev/null || true)
+group() { cut -d' ' -f1 "/proc/$1/autogroup" 2>/dev/null || true; }
+OWN=$(group $$)
 for _ in $(seq 50); do
-  [ "$(cut -d' ' -f1 "/proc/$PID/autogroup" 2>/dev/null)" != "$OWN" ] && break
+  if [ "$(group "$PID")" != "$OWN" ]; then
+    echo 19 > "/proc/$PID/autogroup" 2>/dev/null || true
+    break
+  fi
   sleep 0.1
 done
-if [ "$(cut -d' ' -f1 "/proc/$PID/autogroup" 2>/dev/null)" != "$OWN" ]; then
-  echo 19 > "/proc/$PID/autogroup" 2>/dev/null || true
-fi
 echo "datagen s$SEED started as pid $PID ($BIN)"

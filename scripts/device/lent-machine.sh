@@ -35,7 +35,7 @@ if [ -f data/speed.bin ]; then
 fi
 TB=()
 [ -d data/syzygy ] && TB=(--syzygy data/syzygy)
-timeout -s INT "$SECONDS_FOR_DATA" "$BIN" datagen --out "$OUT/nn7-games-s$SEED.bin" --nodes 5000 \
-  --threads "$THREADS" --seed "$SEED" --positions 200000000 --chess960-share 0.25 "${TB[@]}" --quiet \
-  > "$OUT/datagen-s$SEED.log" 2>&1
+. "$(dirname "$0")/../datagen/flags.sh"
+timeout -s INT "$SECONDS_FOR_DATA" "$BIN" datagen --out "$OUT/nn7-games-s$SEED.bin" "${DATAGEN_FLAGS[@]}" \
+  --threads "$THREADS" --seed "$SEED" "${TB[@]}" --quiet > "$OUT/datagen-s$SEED.log" 2>&1
 cat "$OUT/machine.txt" "$OUT/nn7-games-s$SEED.bin.progress"; tail -1 "$OUT/datagen-s$SEED.log"

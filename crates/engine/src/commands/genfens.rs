@@ -1,6 +1,11 @@
-//! `fianchetto genfens N seed S [book FILE|None]`: opening positions for
-//! OpenBench's distributed data generation, one `info string genfens <FEN>`
-//! line each.
+//! `fianchetto genfens N seed S [book FILE|None] [margin CP]`: opening
+//! positions for OpenBench's distributed data generation, one `info string
+//! genfens <FEN>` line each.
+//!
+//! `margin CP` (ours, not OpenBench's) keeps only openings whose first search
+//! scores within CP centipawns of equality (the datagen's own bound is
+//! [`DatagenConfig::max_opening_score`]): a book for fixed-node matches,
+//! `scripts/openings/balanced-6000.epd`, is `genfens 6000 seed 1 margin 100`.
 //!
 //! OpenBench starts the engine with the whole request as one argument
 //! (`fianchetto "genfens 100 seed 7 book None" quit`); the binary splits
@@ -16,7 +21,8 @@ use std::path::Path;
 /// Arguments of `fianchetto genfens`: OpenBench's keyword form.
 #[derive(Debug, clap::Args)]
 pub struct GenfensArgs {
-    /// `N seed S [book FILE|None] [extra…]` (the extra words are ignored).
+    /// `N seed S [book FILE|None] [margin CP] [extra…]` (the extra words are
+    /// ignored).
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 1..)]
     pub words: Vec<String>,
 }
@@ -27,12 +33,14 @@ struct Request {
     count: u64,
     seed: u64,
     book: Option<String>,
+    /// The largest score an opening's first search may give, in centipawns.
+    margin: Option<i32>,
 }
 
 fn parse(words: &[String]) -> Result<Request, CommandError> {
     let usage = |why: String| {
         CommandError::Usage(format!(
-            "genfens: {why}; expected `genfens N seed S [book FILE|None]`"
+            "genfens: {why}; expected `genfens N seed S [book FILE|None] [margin CP]`"
         ))
     };
     let count = words
@@ -53,7 +61,21 @@ fn parse(words: &[String]) -> Result<Request, CommandError> {
     let book = keyword("book")
         .filter(|b| !b.eq_ignore_ascii_case("none"))
         .map(str::to_string);
-    Ok(Request { count, seed, book })
+    let margin = match keyword("margin") {
+        Some(m) => Some(
+            m.parse()
+                .ok()
+                .filter(|&m: &i32| m >= 0)
+                .ok_or_else(|| usage(format!("margin `{m}` is not a number of centipawns")))?,
+        ),
+        None => None,
+    };
+    Ok(Request {
+        count,
+        seed,
+        book,
+        margin,
+    })
 }
 
 /// Runs `genfens`: `count` balanced openings of `seed`, the same ones
@@ -66,7 +88,11 @@ pub fn run(args: &GenfensArgs) -> Result<(), CommandError> {
         }
         None => Vec::new(),
     };
-    let config = DatagenConfig::default();
+    let default = DatagenConfig::default();
+    let config = DatagenConfig {
+        max_opening_score: request.margin.unwrap_or(default.max_opening_score),
+        ..default
+    };
     let mut searcher = config.searcher(Classical::default());
     for index in 0..request.count {
         let board = datagen::opening_position(&mut searcher, &config, &book, request.seed, index);
@@ -90,7 +116,8 @@ mod tests {
             Some(Request {
                 count: 10,
                 seed: 42,
-                book: None
+                book: None,
+                margin: None
             })
         );
         assert_eq!(
@@ -98,9 +125,21 @@ mod tests {
             Some(Request {
                 count: 3,
                 seed: 1,
-                book: Some("books/x.epd".into())
+                book: Some("books/x.epd".into()),
+                margin: None
             })
         );
+        assert_eq!(
+            parse(&words("6000 seed 1 margin 100")).ok(),
+            Some(Request {
+                count: 6000,
+                seed: 1,
+                book: None,
+                margin: Some(100)
+            })
+        );
+        assert!(parse(&words("1 seed 1 margin -5")).is_err());
+        assert!(parse(&words("1 seed 1 margin x")).is_err());
         assert!(parse(&words("ten seed 1")).is_err());
         assert!(parse(&words("1 seed x")).is_err());
         assert!(parse(&[]).is_err());

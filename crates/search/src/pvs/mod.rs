@@ -1604,14 +1604,11 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             && !singular_search
         {
             depth -= 1;
-            // A deep expected cut-node without a hash move goes a second
-            // ply shallower (`iir-cut-deep`).
-            if cfg.iir_cut_deep && cut_node && tt_move.is_null() && depth >= IIR_CUT_DEEP_DEPTH {
-                depth -= 1;
-            }
-            // A PV node without a hash move goes a second ply shallower
-            // too (`iir-pv-deep`).
-            if cfg.iir_pv_deep && PV && tt_move.is_null() && depth >= 2 {
+            // Without a hash move, a deep expected cut-node (`iir-cut-deep`)
+            // and a PV node (`iir-pv-deep`) go a second ply shallower.
+            let second_ply = (cfg.iir_cut_deep && cut_node && depth >= IIR_CUT_DEEP_DEPTH)
+                || (cfg.iir_pv_deep && PV && depth >= 2);
+            if second_ply && tt_move.is_null() {
                 depth -= 1;
             }
         }
