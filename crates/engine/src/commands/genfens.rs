@@ -61,15 +61,14 @@ fn parse(words: &[String]) -> Result<Request, CommandError> {
     let book = keyword("book")
         .filter(|b| !b.eq_ignore_ascii_case("none"))
         .map(str::to_string);
-    let margin = match keyword("margin") {
-        Some(m) => Some(
+    let margin = keyword("margin")
+        .map(|m| {
             m.parse()
                 .ok()
-                .filter(|&m: &i32| m >= 0)
-                .ok_or_else(|| usage(format!("margin `{m}` is not a number of centipawns")))?,
-        ),
-        None => None,
-    };
+                .filter(|&cp: &i32| cp >= 0)
+                .ok_or_else(|| usage(format!("margin `{m}` is not a number of centipawns")))
+        })
+        .transpose()?;
     Ok(Request {
         count,
         seed,
