@@ -146,7 +146,9 @@ pvs_switches! {
     history_pruning, "history-pruning" = true, "history pruning of quiet moves";
     /// Pawn-structure correction history added to the static evaluation.
     /// (With `corrhist-pieces` and `corrhist-cont`, SPRT [0, 10] at 5 000
-    /// nodes: +16 [+4, +29] Elo, H1 after 1 621 games.)
+    /// nodes: +16 [+4, +29] Elo, H1 after 1 621 games; re-tested on the
+    /// 6 000-opening book, all three off lost −18 [−28, −8] after 2 822
+    /// distinct games, H0 of SPRT [−5, 0].)
     correction_history, "corrhist" = true, "pawn correction history of the static evaluation";
     /// Correction histories by pieces: each colour's non-pawn pieces, the
     /// minor pieces and the major pieces (with the kings), added to the
@@ -424,9 +426,12 @@ pvs_switches! {
     /// taught) `alpha_raise_reduction` plies shallower: each must now beat
     /// a real score, which a shallower search tells well enough
     /// (Stockfish's reduction after an alpha raise). With one ply: +10
-    /// [+3, +18] Elo at 5 000 nodes, H1 after 3 022 games (SPRT [0, 10]);
-    /// with two, −34 [−57, −11] after 478 (H0).
-    alpha_raise, "alpha-raise" = true, "the moves after an alpha raise searched shallower";
+    /// [+3, +18] Elo at 5 000 nodes, H1 after 3 022 games (SPRT [0, 10]),
+    /// but those games repeated 600 distinct ones; with two, −34 [−57,
+    /// −11] after 478 (H0). Off since its removal passed on 8 093
+    /// distinct games of the 6 000-opening book: off scored +2.7 [−3.1,
+    /// +8.4], H1 of SPRT [−5, 0].
+    alpha_raise, "alpha-raise" = false, "the moves after an alpha raise searched shallower";
     /// Late-move reductions summed in 1/1024 of a ply and rounded down
     /// once: the table's fraction and the histories' shares count in full
     /// (off: each is cut to whole plies first), as Stockfish and
@@ -484,8 +489,11 @@ pvs_switches! {
     /// Draws inside the tree score one unit above or below zero (by the
     /// node count) instead of exactly zero, so that the search does not
     /// walk into a repetition it cannot see through. (SPRT [0, 10] at 5 000
-    /// nodes: +12 [+3, +22] Elo, H1 after 2 854 games.)
-    draw_jitter, "draw-jitter" = true, "draw scores jittered by a unit";
+    /// nodes: +12 [+3, +22] Elo, H1 after 2 854 games, but those games
+    /// repeated 600 distinct ones.) Off since its removal passed on 10 533
+    /// distinct games of the 6 000-opening book: off scored +1.5 [−3.6,
+    /// +6.5], H1 of SPRT [−5, 0].
+    draw_jitter, "draw-jitter" = false, "draw scores jittered by a unit";
     /// Time management scales the optimum by the best move's node share
     /// and a falling score as well as by best-move stability (off: by
     /// stability alone; see [`crate::time::IterationTracker`]). Off:
