@@ -255,8 +255,11 @@ pvs_switches! {
     /// the static evaluations (the reduction was too much), and a node
     /// reached by one reduced by two or more a ply shallower when the move
     /// looks bad by more than `hindsight_margin`. (SPRT [0, 10] at 5 000
-    /// nodes: +18 [+5, +30] Elo, H1 after 1 500 games.)
-    hindsight, "hindsight" = true, "depth corrected by the parent's reduction and the evaluations";
+    /// nodes: +18 [+5, +30] Elo, H1 after 1 500 games, but those games
+    /// repeated 600 distinct ones.) Off since its removal passed on 3 276
+    /// distinct games of the 6 000-opening book, with `alpha-raise` and
+    /// `draw-jitter` off: off scored +10 [+1, +19], H1 of SPRT [−5, 0].
+    hindsight, "hindsight" = false, "depth corrected by the parent's reduction and the evaluations";
     /// A quiet move whose reduced search beat alpha teaches the
     /// continuation histories what its full-depth re-search found: a
     /// bonus when it beat beta, a malus when it fell back to alpha. (SPRT

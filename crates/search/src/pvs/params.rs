@@ -8,16 +8,12 @@
 //! the documentation says otherwise; the search reads the fields directly,
 //! so a value costs nothing to use.
 //!
-//! The defaults are the rounded result of two SPSA tunes with the NNUE
-//! evaluation (`fianchetto tune spsa`): 11 200 games at 5 000 nodes a move
-//! over the pruning, reduction, history and extension numbers, then 10 240
-//! games at 10 000 nodes a move over every tunable in use (the correction
-//! histories and ProbCut's margin rule included; the entries of `eval-scale`
-//! and `deeper`, which are off, left out). `docs/tuning.md` has the commands
-//! and the SPRTs that accepted them. The second tune set `razor_depth` to 0,
-//! which switches razoring off (no node is that shallow). `hindsight_margin`
-//! came later and keeps its untuned starting value (175, Stockfish's), and
-//! `alpha_raise_reduction` the value its SPRTs chose (1).
+//! The defaults are the rounded result of the SPSA tunes with the NNUE
+//! evaluation that passed their SPRTs (`fianchetto tune spsa`, at 5 000 and
+//! 10 000 nodes a move, each over the tunables of the switches then on);
+//! `docs/tuning.md` has every run, its command and its SPRT. A tunable of a
+//! switch that is off (`hindsight_margin`, `alpha_raise_reduction`, the
+//! `deeper` and `shallower` margins, …) keeps the value it was tested with.
 //!
 //! ```
 //! use fianchetto_eval::Tunable;
