@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Continue a fixed-node SPRT that stopped undecided at its cap, on games it has not played.
+
+At a fixed node count the engine is deterministic, so playing an opening again replays the
+same games. `match.py` plays opening k of its book (shuffled by --seed) in games 2k and
+2k + 1; a run of N games has used the first N / 2 openings of that order.
+
+  continue.py rest BOOK SEED GAMES OUT
+      write to OUT the openings of BOOK that a `match.py --seed SEED` run of GAMES games
+      did not reach; give OUT as --openings to the continuation.
+  continue.py sum LOG [LOG ...] [--sprt E0,E1] [--watch PATTERN]
+      sum the counts of the logs' last game lines, print Elo and the LLR; with --watch,
+      repeat every minute and stop the processes matching PATTERN (`pkill -f`) once the
+      summed LLR reaches a bound.
+
+The LLR is match.py's own `sprt_llr` (../shared/tools/match.py, or --match PATH).
+"""
+import argparse
+import math
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+from importlib.machinery import SourceFileLoader
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MATCH = os.path.join(HERE, "..", "..", "..", "shared", "tools", "match.py")
+COUNTS = re.compile(r"^game .*A: \+(\d+) =(\d+) -(\d+)")
+BOUND = math.log(0.95 / 0.05)
+
+
+def book_order(book, seed):
+    """The openings of `book` in the order `match.py --seed seed` plays them."""
+    fens = [l.split(" bm ")[0].strip() for l in open(book) if l.strip()]
+    fens = [f if len(f.split()) >= 6 else f + " 0 1" for f in fens]
+    random.Random(seed).shuffle(fens)
+    return fens
+
+
+def last_counts(log):
+    """W, D, L of the log's last game line (0, 0, 0 before the first game)."""
+    counts = (0, 0, 0)
+    with open(log, errors="replace") as f:
+        for line in f:
+            m = COUNTS.match(line)
+            if m:
+                counts = tuple(int(x) for x in m.groups())
+    return counts
+
+
+def report(logs, sprt, sprt_llr):
+    w, d, l = (sum(c) for c in zip(*(last_counts(log) for log in logs)))
+    n = w + d + l
+    s = (w + d / 2) / max(n, 1)
+    se = math.sqrt((w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * s ** 2) / max(n, 1) / max(n, 1))
+    elo = lambda x: -400 * math.log10(1 / min(max(x, 1e-9), 1 - 1e-9) - 1)
+    llr = sprt_llr(w, d, l, *sprt)
+    print(f"{time.strftime('%H:%M', time.gmtime())} +{w} ={d} -{l} ({n} games) "
+          f"Elo {elo(s):+.1f} [{elo(s - 1.96 * se):+.1f}, {elo(s + 1.96 * se):+.1f}] "
+          f"LLR {llr:.2f} for [{sprt[0]:g}, {sprt[1]:g}]", flush=True)
+    return llr
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    rest = sub.add_parser("rest")
+    rest.add_argument("book")
+    rest.add_argument("seed", type=int)
+    rest.add_argument("games", type=int)
+    rest.add_argument("out")
+    total = sub.add_parser("sum")
+    total.add_argument("logs", nargs="+")
+    total.add_argument("--sprt", default="-5,0")
+    total.add_argument("--watch", metavar="PATTERN")
+    total.add_argument("--match", default=MATCH)
+    args = ap.parse_args()
+
+    if args.cmd == "rest":
+        used = (args.games + 1) // 2
+        left = book_order(args.book, args.seed)[used:]
+        if not left:
+            sys.exit(f"every opening of {args.book} was reached by {args.games} games")
+        with open(args.out, "w") as f:
+            f.write("\n".join(left) + "\n")
+        print(f"{len(left)} openings not reached by {args.games} games with --seed {args.seed}: {args.out}")
+        return
+
+    sprt_llr = SourceFileLoader("match", args.match).load_module().sprt_llr
+    sprt = tuple(float(x) for x in args.sprt.split(","))
+    while True:
+        llr = report(args.logs, sprt, sprt_llr)
+        if not args.watch:
+            return
+        if abs(llr) >= BOUND:
+            print("bound reached: stopping the match", flush=True)
+            subprocess.run(["pkill", "-f", args.watch])
+            return
+        time.sleep(60)
+
+
+if __name__ == "__main__":
+    main()
