@@ -13,7 +13,7 @@ same games. `match.py` plays opening k of its book (shuffled by --seed) in games
       repeat every minute and stop the processes matching PATTERN (`pkill -f`) once the
       summed LLR reaches a bound.
 
-The LLR is match.py's own `sprt_llr` (../shared/tools/match.py, or --match PATH).
+The Elo and the LLR are match.py's own `elo` and `sprt_llr` (../shared/tools/match.py, or --match PATH).
 """
 import argparse
 import math
@@ -50,13 +50,14 @@ def last_counts(log):
     return counts
 
 
-def report(logs, sprt, sprt_llr):
+def report(logs, sprt, match):
+    """Print the logs' summed counts with match.py's Elo and LLR; return the LLR."""
     w, d, l = (sum(c) for c in zip(*(last_counts(log) for log in logs)))
     n = w + d + l
     s = (w + d / 2) / max(n, 1)
     se = math.sqrt((w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * s ** 2) / max(n, 1) / max(n, 1))
-    elo = lambda x: -400 * math.log10(1 / min(max(x, 1e-9), 1 - 1e-9) - 1)
-    llr = sprt_llr(w, d, l, *sprt)
+    elo = match.elo
+    llr = match.sprt_llr(w, d, l, *sprt)
     print(f"{time.strftime('%H:%M', time.gmtime())} +{w} ={d} -{l} ({n} games) "
           f"Elo {elo(s):+.1f} [{elo(s - 1.96 * se):+.1f}, {elo(s + 1.96 * se):+.1f}] "
           f"LLR {llr:.2f} for [{sprt[0]:g}, {sprt[1]:g}]", flush=True)
@@ -88,10 +89,10 @@ def main():
         print(f"{len(left)} openings not reached by {args.games} games with --seed {args.seed}: {args.out}")
         return
 
-    sprt_llr = SourceFileLoader("match", args.match).load_module().sprt_llr
+    match = SourceFileLoader("match", args.match).load_module()
     sprt = tuple(float(x) for x in args.sprt.split(","))
     while True:
-        llr = report(args.logs, sprt, sprt_llr)
+        llr = report(args.logs, sprt, match)
         if not args.watch:
             return
         if abs(llr) >= BOUND:
