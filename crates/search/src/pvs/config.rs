@@ -304,8 +304,10 @@ pvs_switches! {
     /// `-QUIET_CHECK_SEE`) are ordered ahead by `QUIET_CHECK_BONUS`.
     /// (SPRT [0, 10] at 5 000 nodes on the defaults of ea38a41: +14 [+3,
     /// +25] Elo, H1 after 2 238 games; two earlier runs on older defaults
-    /// had been undecided at +8 over 3 000.)
-    quiet_check_order, "quiet-check-order" = true, "safe quiet checks ordered earlier";
+    /// had been undecided at +8 over 3 000. Those runs counted repeated
+    /// games; re-tested off on 5 199 distinct games it scored +5 [−2, +12],
+    /// H1 of SPRT [−5, 0]: off since.)
+    quiet_check_order, "quiet-check-order" = false, "safe quiet checks ordered earlier";
     /// A history of quiet moves at the first `LOW_PLY` plies of the
     /// search, cleared at each new search: it orders the moves near the
     /// root by what worked there in this search.
@@ -321,7 +323,8 @@ pvs_switches! {
     /// Quiet moves that take a piece off a square a lesser enemy piece
     /// attacks are ordered earlier, moves onto such a square later.
     /// (SPRT [0, 10] at 5 000 nodes, one test continued over two runs:
-    /// +12 [+3, +21] Elo, H1 after 2 795 games.)
+    /// +12 [+3, +21] Elo, H1 after 2 795 games; re-tested off on 2 410
+    /// distinct games: −19 [−29, −9], H0 of SPRT [−5, 0].)
     threat_escape, "threat-escape" = true, "quiet moves ordered by escaping or entering attacks of lesser pieces";
     /// Reverse futility pruning is not tried where the table holds a
     /// quiet hash move: a quiet move has already refuted or held this
