@@ -376,8 +376,10 @@ pvs_switches! {
     /// (the continuation and pawn histories once), as Stockfish weighs its
     /// main history; pruning and reductions read the plain sum. (SPRT
     /// [0, 10] at 5 000 nodes on the defaults of 5cdd65e: +15 [+4, +27]
-    /// Elo, H1 after 1 917 games.)
-    order_butterfly_x2, "order-butterfly-x2" = true, "the butterfly history counted twice in the quiet move order";
+    /// Elo, H1 after 1 917 games. That run counted repeated games;
+    /// re-tested off on 6 243 distinct games it scored +4 [−2, +10], H1
+    /// of SPRT [−5, 0]: off since.)
+    order_butterfly_x2, "order-butterfly-x2" = false, "the butterfly history counted twice in the quiet move order";
     /// The move picker counts a quiet move's pawn history twice, as
     /// Stockfish's picker weighs it beside its main history (no effect
     /// without `pawn-history`); pruning and reductions read the plain sum. (SPRT
