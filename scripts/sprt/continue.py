@@ -8,10 +8,11 @@ same games. `match.py` plays opening k of its book (shuffled by --seed) in games
   continue.py rest BOOK SEED GAMES OUT
       write to OUT the openings of BOOK that a `match.py --seed SEED` run of GAMES games
       did not reach; give OUT as --openings to the continuation.
-  continue.py sum LOG [LOG ...] [--sprt E0,E1] [--watch PATTERN]
-      sum the counts of the logs' last game lines, print Elo and the LLR; with --watch,
-      repeat every minute and stop the processes matching PATTERN (`pkill -f`) once the
-      summed LLR reaches a bound.
+  continue.py sum LOG[:N] [LOG[:N] ...] [--sprt E0,E1] [--watch PATTERN]
+      sum the counts of the logs' last game lines (LOG:N: of game N, to leave out the
+      games after it, such as an unfinished pair and a "crash" written when a session's
+      end killed the match), print Elo and the LLR; with --watch, repeat every minute and
+      stop the processes matching PATTERN (`pkill -f`) once the summed LLR reaches a bound.
 
 The Elo and the LLR are match.py's own `elo` and `sprt_llr` (../shared/tools/match.py, or --match PATH).
 """
@@ -27,7 +28,7 @@ from importlib.machinery import SourceFileLoader
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MATCH = os.path.join(HERE, "..", "..", "..", "shared", "tools", "match.py")
-COUNTS = re.compile(r"^game .*A: \+(\d+) =(\d+) -(\d+)")
+COUNTS = re.compile(r"^game\s+(\d+):.*A: \+(\d+) =(\d+) -(\d+)")
 BOUND = math.log(0.95 / 0.05)
 
 
@@ -39,14 +40,21 @@ def book_order(book, seed):
     return fens
 
 
-def last_counts(log):
-    """W, D, L of the log's last game line (0, 0, 0 before the first game)."""
+def last_counts(spec):
+    """W, D, L of the last game line of `spec`, a log or LOG:N for its game N at most
+    (0, 0, 0 before the first game)."""
+    log, upto = spec, None
+    head, _, tail = spec.rpartition(":")
+    if head and tail.isdigit():
+        log, upto = head, int(tail)
     counts = (0, 0, 0)
     with open(log, errors="replace") as f:
         for line in f:
             m = COUNTS.match(line)
             if m:
-                counts = tuple(int(x) for x in m.groups())
+                if upto is not None and int(m.group(1)) > upto:
+                    break
+                counts = tuple(int(x) for x in m.groups()[1:])
     return counts
 
 
