@@ -105,8 +105,10 @@ pvs_switches! {
     /// (`aspiration_score_div`): far from equality the score moves more
     /// between depths, and every failed window is a search repeated.
     /// (SPRT [0, 10] at 5 000 nodes: +14 [+3, +25] Elo, H1 after 1 905
-    /// games.)
-    aspiration_score_delta, "asp-score-delta" = true, "aspiration window wider for scores far from 0";
+    /// games. That run counted repeated games; re-tested off on 6 398
+    /// distinct games it scored +3.7 [−2.6, +10.1], H1 of SPRT [−5, 0]:
+    /// off since.)
+    aspiration_score_delta, "asp-score-delta" = false, "aspiration window wider for scores far from 0";
     /// Transposition table: store results, search the hash move first.
     tt, "tt" = true, "transposition table";
     /// A node that finds no table entry stores its static evaluation in
