@@ -42,19 +42,23 @@ def book_order(book, seed):
 
 def last_counts(spec):
     """W, D, L of the last game line of `spec`, a log or LOG:N for its game N at most
-    (0, 0, 0 before the first game)."""
+    (0, 0, 0 before the first game). A log that never reached game N is an error, not
+    a smaller count."""
     log, upto = spec, None
     head, _, tail = spec.rpartition(":")
     if head and tail.isdigit():
         log, upto = head, int(tail)
-    counts = (0, 0, 0)
+    counts, reached = (0, 0, 0), 0
     with open(log, errors="replace") as f:
         for line in f:
             m = COUNTS.match(line)
             if m:
-                if upto is not None and int(m.group(1)) > upto:
+                game = int(m.group(1))
+                if upto is not None and game > upto:
                     break
-                counts = tuple(int(x) for x in m.groups()[1:])
+                counts, reached = tuple(int(x) for x in m.groups()[1:]), game
+    if upto is not None and reached < upto:
+        sys.exit(f"continue.py: {log} ends at game {reached}, before game {upto} of {spec}")
     return counts
 
 
