@@ -50,7 +50,8 @@ fn king_bishop_and_knight_mate_a_central_king() {
         // 83), 120 000 and 150 000, with it and without it. Since
         // `hindsight` is off, one draws at 100 000 (the lone king takes a
         // piece: insufficient material), and all mate at 80 000, 120 000
-        // and 150 000: the budget is 120 000.
+        // and 150 000: the budget is 120 000. With `deep-negative-ext` off
+        // again all four still mate at 120 000.
         let (outcome, clock) = play_out(fen, 120_000);
         assert!(
             matches!(

@@ -205,10 +205,10 @@ pvs_switches! {
     /// by less than `se_triple_margin` is extended a third ply.
     triple_extensions, "triple-ext" = false, "triple extensions of quiet singular moves (with double)";
     /// A hash move that is not singular but whose table score beats beta
-    /// is searched two plies shallower instead of one. (Two SPRTs [0, 10]
-    /// at 5 000 nodes of 1 500 games each, both undecided at the cap,
-    /// +15 and +13; together +14 [+5, +23] Elo over 3 000 games.)
-    deep_negative_extensions, "deep-negative-ext" = true, "negative extension of two plies when the table score beats beta";
+    /// is searched two plies shallower instead of one. (Its +14 [+5, +23]
+    /// over 3 000 games at 5 000 nodes counted repeated games; off against
+    /// on over 10 414 distinct ones: +1.6 [−3.4, +6.6], H1 of SPRT [−5, 0].)
+    deep_negative_extensions, "deep-negative-ext" = false, "negative extension of two plies when the table score beats beta";
     /// At an expected cut-node, a hash move that is not singular is
     /// searched two plies shallower instead of one, as Stockfish 16 does:
     /// the node is expected to fail high on some other move. (SPRT [0, 10]
