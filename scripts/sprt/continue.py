@@ -13,6 +13,8 @@ same games. `match.py` plays opening k of its book (shuffled by --seed) in games
       games after it, such as an unfinished pair and a "crash" written when a session's
       end killed the match), print Elo and the LLR; with --watch, repeat every minute and
       stop the processes matching PATTERN (`pkill -f`) once the summed LLR reaches a bound.
+      --prior W,D,L adds the counts of earlier runs whose logs are gone (a new machine
+      keeps no data/), as docs/search.md recorded them.
 
 The Elo and the LLR are match.py's own `elo` and `sprt_llr` (../shared/tools/match.py, or --match PATH).
 """
@@ -62,9 +64,10 @@ def last_counts(spec):
     return counts
 
 
-def report(logs, sprt, match):
-    """Print the logs' summed counts with match.py's Elo and LLR; return the LLR."""
-    w, d, l = (sum(c) for c in zip(*(last_counts(log) for log in logs)))
+def report(logs, sprt, match, prior=(0, 0, 0)):
+    """Print the logs' summed counts (and `prior`'s) with match.py's Elo and LLR; return
+    the LLR."""
+    w, d, l = (sum(c) for c in zip(prior, *(last_counts(log) for log in logs)))
     n = w + d + l
     s = (w + d / 2) / max(n, 1)
     se = math.sqrt((w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * s ** 2) / max(n, 1) / max(n, 1))
@@ -89,6 +92,7 @@ def main():
     total.add_argument("--sprt", default="-5,0")
     total.add_argument("--watch", metavar="PATTERN")
     total.add_argument("--match", default=MATCH)
+    total.add_argument("--prior", default="0,0,0", metavar="W,D,L")
     args = ap.parse_args()
 
     if args.cmd == "rest":
@@ -103,8 +107,11 @@ def main():
 
     match = SourceFileLoader("match", args.match).load_module()
     sprt = tuple(float(x) for x in args.sprt.split(","))
+    prior = tuple(int(x) for x in args.prior.split(","))
+    if len(prior) != 3 or min(prior) < 0:
+        sys.exit(f"continue.py: --prior wants three counts W,D,L, not {args.prior}")
     while True:
-        llr = report(args.logs, sprt, match)
+        llr = report(args.logs, sprt, match, prior)
         if not args.watch:
             return
         if abs(llr) >= BOUND:

@@ -281,6 +281,12 @@ pvs_switches! {
     /// The continuation histories of the moves 3 and 6 plies back join
     /// those of 1, 2 and 4 plies back.
     cont_3_6, "cont-3-6" = false, "continuation histories 3 and 6 plies back too";
+    /// Each continuation history has four tables, chosen by whether the
+    /// earlier move was a capture and whether its mover was in check
+    /// (Stockfish's `continuationHistory[inCheck][capture]`): a reply to a
+    /// capture or to an evasion is learnt apart from a reply to a quiet
+    /// move of the same piece to the same square.
+    cont_check_capture, "cont-check-capture" = false, "continuation histories split by the earlier move's capture and check";
     /// `eval-history` also teaches the pawn history (half the bonus), for
     /// moves of pieces other than pawns.
     eval_history_pawn, "eval-history-pawn" = false, "the evaluation swing feeds the pawn history too";

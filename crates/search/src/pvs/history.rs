@@ -44,6 +44,19 @@ pub const PIECE_TO: usize = 12 * 64;
 /// replies.
 pub type ContRow = [i16; PIECE_TO];
 
+/// The rows of the continuation history: one per earlier (piece, to) pair
+/// and kind of that move, capture or not, by a side in check or not
+/// (`cont-check-capture`; without it only the first [`PIECE_TO`] rows are
+/// used).
+pub const CONT_ROWS: usize = 4 * PIECE_TO;
+
+/// The continuation-history row of the move `pt` (its piece-to index),
+/// by whether it captured and whether its mover was in check.
+#[inline]
+pub fn cont_row(pt: u16, capture: bool, in_check: bool) -> u16 {
+    pt + (PIECE_TO * (2 * usize::from(in_check) + usize::from(capture))) as u16
+}
+
 /// The number of pawn-history rows (a power of two): pawn structures share
 /// rows by their key.
 pub const PAWN_HISTORY_SIZE: usize = 512;
@@ -67,7 +80,8 @@ pub(crate) struct Tables {
     pub counters: [[Move; 64]; 12],
     /// Capture history: `[piece][to][captured role]`.
     pub captures: [[[i16; 6]; 64]; 12],
-    /// Continuation history: `[earlier piece-to][this piece-to]`.
+    /// Continuation history: `[earlier move's row][this piece-to]`, the
+    /// row [`cont_row`].
     pub cont: Box<[ContRow]>,
     /// The correction histories of the static evaluation.
     pub corr: Correction,
@@ -192,8 +206,8 @@ fn pieces_key(bbs: &[u64]) -> u64 {
 }
 
 impl Tables {
-    /// Empty tables (allocated on the heap: the continuation history and
-    /// its correction twin are 1.2 MB each).
+    /// Empty tables (allocated on the heap: the continuation history is
+    /// 4.7 MB, its correction twin 1.2 MB).
     pub fn new() -> Box<Tables> {
         Box::new(Tables {
             history: vec![[[[[0i16; 64]; 64]; 2]; 2]; 2]
@@ -203,7 +217,7 @@ impl Tables {
             pawn: vec![[0i16; PIECE_TO]; PAWN_HISTORY_SIZE].into_boxed_slice(),
             counters: [[Move::NULL; 64]; 12],
             captures: [[[0; 6]; 64]; 12],
-            cont: vec![[0i16; PIECE_TO]; PIECE_TO].into_boxed_slice(),
+            cont: vec![[0i16; PIECE_TO]; CONT_ROWS].into_boxed_slice(),
             corr: Correction::new(),
             low_ply: [[[0; 64]; 64]; LOW_PLY],
         })
@@ -384,8 +398,8 @@ fn side_butterfly_index(mv: Move, threats: Bitboard) -> [usize; 4] {
 /// What a quiet move's history is looked up by besides the move itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct QuietContext {
-    /// Piece-to indices of the moves 1, 2, 4, 3 and 6 plies back, where
-    /// known (continuation history; the last two with `cont-3-6`).
+    /// Continuation-history rows ([`cont_row`]) of the moves 1, 2, 4, 3
+    /// and 6 plies back, where known (the last two with `cont-3-6`).
     pub cont: [Option<u16>; 5],
     /// The squares the opponent attacks (`threat-history`; empty without).
     pub threats: Bitboard,
@@ -572,6 +586,26 @@ mod tests {
         // The entry under threat learnt; the unthreatened one did not.
         assert!(tables.quiet(Color::White, mv, None, &ctx) > 0);
         assert_eq!(tables.quiet(Color::White, mv, None, &QuietContext::NONE), 0);
+    }
+
+    #[test]
+    fn each_kind_of_earlier_move_has_its_own_row() {
+        let last = (PIECE_TO - 1) as u16;
+        for pt in [0, 77, last] {
+            let rows: Vec<u16> = [(false, false), (true, false), (false, true), (true, true)]
+                .iter()
+                .map(|&(capture, check)| cont_row(pt, capture, check))
+                .collect();
+            assert_eq!(
+                rows[0], pt,
+                "a quiet move out of no check keeps its piece-to row"
+            );
+            for (i, a) in rows.iter().enumerate() {
+                assert!((*a as usize) < CONT_ROWS);
+                assert_eq!(*a as usize % PIECE_TO, pt as usize);
+                assert!(rows[i + 1..].iter().all(|b| b != a), "{rows:?}");
+            }
+        }
     }
 
     #[test]

@@ -70,8 +70,8 @@ use fianchetto_board::{Board, Color, Move, Role};
 use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{Game, MoveGen, MoveList};
 use history::{
-    correction_update, gravity, pawn_key, piece_to, threats_beyond, threats_by_lesser, CorrSlots,
-    QuietContext, Tables, CORR_SIZE, FULL_CONT_UPDATE, LOW_PLY, PAWN_HISTORY_SIZE,
+    cont_row, correction_update, gravity, pawn_key, piece_to, threats_beyond, threats_by_lesser,
+    CorrSlots, QuietContext, Tables, CORR_SIZE, FULL_CONT_UPDATE, LOW_PLY, PAWN_HISTORY_SIZE,
     WEIGHTED_CONT_UPDATE,
 };
 use movepick::{gives_check, CheckInfo, MovePicker, Ordering};
@@ -518,6 +518,10 @@ struct Frame {
     /// The piece-to index of that move (continuation history), `None` for
     /// a null move.
     cont: Option<u16>,
+    /// That move's continuation-history row ([`history::cont_row`]: its
+    /// piece-to index, with `cont-check-capture` also its kind), `None` for
+    /// a null move.
+    cont_row: Option<u16>,
     killers: [Move; 2],
     /// The move a singular-extension search leaves out at this ply.
     excluded: Move,
@@ -547,6 +551,7 @@ impl Frame {
         static_eval: Score::ZERO,
         mv: Move::NULL,
         cont: None,
+        cont_row: None,
         killers: [Move::NULL; 2],
         excluded: Move::NULL,
         double_exts: 0,
@@ -1040,7 +1045,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     fn quiet_context(&self, ply: usize) -> QuietContext {
         let at = |back: usize| {
             if self.cfg.cont_history && ply >= back {
-                self.stack[ply - back].cont
+                self.stack[ply - back].cont_row
             } else {
                 None
             }
@@ -1083,7 +1088,14 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         }
         self.shared.tt.prefetch(next.hash());
         self.stack[ply].mv = mv;
-        self.stack[ply].cont = piece_to(board, mv);
+        let pt = piece_to(board, mv);
+        self.stack[ply].cont = pt;
+        self.stack[ply].cont_row = match pt {
+            Some(pt) if self.cfg.cont_check_capture => {
+                Some(cont_row(pt, mv.is_capture(), board.in_check()))
+            }
+            pt => pt,
+        };
         // A null move is pushed as `Move::NULL`.
         self.eval.push(board, mv, &next);
         self.path.push(next.hash());
