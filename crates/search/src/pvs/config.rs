@@ -287,6 +287,12 @@ pvs_switches! {
     /// capture or to an evasion is learnt apart from a reply to a quiet
     /// move of the same piece to the same square.
     cont_check_capture, "cont-check-capture" = false, "continuation histories split by the earlier move's capture and check";
+    /// A cut-off refutes the move that led to it: when that move was not a
+    /// capture and was the first its node tried after the table's (the
+    /// move the parent's order trusted most), its continuation histories
+    /// lose the cut-off's malus (Stockfish's "extra penalty for a quiet
+    /// early move").
+    early_refutation_malus, "early-refutation-malus" = false, "an early quiet move refuted by a cut-off loses continuation history";
     /// `eval-history` also teaches the pawn history (half the bonus), for
     /// moves of pieces other than pawns.
     eval_history_pawn, "eval-history-pawn" = false, "the evaluation swing feeds the pawn history too";

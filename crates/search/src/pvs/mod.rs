@@ -522,6 +522,9 @@ struct Frame {
     /// piece-to index, with `cont-check-capture` also its kind), `None` for
     /// a null move.
     cont_row: Option<u16>,
+    /// Whether that move was the first its node tried after the table's
+    /// (`early-refutation-malus`).
+    early: bool,
     killers: [Move; 2],
     /// The move a singular-extension search leaves out at this ply.
     excluded: Move,
@@ -552,6 +555,7 @@ impl Frame {
         mv: Move::NULL,
         cont: None,
         cont_row: None,
+        early: false,
         killers: [Move::NULL; 2],
         excluded: Move::NULL,
         double_exts: 0,
@@ -1096,6 +1100,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             }
             pt => pt,
         };
+        // The main search's move loop sets it for its own moves.
+        self.stack[ply].early = false;
         // A null move is pushed as `Move::NULL`.
         self.eval.push(board, mv, &next);
         self.path.push(next.hash());
@@ -1892,6 +1898,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             // -70% nodes to depth 8, ablation row H.)
             let nodes_before = self.nodes;
             let next = self.make(board, mv, ply);
+            self.stack[ply].early = move_count == 1 + usize::from(entry.is_some());
             let mut score;
             if cfg.pvs {
                 // Whether the move still needs a full-depth null-window search:
@@ -2286,6 +2293,16 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         if cfg.capture_history {
             for &c in captures {
                 self.tables.update_capture(board, c, -malus);
+            }
+        }
+        // The move that led here, refuted, was the parent's most trusted
+        // after the table's: its continuation histories were wrong about it
+        // (`early-refutation-malus`).
+        if cfg.early_refutation_malus && cfg.history && ply > 0 {
+            let prior = self.stack[ply - 1];
+            if let (true, false, Some(pt)) = (prior.early, prior.mv.is_capture(), prior.cont) {
+                let ctx = self.quiet_context(ply - 1);
+                self.tables.update_cont(pt, &ctx, -malus);
             }
         }
     }
