@@ -515,8 +515,9 @@ struct Frame {
     static_eval: Score,
     /// The move played from this ply (`NULL` for a null move).
     mv: Move,
-    /// The piece-to index of that move (continuation history), `None` for
-    /// a null move.
+    /// The piece-to index of that move (the pawn and continuation
+    /// correction histories, and the move's own entry in its parent's
+    /// continuation history), `None` for a null move.
     cont: Option<u16>,
     /// That move's continuation-history row ([`history::cont_row`]: its
     /// piece-to index, with `cont-check-capture` also its kind), `None` for
