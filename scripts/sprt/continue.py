@@ -107,7 +107,10 @@ def main():
 
     match = SourceFileLoader("match", args.match).load_module()
     sprt = tuple(float(x) for x in args.sprt.split(","))
-    prior = tuple(int(x) for x in args.prior.split(","))
+    try:
+        prior = tuple(int(x) for x in args.prior.split(","))
+    except ValueError:
+        prior = ()
     if len(prior) != 3 or min(prior) < 0:
         sys.exit(f"continue.py: --prior wants three counts W,D,L, not {args.prior}")
     while True:
