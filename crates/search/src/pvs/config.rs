@@ -235,21 +235,22 @@ pvs_switches! {
     /// A node where no move raised alpha gives the quiet move that led to
     /// it a history bonus in the parent.
     /// On since 2026-12-01 with `history-malus`, `cont-update-weights` and
-    /// `early-refutation-malus`: alone each stood at about +3 (too little
-    /// for a test to decide); the four together passed SPRT [0, 5] at
+    /// `early-refutation-malus`: alone each scored +2 to +3.5 (only
+    /// `early-refutation-malus` on distinct games), too little for a test
+    /// to decide; the four together passed SPRT [0, 5] at
     /// 5 000 nodes, +14.0 [+5.4, +22.5] Elo, H1 after 3 437 distinct games.
     prior_bonus, "prior-bonus" = true, "history bonus for the move that led to a fail-low";
     /// The moves tried before a cut-off lose their own malus
     /// (`history_malus_*`: half as much again as the bonus), not the
     /// cut-off's bonus negated, as Stockfish and Viridithas weigh the two
     /// apart.
-    /// On since 2026-12-01, one of the four of `prior-bonus`'s test.
+    /// On since 2026-12-01: tested together with `prior-bonus` (see there).
     history_malus, "history-malus" = true, "the moves tried before a cut-off lose a malus of their own";
     /// Each continuation history learns its own share of a bonus: the
     /// reply to the last move all of it, those of the moves 2 and 4 plies
     /// back about 5/8 and 1/2 (3 and 6 back, with `cont-3-6`, less), as
     /// Stockfish weighs them.
-    /// On since 2026-12-01, one of the four of `prior-bonus`'s test.
+    /// On since 2026-12-01: tested together with `prior-bonus` (see there).
     cont_update_weights, "cont-update-weights" = true, "continuation histories learn a share of the bonus by how far back";
     /// Late captures that do not lose material (SEE ≥ 0) are reduced too,
     /// a ply less than a quiet move (off: only quiet moves and losing
@@ -298,7 +299,7 @@ pvs_switches! {
     /// move the parent's order trusted most), its continuation histories
     /// lose the cut-off's malus (Stockfish's "extra penalty for a quiet
     /// early move").
-    /// On since 2026-12-01, one of the four of `prior-bonus`'s test.
+    /// On since 2026-12-01: tested together with `prior-bonus` (see there).
     early_refutation_malus, "early-refutation-malus" = true, "an early quiet move refuted by a cut-off loses continuation history";
     /// `eval-history` also teaches the pawn history (half the bonus), for
     /// moves of pieces other than pawns.
