@@ -256,7 +256,7 @@ pvs_switches! {
     /// Stockfish weighs them.
     /// On since 2026-12-01: tested together with `prior-bonus` (see there).
     /// Its removal alone leaned H1 at [−5, 0] (a simplification that may not
-    /// lose): +4.2 [−3.1, +11.5] after 4 816 games at 5 000 nodes, undecided.
+    /// lose): +2.6 [−4.1, +9.3] after 5 718 games at 5 000 nodes, undecided.
     cont_update_weights, "cont-update-weights" = true, "continuation histories learn a share of the bonus by how far back";
     /// Late captures that do not lose material (SEE ≥ 0) are reduced too,
     /// a ply less than a quiet move (off: only quiet moves and losing
