@@ -254,10 +254,12 @@ pvs_switches! {
     /// reply to the last move all of it, those of the moves 2 and 4 plies
     /// back about 5/8 and 1/2 (3 and 6 back, with `cont-3-6`, less), as
     /// Stockfish weighs them.
-    /// On since 2026-12-01: tested together with `prior-bonus` (see there).
-    /// Its removal alone leaned H1 at [−5, 0] (a simplification that may not
-    /// lose): +2.6 [−4.1, +9.3] after 5 718 games at 5 000 nodes, undecided.
-    cont_update_weights, "cont-update-weights" = true, "continuation histories learn a share of the bonus by how far back";
+    /// On from 2026-12-01 (tested together with `prior-bonus`, see there);
+    /// off since 2026-12-02: its removal alone passed as a simplification,
+    /// +3.4 [−2.7, +9.5], H1 of SPRT [−5, 0] after 6 962 games at 5 000
+    /// nodes (docs/search.md), so every continuation history learns the
+    /// whole bonus.
+    cont_update_weights, "cont-update-weights" = false, "continuation histories learn a share of the bonus by how far back";
     /// Late captures that do not lose material (SEE ≥ 0) are reduced too,
     /// a ply less than a quiet move (off: only quiet moves and losing
     /// captures are).
