@@ -308,6 +308,8 @@ pvs_switches! {
     /// lose the cut-off's malus (Stockfish's "extra penalty for a quiet
     /// early move").
     /// On since 2026-12-01: tested together with `prior-bonus` (see there).
+    /// Its removal alone (with `cont-update-weights` off) was undecided at
+    /// [−5, 0]: +0.1 [−7.9, +8.1] after 4 024 games at 5 000 nodes.
     early_refutation_malus, "early-refutation-malus" = true, "an early quiet move refuted by a cut-off loses continuation history";
     /// `eval-history` also teaches the pawn history (half the bonus), for
     /// moves of pieces other than pawns.
