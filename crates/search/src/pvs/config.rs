@@ -235,7 +235,7 @@ pvs_switches! {
     /// A node where no move raised alpha gives the quiet move that led to
     /// it a history bonus in the parent.
     /// On since 2026-12-01 with `history-malus`, `cont-update-weights` and
-    /// `early-refutation-malus`: alone each scored +2 to +3.5 (only
+    /// `early-refutation-malus` (the last two off since 2026-12-02): alone each scored +2 to +3.5 (only
     /// `early-refutation-malus` on distinct games), too little for a test
     /// to decide; the four together passed SPRT [0, 5] at
     /// 5 000 nodes, +14.0 [+5.4, +22.5] Elo, H1 after 3 437 distinct games.
@@ -248,7 +248,8 @@ pvs_switches! {
     /// apart.
     /// On since 2026-12-01: tested together with `prior-bonus` (see there).
     /// Its removal alone leaned H0 at [−5, 0]: −5.4 [−10.4, −0.4] after
-    /// 10 040 games at 5 000 nodes (docs/search.md).
+    /// 10 040 games at 5 000 nodes, and −9.4 [−19.6, +0.9] after 2 414 on
+    /// the defaults of 2026-12-02 (docs/search.md).
     history_malus, "history-malus" = true, "the moves tried before a cut-off lose a malus of their own";
     /// Each continuation history learns its own share of a bonus: the
     /// reply to the last move all of it, those of the moves 2 and 4 plies
@@ -307,10 +308,11 @@ pvs_switches! {
     /// move the parent's order trusted most), its continuation histories
     /// lose the cut-off's malus (Stockfish's "extra penalty for a quiet
     /// early move").
-    /// On since 2026-12-01: tested together with `prior-bonus` (see there).
-    /// Its removal alone (with `cont-update-weights` off) was undecided at
-    /// [−5, 0]: +0.1 [−7.9, +8.1] after 4 024 games at 5 000 nodes.
-    early_refutation_malus, "early-refutation-malus" = true, "an early quiet move refuted by a cut-off loses continuation history";
+    /// On from 2026-12-01 (tested together with `prior-bonus`, see there);
+    /// off since 2026-12-02: its removal alone (with `cont-update-weights`
+    /// off) passed as a simplification, +1.5 [−3.4, +6.4], H1 of SPRT
+    /// [−5, 0] after 10 864 games at 5 000 nodes (docs/search.md).
+    early_refutation_malus, "early-refutation-malus" = false, "an early quiet move refuted by a cut-off loses continuation history";
     /// `eval-history` also teaches the pawn history (half the bonus), for
     /// moves of pieces other than pawns.
     eval_history_pawn, "eval-history-pawn" = false, "the evaluation swing feeds the pawn history too";
