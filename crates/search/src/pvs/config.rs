@@ -248,7 +248,7 @@ pvs_switches! {
     /// apart.
     /// On since 2026-12-01: tested together with `prior-bonus` (see there).
     /// Its removal alone leaned H0 at [−5, 0]: −5.4 [−10.4, −0.4] after
-    /// 10 040 games at 5 000 nodes, and −9.4 [−19.6, +0.9] after 2 414 on
+    /// 10 040 games at 5 000 nodes, and −11.5 [−20.2, −2.9] after 3 432 on
     /// the defaults of 2026-12-02 (docs/search.md).
     history_malus, "history-malus" = true, "the moves tried before a cut-off lose a malus of their own";
     /// Each continuation history learns its own share of a bonus: the
