@@ -237,8 +237,9 @@ pvs_switches! {
     /// On since 2026-12-01 with `history-malus`, `cont-update-weights` and
     /// `early-refutation-malus` (the last two off since 2026-12-02): alone
     /// each scored +2 to +3.5 (only `early-refutation-malus` on distinct
-    /// games), too little for a test to decide; the four together passed SPRT [0, 5] at
-    /// 5 000 nodes, +14.0 [+5.4, +22.5] Elo, H1 after 3 437 distinct games.
+    /// games), too little for a test to decide; the four together passed
+    /// SPRT [0, 5] at 5 000 nodes, +14.0 [+5.4, +22.5] Elo, H1 after 3 437
+    /// distinct games.
     /// Its removal alone lost SPRT [−5, 0]: −9.1 [−15.5, −2.7] Elo, H0 after
     /// 6 302 games at 5 000 nodes.
     prior_bonus, "prior-bonus" = true, "history bonus for the move that led to a fail-low";
