@@ -248,9 +248,9 @@ pvs_switches! {
     /// cut-off's bonus negated, as Stockfish and Viridithas weigh the two
     /// apart.
     /// On since 2026-12-01: tested together with `prior-bonus` (see there).
-    /// Its removal alone leaned H0 at [−5, 0]: −5.4 [−10.4, −0.4] after
-    /// 10 040 games at 5 000 nodes, and −11.5 [−20.2, −2.9] after 3 432 on
-    /// the defaults of 2026-12-02 (docs/search.md).
+    /// Its removal alone lost SPRT [−5, 0] on the defaults of 2026-12-02:
+    /// −12.7 [−20.8, −4.7] Elo, H0 after 3 960 games at 5 000 nodes (on
+    /// older defaults it leaned the same way, −5.4 after 10 040).
     history_malus, "history-malus" = true, "the moves tried before a cut-off lose a malus of their own";
     /// Each continuation history learns its own share of a bonus: the
     /// reply to the last move all of it, those of the moves 2 and 4 plies
@@ -540,7 +540,8 @@ pvs_switches! {
     /// Time management scales the optimum by the best move's node share
     /// and a falling score as well as by best-move stability (off: by
     /// stability alone; see [`crate::time::IterationTracker`]). Off:
-    /// undecided at 2+0.02 on a loaded machine (-18 ± 32 Elo).
+    /// undecided at 2+0.02 (+6 [−5, +16] Elo after 1 200 games on idle
+    /// cores; −18 ± 32 on a loaded machine before).
     time_signals, "tm-signals" = false, "time management by node share and falling score too";
 }
 
