@@ -97,10 +97,6 @@ pvs_switches! {
     pvs, "pvs" = true, "null-window search of later moves";
     /// Aspiration windows around the previous iteration's score.
     aspiration, "aspiration" = true, "aspiration windows";
-    /// Each fail-high of an aspiration window searches the next try one
-    /// ply shallower (at most three plies): a score that rose past the window needs confirming, not
-    /// the full depth, and the next iteration goes deeper anyway.
-    aspiration_fail_high_cut, "asp-fail-high" = false, "aspiration fail-highs re-searched shallower";
     /// The aspiration window widens with the square of the last score
     /// (`aspiration_score_div`): far from equality the score moves more
     /// between depths, and every failed window is a search repeated.
@@ -174,11 +170,6 @@ pvs_switches! {
     /// Delta pruning: skip captures that cannot raise alpha in quiescence
     /// (never a capture that gives check).
     delta_pruning, "delta" = true, "delta pruning in quiescence";
-    /// A quiescence node that fails high (by standing pat or by a
-    /// capture) returns the mean of its score and beta instead of its
-    /// score: a fail-high score above beta is an overestimate as often as
-    /// not, and the softer bound steadies the parent's decisions.
-    qs_blend, "qs-blend" = false, "quiescence fail-high scores pulled halfway to beta";
     /// Quiet checks at the first quiescence ply: the mate a quiet sacrifice
     /// threatens is seen by the shallow searches under null moves and
     /// reductions (WAC.001: depth 2 instead of 20).
@@ -209,22 +200,12 @@ pvs_switches! {
     /// over 3 000 games at 5 000 nodes counted repeated games; off against
     /// on over 10 414 distinct ones: +1.6 [−3.4, +6.6], H1 of SPRT [−5, 0].)
     deep_negative_extensions, "deep-negative-ext" = false, "negative extension of two plies when the table score beats beta";
-    /// At an expected cut-node, a hash move that is not singular is
-    /// searched two plies shallower instead of one, as Stockfish 16 does:
-    /// the node is expected to fail high on some other move. (SPRT [0, 10]
-    /// at 5 000 nodes: −6 [−18, +6] Elo, H0 after 1 599 games.)
-    cut_negative_extensions, "cut-negative-ext" = false, "negative extension of two plies at expected cut-nodes";
     /// A hash move that is neither singular nor expected to fail high is
     /// searched a ply shallower when the search without it reached its
     /// table score (Stockfish 16's third negative extension): the other
     /// moves are as good. (SPRT [0, 10] at 5 000 nodes: −1.5 [−13, +10]
     /// Elo after 1 874 games, stopped undecided.)
     below_negative_extensions, "below-negative-ext" = false, "negative extension when the other moves reach the table score";
-    /// Off the PV, a hash move whose table score beats beta without being
-    /// singular is searched three plies shallower, not two (with
-    /// `deep-negative-ext`; Stockfish 16's `-2 - !PvNode`). (SPRT [0, 10]
-    /// at 5 000 nodes: −7 [−19, +5] Elo, H0 after 1 536 games.)
-    deeper_negative_extensions, "deeper-negative-ext" = false, "negative extension of three plies off the PV when the table score beats beta";
 
     /// The table remembers which positions were on a principal variation
     /// ("ttPv"); such positions are reduced less by LMR.
@@ -262,10 +243,6 @@ pvs_switches! {
     /// nodes (docs/search.md), so every continuation history learns the
     /// whole bonus.
     cont_update_weights, "cont-update-weights" = false, "continuation histories learn a share of the bonus by how far back";
-    /// Late captures that do not lose material (SEE ≥ 0) are reduced too,
-    /// a ply less than a quiet move (off: only quiet moves and losing
-    /// captures are).
-    lmr_captures, "lmr-captures" = false, "late-move reductions of good captures too";
     /// Quiet moves are reduced a ply more when the hash move is a
     /// capture or a promotion: the position is likely decided by it.
     tt_capture_lmr, "tt-capture-lmr" = false, "quiet moves reduced more after a capture hash move";
@@ -314,9 +291,6 @@ pvs_switches! {
     /// off) passed as a simplification, +1.5 [−3.4, +6.4], H1 of SPRT
     /// [−5, 0] after 10 864 games at 5 000 nodes (docs/search.md).
     early_refutation_malus, "early-refutation-malus" = false, "an early quiet move refuted by a cut-off loses continuation history";
-    /// `eval-history` also teaches the pawn history (half the bonus), for
-    /// moves of pieces other than pawns.
-    eval_history_pawn, "eval-history-pawn" = false, "the evaluation swing feeds the pawn history too";
     /// Null-move pruning only at expected cut-nodes.
     nmp_cut_node, "nmp-cut-node" = false, "null move only at expected cut-nodes";
     /// Quiescence futility: far enough below alpha (the static evaluation
@@ -326,10 +300,6 @@ pvs_switches! {
     /// A cut-off far above beta (by `BIG_CUT_MARGIN`) teaches the
     /// histories as if it came from a ply deeper.
     big_cut_bonus, "big-cut-bonus" = false, "a cut-off far above beta earns a deeper history bonus";
-    /// Moves of a node whose static evaluation the correction histories
-    /// moved by more than `CORR_LMR_MARGIN` are reduced a ply less: the
-    /// evaluation is unsure there.
-    corr_lmr, "corr-lmr" = false, "reduce less where the evaluation's correction is large";
     /// Futility and SEE pruning of a quiet move use its reduced depth
     /// moved by its history (history / `lmr_history_div`, as LMR does).
     /// (SPRT [0, 10] at 5 000 nodes, one test continued over two runs:
@@ -352,9 +322,6 @@ pvs_switches! {
     /// (SPRT [0, 10] at 5 000 nodes, one test continued over three runs:
     /// +10 [+2, +19] Elo, H1 after 3 367 games.)
     capture_futility, "capture-futility" = true, "futility pruning of captures";
-    /// SEE pruning of captures asks less of a capture with a good capture
-    /// history and more of one with a bad history.
-    see_capture_history, "see-capture-history" = false, "capture SEE pruning moved by capture history";
     /// Quiet moves that take a piece off a square a lesser enemy piece
     /// attacks are ordered earlier, moves onto such a square later.
     /// (SPRT [0, 10] at 5 000 nodes, one test continued over two runs:
@@ -377,11 +344,6 @@ pvs_switches! {
     /// A cut-off's score is pulled towards beta by a share that shrinks
     /// with depth: `(score × depth + beta) / (depth + 1)`.
     fail_high_blend, "fail-high-blend" = false, "cut-off scores pulled towards beta by depth";
-    /// The table's bounds end a node only where they agree with what the
-    /// node is expected to be: a lower bound at an expected cut-node, an
-    /// upper bound at an expected all-node (exact scores anywhere), except
-    /// at depths above `TT_CUT_ANY_NODE_DEPTH`, as Stockfish does.
-    tt_cut_by_node, "tt-cut-by-node" = false, "table cut-offs only where the bound fits the node type";
     /// "Improving" compares with four plies back when the node two plies
     /// back was in check (it has no static evaluation); off, such a node
     /// counts as improving.
@@ -421,24 +383,9 @@ pvs_switches! {
     /// [0, 10] at 5 000 nodes on the defaults of 650f904: +13 [+3, +23]
     /// Elo, H1 after 2 318 games.)
     order_pawn_x2, "order-pawn-x2" = true, "the pawn history counted twice in the quiet move order";
-    /// Quiet moves whose ordering score is below `BAD_QUIET_SCORE` (a
-    /// history that says they fail) wait until after the captures that
-    /// lose material, as Stockfish's picker splits its good and bad
-    /// quiets: a losing capture is more often worth a look than a quiet
-    /// move every history condemns.
-    bad_quiets_late, "bad-quiets-late" = false, "quiet moves with a bad history after the losing captures";
-    /// A late move whose reduction comes out negative (its history far
-    /// above the rest) is searched a ply deeper than its depth, not at it.
-    lmr_deeper, "lmr-deeper" = false, "late moves with a negative reduction searched a ply deeper";
     /// In check, the quiescence search stops after two quiet evasions
     /// once a move has escaped the mate (Stockfish's quiet-evasion limit).
     qs_evasion_limit, "qs-evasion-limit" = false, "quiescence in check stops after two quiet evasions once the mate is escaped";
-    /// A quiet move pruned by futility raises the node's best score to
-    /// its futility value (the static evaluation plus the margin), as
-    /// Stockfish does: the move might have scored that much, so a node
-    /// that fails low reports that bound rather than a lower one. (SPRT
-    /// [0, 10] at 5 000 nodes: −2 [−12, +7] Elo, H0 after 2 464 games.)
-    futility_best, "futility-best" = false, "futility-pruned moves raise the best score to their futility value";
 
     /// Mate-distance pruning.
     mate_distance, "mdp" = true, "mate-distance pruning";
@@ -446,10 +393,6 @@ pvs_switches! {
     null_move, "null" = true, "null-move pruning";
     /// Reverse futility pruning (static null move).
     reverse_futility, "rfp" = true, "reverse futility pruning";
-    /// Reverse futility returns a third of the way from beta to the
-    /// evaluation instead of the evaluation: the margin already says the
-    /// node beats beta, not by how much.
-    rfp_blend, "rfp-blend" = false, "reverse futility returns beta + (eval - beta) / 3";
     /// Reverse futility's margin shrinks by a third of a depth's margin
     /// when the opponent's last move made its position worse (by the two
     /// static evaluations). (SPRT [0, 10] at 5 000 nodes: +21 [+7, +36]
@@ -457,9 +400,6 @@ pvs_switches! {
     rfp_worsening, "rfp-worsening" = true, "reverse futility margin lower when the opponent worsened";
     /// Futility pruning of quiet moves near the horizon.
     futility, "futility" = true, "futility pruning";
-    /// Futility's margin is wider while no move of the node has raised
-    /// alpha.
-    futility_no_best, "futility-no-best" = false, "wider futility margin until a move raises alpha";
     /// Razoring: drop into quiescence far below alpha near the horizon.
     razoring, "razoring" = true, "razoring";
     /// Late-move reductions.
@@ -475,11 +415,6 @@ pvs_switches! {
     /// distinct games of the 6 000-opening book: off scored +2.7 [−3.1,
     /// +8.4], H1 of SPRT [−5, 0].
     alpha_raise, "alpha-raise" = false, "the moves after an alpha raise searched shallower";
-    /// Late-move reductions summed in 1/1024 of a ply and rounded down
-    /// once: the table's fraction and the histories' shares count in full
-    /// (off: each is cut to whole plies first), as Stockfish and
-    /// Viridithas reduce.
-    lmr_fraction, "lmr-fraction" = false, "late-move reductions summed in fractions of a ply";
     /// Late-move pruning (move-count pruning of quiet moves).
     lmp, "lmp" = true, "late-move pruning";
     /// SEE pruning of losing moves near the horizon.
@@ -505,10 +440,6 @@ pvs_switches! {
     /// Internal iterative reduction takes a second ply off a PV node
     /// without a hash move (Stockfish reduces such nodes by 2–3 plies).
     iir_pv_deep, "iir-pv-deep" = false, "internal iterative reduction of two plies at PV nodes";
-    /// After each iteration the root moves behind the best one are ordered
-    /// by the nodes their subtrees took (off: they keep their order, the
-    /// best move moved to the front).
-    root_effort_order, "root-effort-order" = false, "root moves ordered by last iteration's subtree nodes";
 
     /// Lazy SMP: the move played is voted for by every thread's last
     /// completed iteration (weighted by depth and score), not taken from

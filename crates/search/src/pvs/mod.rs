@@ -70,8 +70,8 @@ use fianchetto_board::{Board, Color, Move, Role};
 use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{Game, MoveGen, MoveList};
 use history::{
-    cont_row, correction_update, gravity, pawn_key, piece_to, threats_beyond, threats_by_lesser,
-    CorrSlots, QuietContext, Tables, CORR_SIZE, FULL_CONT_UPDATE, LOW_PLY, PAWN_HISTORY_SIZE,
+    cont_row, correction_update, pawn_key, piece_to, threats_beyond, threats_by_lesser, CorrSlots,
+    QuietContext, Tables, CORR_SIZE, FULL_CONT_UPDATE, LOW_PLY, PAWN_HISTORY_SIZE,
     WEIGHTED_CONT_UPDATE,
 };
 use movepick::{gives_check, CheckInfo, MovePicker, Ordering};
@@ -89,10 +89,6 @@ const QS_DEPTH_NO_CHECKS: i32 = -1;
 /// position may be a draw whatever the table says.
 const TT_CUTOFF_MAX_CLOCK: u32 = 90;
 
-/// `tt-cut-by-node`: above this depth a table bound cuts any node, as a
-/// deep entry is trusted whatever the node was expected to be.
-const TT_CUT_ANY_NODE_DEPTH: i32 = 9;
-
 /// Nodes between two looks at the clock, the stop flags and the shared
 /// node count (a power of two: the test is a mask). Often enough for a
 /// millisecond's precision at any speed, rarely enough to cost nothing.
@@ -101,9 +97,6 @@ const CHECK_EVERY: u64 = 1024;
 /// Aspiration windows start at this depth: shallower scores swing too much
 /// for a narrow window to hold.
 const ASPIRATION_MIN_DEPTH: i32 = 4;
-/// Aspiration windows (`asp-fail-high`): fail-highs cut the re-search's
-/// depth by a ply each, by at most this many plies in all.
-const ASPIRATION_MAX_FAIL_HIGH_CUT: i32 = 3;
 
 /// Fail-high and fail-low lines of a long search are reported only after
 /// this many milliseconds, so that a fast search is not flooded with them.
@@ -150,10 +143,6 @@ const HINDSIGHT_SHALLOWER_REDUCTION: i32 = 2;
 /// its last move (this node's evaluation beats the parent's, negated).
 const RFP_WORSENING_DIVISOR: i32 = 3;
 
-/// Futility with `futility-no-best`: the margin is this much wider while no
-/// move of the node has raised alpha (a quiet move may still be its best).
-const FUTILITY_NO_BEST_MARGIN: i32 = 150;
-
 /// `qs-move-count`: a quiescence node not in check searches this many
 /// moves, then only checks, promotions and recaptures.
 const QS_MOVE_COUNT: usize = 2;
@@ -167,10 +156,6 @@ const QS_QUIET_EVASIONS: usize = 2;
 /// `big-cut-bonus`: a cut-off this far above beta teaches the histories
 /// as if from a ply deeper.
 const BIG_CUT_MARGIN: i32 = 90;
-
-/// `corr-lmr`: a node whose static evaluation the correction histories
-/// moved by more than this (centipawns) reduces its moves a ply less.
-const CORR_LMR_MARGIN: i32 = 60;
 
 /// `eval-history`: the butterfly bonus of a quiet move is this many
 /// history units per centipawn that the move's two static evaluations sum
@@ -190,12 +175,6 @@ const CAPTURE_FUTILITY_DEPTH: i32 = 6;
 const CAPTURE_FUTILITY_BASE: i32 = 120;
 const CAPTURE_FUTILITY_MULT: i32 = 110;
 const CAPTURE_FUTILITY_HISTORY_DIV: i32 = 16;
-
-/// `see-capture-history`: a capture's SEE threshold falls by its capture
-/// history over this (rises for a bad history), by at most
-/// `SEE_CAPTURE_HISTORY_BOUND` centipawns a ply.
-const SEE_CAPTURE_HISTORY_DIV: i32 = 32;
-const SEE_CAPTURE_HISTORY_BOUND: i32 = 65;
 
 /// `iir-shallow-tt`: a hash entry this many plies shallower than the node
 /// counts as no hash move for internal iterative reduction.
@@ -569,25 +548,20 @@ impl Frame {
     };
 }
 
-/// Reductions by depth and move number, in [`LMR_UNIT`]s of a ply.
+/// Reductions in plies by depth and move number.
 type LmrTable = [[i32; LMR_TABLE_SIZE]; LMR_TABLE_SIZE];
 
-/// Late-move reductions are summed in 1/1024 of a ply and rounded down to
-/// whole plies at the end. Without `lmr-fraction` every term is a whole
-/// number of plies (the table's entry rounded down first, the history's
-/// share cut to whole plies), as the search did before the switch.
-const LMR_UNIT: i32 = 1024;
-
 /// The log-based late-move reduction table, `[depth][move number]`:
-/// `base + ln d · ln m / div` (both in hundredths of a ply), in
-/// [`LMR_UNIT`]s.
+/// `base + ln d · ln m / div` (both in hundredths of a ply), rounded down
+/// to whole plies. (Summing the reduction's terms in fractions of a ply
+/// and rounding once, `lmr-fraction`, lost: −20 [−38, −2] Elo, H0.)
 fn lmr_table(params: &SearchParams) -> Box<LmrTable> {
     let mut t = Box::new([[0; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]);
     let base = params.lmr_base as f64 / 100.0;
     let div = (params.lmr_div as f64 / 100.0).max(0.01);
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = ((base + (d as f64).ln() * (m as f64).ln() / div) * f64::from(LMR_UNIT)) as i32;
+            *r = (base + (d as f64).ln() * (m as f64).ln() / div) as i32;
         }
     }
     t
@@ -818,16 +792,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             if self.is_main() {
                 self.shared.first_iteration_done.store(true, Relaxed);
             }
-            // The best move first next time; with `root-effort-order` the
-            // others follow by the nodes their subtrees took this
-            // iteration (a move that was hard to refute is the likeliest
-            // to become best).
+            // The best move first next time, the others in their order.
             if let Some(b) = best {
-                if self.cfg.root_effort_order {
-                    let effort = &self.effort;
-                    self.root_moves
-                        .sort_unstable_by_key(|&m| (m != b, std::cmp::Reverse(effort.nodes(m))));
-                } else if let Some(i) = self.root_moves.iter().position(|&m| m == b) {
+                if let Some(i) = self.root_moves.iter().position(|&m| m == b) {
                     self.root_moves[..=i].rotate_right(1);
                 }
             }
@@ -940,9 +907,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             } else {
                 (-Score::INFINITE, Score::INFINITE)
             };
-        let mut fail_high_cut = 0;
+        let depth = target.max(1);
         loop {
-            let depth = (target - fail_high_cut).max(1);
             self.root_depth = depth;
             let s = self.search::<true>(&self.root.clone(), alpha, beta, depth, 0, false);
             if self.aborted {
@@ -952,14 +918,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 // Fail low: widen downwards, pull beta in (Stockfish).
                 beta = Score((alpha.0 + beta.0) / 2);
                 alpha = Score((s.0 - delta).max(-Score::INFINITE.0));
-                fail_high_cut = 0;
                 Bound::Upper
             } else if s >= beta {
                 beta = Score((s.0 + delta).min(Score::INFINITE.0));
-                // A fail-high is confirmed shallower (`asp-fail-high`).
-                if self.cfg.aspiration_fail_high_cut {
-                    fail_high_cut = (fail_high_cut + 1).min(ASPIRATION_MAX_FAIL_HIGH_CUT);
-                }
                 Bound::Lower
             } else {
                 return Some(s);
@@ -1415,18 +1376,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         }
         let tt_pv = self.stack[ply].tt_pv;
         if let (Some(e), Some(s)) = (entry, tt_score) {
-            // With `tt-cut-by-node`, a bound cuts only a node of the
-            // kind it predicts (or a deep one): a cut-node's fail-high, an
-            // all-node's fail-low.
-            let fits_node = !cfg.tt_cut_by_node
-                || depth > TT_CUT_ANY_NODE_DEPTH
-                || e.bound == TtBound::Exact
-                || cut_node == (s >= beta);
-            if cfg.tt_cutoffs
-                && !PV
-                && fits_node
-                && tt_cuts(&e, s, depth, board.halfmove_clock(), alpha, beta)
-            {
+            if cfg.tt_cutoffs && !PV && tt_cuts(&e, s, depth, board.halfmove_clock(), alpha, beta) {
                 // A quiet hash move that holds beta earns its history
                 // bonus as if it had been searched here (`tt-history`).
                 if cfg.tt_history && s >= beta && !tt_move.is_null() && tt_move.is_quiet() {
@@ -1538,11 +1488,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 && eval.0 < Score::MATE_BOUND.0
                 && beta.0 > -Score::MATE_BOUND.0
             {
-                return if cfg.rfp_blend {
-                    Score(beta.0 + (eval.0 - beta.0) / 3)
-                } else {
-                    eval
-                };
+                return eval;
             }
 
             // Step 7. Null move: if passing still beats beta, a real move
@@ -1685,8 +1631,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             move_count += 1;
             let check = checks.gives_check(board, mv);
             let last = LMR_TABLE_SIZE - 1;
-            let base_r_fine = self.lmr[(depth.max(0) as usize).min(last)][move_count.min(last)];
-            let base_r = base_r_fine.div_euclid(LMR_UNIT);
+            let base_r = self.lmr[(depth.max(0) as usize).min(last)][move_count.min(last)];
             let lmr_depth = (depth - 1 - base_r).max(0);
             // The move's history: a quiet move's sum of histories, a
             // capture's capture history (pruning and reductions read it).
@@ -1732,27 +1677,14 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     } else {
                         lmr_depth
                     };
-                    let futility_value = static_eval.0
-                        + p.futility_base
-                        + p.futility_mult * lmr_depth
-                        + if cfg.futility_no_best && best_move.is_null() {
-                            FUTILITY_NO_BEST_MARGIN
-                        } else {
-                            0
-                        };
+                    let futility_value =
+                        static_eval.0 + p.futility_base + p.futility_mult * lmr_depth;
                     if cfg.futility
                         && !in_check
                         && !check
                         && lmr_depth <= p.futility_depth
                         && futility_value <= alpha.0
                     {
-                        // The pruned move might have reached its futility
-                        // value: a fail-low reports at least that
-                        // (`futility-best`; never a mate score: step 10a
-                        // already keeps `best` above a mate against us).
-                        if cfg.futility_best && futility_value < Score::MATE_BOUND.0 {
-                            best = best.max(Score(futility_value));
-                        }
                         continue;
                     }
                     if cfg.see_pruning
@@ -1785,22 +1717,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     {
                         continue;
                     }
-                    // The SEE threshold moves with the capture history
-                    // (`see-capture-history`), by at most a bound per ply.
-                    let hist_margin = if cfg.see_capture_history {
-                        let bound = SEE_CAPTURE_HISTORY_BOUND * depth;
-                        (history / SEE_CAPTURE_HISTORY_DIV).clamp(-bound, bound)
-                    } else {
-                        0
-                    };
                     if cfg.see_pruning
                         && depth <= p.see_depth
-                        && !see_ge_with(
-                            board,
-                            mv,
-                            -p.see_noisy_mult * depth - hist_margin,
-                            cfg.see_pins,
-                        )
+                        && !see_ge_with(board, mv, -p.see_noisy_mult * depth, cfg.see_pins)
                     {
                         continue;
                     }
@@ -1864,19 +1783,11 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         } else if cfg.multicut && singular_beta >= beta {
                             return singular_beta;
                         } else if cfg.negative_extensions && (s >= beta || cut_node) {
-                            // How much shallower: two plies for a hash
-                            // move that already beats beta without being
-                            // forced (`deep-negative-ext`), three such off
-                            // the PV (`deeper-negative-ext`), two at an
-                            // expected cut-node (`cut-negative-ext`).
+                            // Two plies shallower for a hash move that
+                            // already beats beta without being forced
+                            // (`deep-negative-ext`), else one.
                             let deep = cfg.deep_negative_extensions && s >= beta;
-                            extension = if deep && cfg.deeper_negative_extensions && !PV {
-                                -3
-                            } else if deep || (cfg.cut_negative_extensions && cut_node) {
-                                -2
-                            } else {
-                                -1
-                            };
+                            extension = if deep { -2 } else { -1 };
                         } else if cfg.below_negative_extensions && s <= v {
                             // The other moves reach the hash move's own
                             // score (`below-negative-ext`).
@@ -1907,75 +1818,53 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 // PV node's first when not reduced.
                 let late = cfg.lmr && depth >= LMR_MIN_DEPTH && move_count > 1 + usize::from(root);
                 let good_capture = late && !quiet && see_ge_with(board, mv, 0, cfg.see_pins);
-                let reduced = late && (!good_capture || cfg.lmr_captures);
+                // Captures that keep material are not reduced (reducing
+                // them a ply less than quiet moves, `lmr-captures`, lost:
+                // −16 [−32, +1] Elo, H0).
+                let reduced = late && !good_capture;
                 let full_null_window = if reduced {
-                    // The reduction is summed in `LMR_UNIT`s (1/1024 of a
-                    // ply): each whole-ply term is `one_ply`; the table's
-                    // entry and the histories' shares are cut to whole
-                    // plies unless `lmr-fraction`. A capture that wins or
-                    // keeps material is reduced a ply less than a quiet
-                    // move (`lmr-captures`).
-                    let one_ply = LMR_UNIT;
-                    let share = |history: i32, div: i32| {
-                        if cfg.lmr_fraction {
-                            history * LMR_UNIT / div.max(1)
-                        } else {
-                            history / div.max(1) * LMR_UNIT
-                        }
-                    };
-                    let mut r = if cfg.lmr_fraction {
-                        base_r_fine
-                    } else {
-                        base_r * LMR_UNIT
-                    } - one_ply * i32::from(good_capture);
+                    // The reduction in plies: the table's, a ply more or
+                    // less for each condition below, and the histories'
+                    // shares.
+                    let mut r = base_r;
                     // Positions on a principal variation, now or in the
                     // table (`ttpv`; without it, PV nodes alone), are
                     // reduced less; so are checks. Expected cut-nodes, nodes
                     // whose evaluation is not improving, and nodes whose
                     // children keep failing high (`cutoff-count`) are
                     // reduced more.
-                    r += one_ply
-                        * (p.lmr_cut_node * i32::from(cut_node) + i32::from(!improving)
-                            - i32::from(PV || tt_pv)
-                            - i32::from(check));
+                    r += p.lmr_cut_node * i32::from(cut_node) + i32::from(!improving)
+                        - i32::from(PV || tt_pv)
+                        - i32::from(check);
                     if cfg.cut_no_tt_lmr && cut_node && tt_move.is_null() {
-                        r += one_ply;
+                        r += 1;
                     }
                     if cfg.cutoff_count && self.stack[ply + 1].cutoffs > CUTOFF_COUNT_REDUCE {
-                        r += one_ply;
-                    }
-                    // (In check both evaluations are −∞: no correction.)
-                    if cfg.corr_lmr && (static_eval.0 - raw_eval.0).abs() > CORR_LMR_MARGIN {
-                        r -= one_ply;
+                        r += 1;
                     }
                     if quiet {
                         if mv == killers[0] || mv == killers[1] {
-                            r -= one_ply;
+                            r -= 1;
                         }
                         // A noisy hash move (a capture or promotion; the
                         // null move counts as quiet) likely decides the
                         // node (`tt-capture-lmr`).
                         if cfg.tt_capture_lmr && !tt_move.is_quiet() {
-                            r += one_ply;
+                            r += 1;
                         }
                         if cfg.history_lmr {
-                            r -= share(history, p.lmr_history_div);
+                            r -= history / p.lmr_history_div.max(1);
                         }
                     } else if cfg.lmr_capture_history {
                         // A reduced capture's history moves its reduction
                         // as a quiet move's does (`lmr-capture-history`:
                         // +23 [+7, +38] Elo, 1 004 games at 5 000 nodes).
-                        r -= share(history, p.lmr_capture_history_div);
+                        r -= history / p.lmr_capture_history_div.max(1);
                     }
-                    let r = r.div_euclid(LMR_UNIT);
                     // A reduction that comes out negative (a history far
-                    // above the rest) is no reduction, or with `lmr-deeper`
-                    // a ply of extension (Stockfish's clamp to newDepth + 1).
-                    let d = if cfg.lmr_deeper && r < 0 && new_depth >= 1 {
-                        new_depth + 1
-                    } else {
-                        (new_depth - r.max(0)).clamp(1, new_depth.max(1))
-                    };
+                    // above the rest) is no reduction (extending such a
+                    // move instead, `lmr-deeper`, lost: −11 [−26, +3], H0).
+                    let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                     self.stack[ply].reduction = new_depth - d;
                     score = -self.search::<false>(&next, -alpha - 1, -alpha, d, ply + 1, true);
                     self.stack[ply].reduction = 0;
@@ -2329,8 +2218,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     /// `eval-history`: the quiet move that led to `ply` gains butterfly
     /// history when it left the opponent worse off by the two static
     /// evaluations (`sum`, see `eval_swing`, below 0), and loses half as
-    /// much when it let the opponent improve; with `eval-history-pawn` a
-    /// piece's move teaches the pawn history half of that again.
+    /// much when it let the opponent improve. (Teaching the pawn history
+    /// half of that too, `eval-history-pawn`, lost: −8 [−21, +5], H0.)
     fn learn_from_eval_swing(&mut self, board: &B, ply: usize, sum: i32) {
         let prior = self.stack[ply - 1];
         if prior.mv.is_null() || !prior.mv.is_quiet() {
@@ -2340,15 +2229,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         let bonus = if raw > 0 { raw } else { raw / 2 };
         self.tables
             .update_butterfly(!board.turn(), prior.mv, prior.threats, bonus);
-        if !self.cfg.eval_history_pawn {
-            return;
-        }
-        let piece_move = board
-            .piece_at(prior.mv.to())
-            .is_some_and(|pc| pc.role != Role::Pawn);
-        if let (true, Some(row), Some(pt)) = (piece_move, prior.pawn_row, prior.cont) {
-            gravity(&mut self.tables.pawn[row][pt as usize], bonus / 2);
-        }
     }
 
     /// No move raised alpha at `ply`: the quiet move that led here
@@ -2439,9 +2319,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 _ => se,
             };
             if best >= beta {
-                if cfg.qs_blend && !best.is_decisive() {
-                    best = blend_fail_high(best, beta);
-                }
                 if cfg.tt && entry.is_none() {
                     self.shared.tt.store(
                         key,
@@ -2542,9 +2419,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         if in_check && move_count == 0 {
             return Score::mated_in(ply as u32);
         }
-        if cfg.qs_blend && best > beta && !best.is_decisive() {
-            best = blend_fail_high(best, beta);
-        }
         if cfg.tt {
             let bound = if best >= beta {
                 TtBound::Lower
@@ -2588,13 +2462,6 @@ fn refine_by_table(eval: Score, bound: TtBound, score: Score) -> Score {
         TtBound::Exact => score,
         _ => eval,
     }
-}
-
-/// A quiescence fail-high score pulled halfway back to `beta` (`qs-blend`):
-/// still at least `beta`, so the bound it makes stays true.
-#[inline]
-fn blend_fail_high(best: Score, beta: Score) -> Score {
-    Score((best.0 + beta.0) / 2)
 }
 
 /// Whether a table entry whose score (at this node) is `score` ends a
@@ -2761,17 +2628,5 @@ mod tests {
             assert_eq!(refine_by_table(eval, bound, Score::mate_in(3)), eval);
             assert_eq!(refine_by_table(eval, bound, Score::mated_in(4)), eval);
         }
-    }
-
-    #[test]
-    fn a_blended_fail_high_stays_a_fail_high_below_the_score() {
-        for beta in [-300, -15, -1, 0, 1, 40, 299] {
-            for over in [0, 1, 2, 3, 50, 999] {
-                let (best, beta) = (Score(beta + over), Score(beta));
-                let b = blend_fail_high(best, beta);
-                assert!(beta <= b && b <= best, "{best:?} {beta:?} -> {b:?}");
-            }
-        }
-        assert_eq!(blend_fail_high(Score(100), Score(40)), Score(70));
     }
 }
