@@ -421,8 +421,9 @@ pvs_switches! {
     see_pruning, "see-pruning" = true, "SEE pruning in the main search";
     /// The search's SEE (pruning, reductions, ProbCut, quiescence) leaves
     /// pinned pieces out of the exchange (off: every attacker takes part,
-    /// as in most engines' SEE). Off: pins cost time on every call and an
-    /// SPRT has not shown that they pay.
+    /// as in most engines' SEE). Off: pins cost time on every call and no
+    /// SPRT has shown that they pay (the last, at [0, 5] on 5 000 nodes:
+    /// +0.7 [−8.6, +9.9] Elo after 2 984 games, undecided).
     see_pins, "see-pins" = false, "pinned pieces left out of the search's SEE";
     /// ProbCut: a shallow search predicts a fail-high of the deep one.
     probcut, "probcut" = true, "ProbCut";
