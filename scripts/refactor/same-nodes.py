@@ -1,102 +1,68 @@
 #!/usr/bin/env python3
-"""Check that two builds search identically: for every search switch, flipped from its
-default one at a time, both builds search the same positions to the same depth and must
-report the same node counts (a refactor that removes dead code keeps every count).
+"""Check that two builds search identically: `fianchetto bench` (its fixed positions, the
+table cleared before each) on both builds, with the defaults and with every search switch
+flipped from its default one at a time, must report the same node counts (a refactor that
+removes dead code keeps every count).
 
-  same-nodes.py OLD_BINARY NEW_BINARY [--depth 8] [--skip name,name]
+  same-nodes.py OLD_BINARY NEW_BINARY [--depth 12] [--skip name,name]
 
-Switches the new build no longer has are reported and skipped. Uses the engines' `uci`
-option list (`type check` options other than the engine's own) and `go depth`.
+The switches and their defaults are read from the new build's `uci` option list (its
+`type check` options other than the engine's own); those the old build lacks are skipped,
+and those the new build no longer has are listed.
 """
 import argparse
+import re
 import subprocess
 import sys
 
-FENS = [
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
-    "8/2k5/3p4/p2P1p2/P2P1P2/8/8/4K3 w - - 0 1",
-]
-ENGINE_CHECKS = {"Ponder", "UCI_Chess960", "UCI_LimitStrength", "UCI_ShowWDL", "OwnBook", "BookBestMove", "Syzygy50MoveRule"}
+ENGINE_CHECKS = {"Ponder", "UCI_Chess960", "UCI_LimitStrength", "UCI_ShowWDL", "OwnBook",
+                 "BookBestMove", "Syzygy50MoveRule"}
 
 
-class Engine:
-    def __init__(self, path):
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+def switches(binary):
+    """The search switches of `binary` and their defaults, from its `uci` option list."""
+    out = subprocess.run([binary], input="uci\nquit\n", capture_output=True, text=True,
+                         check=True).stdout
+    found = {}
+    for m in re.finditer(r"^option name (\S+) type check default (true|false)$", out, re.M):
+        if m.group(1) not in ENGINE_CHECKS:
+            found[m.group(1)] = m.group(2) == "true"
+    return found
 
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
 
-    def until(self, word):
-        lines = []
-        for line in self.p.stdout:
-            lines.append(line.rstrip("\n"))
-            if line.split()[:1] == [word]:
-                return lines
-        raise RuntimeError("engine closed its output")
-
-    def checks(self):
-        self.send("uci")
-        out = {}
-        for line in self.until("uciok"):
-            t = line.split()
-            if t[:2] == ["option", "name"] and "type" in t:
-                name = " ".join(t[2:t.index("type")])
-                if t[t.index("type") + 1] == "check" and name not in ENGINE_CHECKS:
-                    out[name] = t[t.index("default") + 1] == "true"
-        return out
-
-    def nodes(self, options, depth):
-        counts = []
-        for fen in FENS:
-            self.send("ucinewgame")
-            for name, value in options.items():
-                self.send(f"setoption name {name} value {'true' if value else 'false'}")
-            self.send(f"position fen {fen}")
-            self.send(f"go depth {depth}")
-            n = 0
-            for line in self.until("bestmove"):
-                t = line.split()
-                if "nodes" in t:
-                    n = int(t[t.index("nodes") + 1])
-            counts.append(n)
-        return counts
-
-    def close(self):
-        self.send("quit")
-        self.p.wait()
+def bench_nodes(binary, depth, extra):
+    """The node count of one `bench` run (its last line: `N nodes … nps`)."""
+    lines = subprocess.run([binary, "bench", "--depth", str(depth)] + extra,
+                           capture_output=True, text=True, check=True).stdout.splitlines()
+    m = re.match(r"(\d+) nodes", lines[-1]) if lines else None
+    if not m:
+        raise SystemExit(f"no node count in {binary} bench's output:\n" + "\n".join(lines))
+    return int(m.group(1))
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("old")
     ap.add_argument("new")
-    ap.add_argument("--depth", type=int, default=8)
+    ap.add_argument("--depth", type=int, default=12)
     ap.add_argument("--skip", default="")
     a = ap.parse_args()
-    old, new = Engine(a.old), Engine(a.new)
-    oc, nc = old.checks(), new.checks()
-    skip = set(filter(None, a.skip.split(",")))
-    for name in sorted(set(oc) - set(nc)):
+    old, new = switches(a.old), switches(a.new)
+    for name in sorted(set(old) - set(new)):
         print(f"gone from the new build: {name}")
-    bad = 0
-    runs = [("defaults", {})] + [
-        (f"{n}={'false' if nc[n] else 'true'}", {n: not nc[n]}) for n in nc if n in oc and n not in skip
+    skip = set(filter(None, a.skip.split(",")))
+    runs = [("defaults", [])] + [
+        (f"{n}={'false' if on else 'true'}", ["--disable" if on else "--enable", n])
+        for n, on in new.items() if n in old and n not in skip
     ]
-    for label, opts in runs:
-        # Reset every switch to its default before flipping one.
-        base = {n: nc[n] for n in nc if n in oc}
-        base.update(opts)
-        a_n, b_n = old.nodes(base, a.depth), new.nodes(base, a.depth)
-        same = a_n == b_n
-        bad += not same
-        print(f"{'same' if same else 'DIFFERENT'}  {label}: {a_n}" + ("" if same else f" vs {b_n}"), flush=True)
-    old.close()
-    new.close()
-    print(f"{len(runs)} settings, {bad} different")
-    sys.exit(1 if bad else 0)
+    different = 0
+    for label, extra in runs:
+        a_n, b_n = bench_nodes(a.old, a.depth, extra), bench_nodes(a.new, a.depth, extra)
+        different += a_n != b_n
+        print(f"{'same' if a_n == b_n else 'DIFFERENT'}  {label}: {a_n}"
+              + ("" if a_n == b_n else f" vs {b_n}"), flush=True)
+    print(f"{len(runs)} settings, {different} different")
+    sys.exit(1 if different else 0)
 
 
 if __name__ == "__main__":

@@ -908,8 +908,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 (-Score::INFINITE, Score::INFINITE)
             };
         let depth = target.max(1);
+        self.root_depth = depth;
         loop {
-            self.root_depth = depth;
             let s = self.search::<true>(&self.root.clone(), alpha, beta, depth, 0, false);
             if self.aborted {
                 return None;

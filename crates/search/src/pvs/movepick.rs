@@ -968,14 +968,11 @@ mod tests {
                     tables.update_butterfly(board.turn(), mv, Bitboard::EMPTY, -HISTORY_MAX);
                 }
             }
-            let order = |cfg: &PvsConfig| {
-                let p = MovePicker::main(&board, Move::NULL, [Move::NULL; 2], Move::NULL);
-                drain(&board, p, &tables, cfg)
-            };
             let at = |order: &[Move], mv: Move| order.iter().position(|&m| m == mv);
             // Even the quiet moves with the worst history come before the
             // losing captures, and every legal move comes once.
-            let plain = order(&cfg);
+            let picker = MovePicker::main(&board, Move::NULL, [Move::NULL; 2], Move::NULL);
+            let plain = drain(&board, picker, &tables, &cfg);
             let mut sorted: Vec<u16> = plain.iter().map(|m| m.bits()).collect();
             sorted.sort_unstable();
             let mut want: Vec<u16> = legal.iter().map(|m| m.bits()).collect();
