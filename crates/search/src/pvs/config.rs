@@ -473,8 +473,9 @@ pvs_switches! {
     /// and a falling score as well as by best-move stability (off: by
     /// stability alone; see [`crate::time::IterationTracker`]). Off:
     /// undecided at 2+0.02 (+6 [−5, +16] Elo after 1 200 games on idle
-    /// cores; −18 ± 32 on a loaded machine before) and at 10+0.1 (+0.9
-    /// [−19.6, +21.4] after 384 games).
+    /// cores; −18 ± 32 on a loaded machine before), at 10+0.1 (+0.9
+    /// [−19.6, +21.4] after 384 games) and at 60+0.6 (−3.2 [−35.4, +29.1]
+    /// after 110 games).
     time_signals, "tm-signals" = false, "time management by node share and falling score too";
 }
 
