@@ -6,27 +6,27 @@ removes dead code keeps every count).
 
   same-nodes.py OLD_BINARY NEW_BINARY [--depth 12] [--skip name,name]
 
-The switches and their defaults are read from the new build's `uci` option list (its
-`type check` options other than the engine's own); those the old build lacks are skipped,
-and those the new build no longer has are listed.
+The switches and their defaults are read from each build's `bench --help`, whose
+`--disable` list is generated from the search's switch registry (a name per line, `(off)`
+after those off by default); those the old build lacks are skipped, and those the new
+build no longer has are listed.
 """
 import argparse
 import re
 import subprocess
 import sys
 
-ENGINE_CHECKS = {"Ponder", "UCI_Chess960", "UCI_LimitStrength", "UCI_ShowWDL", "OwnBook",
-                 "BookBestMove", "Syzygy50MoveRule"}
-
 
 def switches(binary):
-    """The search switches of `binary` and their defaults, from its `uci` option list."""
-    out = subprocess.run([binary], input="uci\nquit\n", capture_output=True, text=True,
-                         check=True).stdout
-    found = {}
-    for m in re.finditer(r"^option name (\S+) type check default (true|false)$", out, re.M):
-        if m.group(1) not in ENGINE_CHECKS:
-            found[m.group(1)] = m.group(2) == "true"
+    """The search switches of `binary` and whether each is on by default, from the
+    `--disable` list of its `bench --help`."""
+    help_text = subprocess.run([binary, "bench", "--help"], capture_output=True, text=True,
+                               check=True).stdout
+    listing = help_text.split("--disable <DISABLE>", 1)[-1].split("\n      --", 1)[0]
+    found = {m.group(1): m.group(2) is None
+             for m in re.finditer(r"^ {10}([a-z0-9-]+): .*?( \(off\))?$", listing, re.M)}
+    if not found:
+        raise SystemExit(f"no switch list in {binary} bench --help")
     return found
 
 
