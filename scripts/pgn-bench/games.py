@@ -5,12 +5,17 @@ seeded random opening of 4 to 8 plies, every move with the engine's
 evaluation as a Lichess-style `[%eval score,depth]` comment. Needs
 python-chess and `/usr/games/stockfish` (`apt-get install stockfish`).
 
-    python3 scripts/pgn-bench/games.py --games 3000 --out /tmp/games.pgn
+    python3 scripts/pgn-bench/games.py --games 3000 --out data/games.pgn
 
 See docs/pgn.md for the file used there and the speed measured on it.
 """
 import argparse, random, sys
-import chess, chess.engine, chess.pgn
+try:
+    import chess, chess.engine, chess.pgn
+except ImportError as e:  # reported after --help has had its chance
+    MISSING = e
+else:
+    MISSING = None
 
 
 def play(engine, rng, nodes, index):
@@ -49,6 +54,8 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--engine", default="/usr/games/stockfish")
     args = ap.parse_args()
+    if MISSING is not None:
+        sys.exit(f"{MISSING}: this script needs {MISSING.name} (pip install chess)")
     rng = random.Random(args.seed)
     engine = chess.engine.SimpleEngine.popen_uci(args.engine)
     try:

@@ -7,10 +7,15 @@ move resolved and played, variations checked). Prints the games, plies and
 MB/s of each and the ratio of the speeds. The file is read once beforehand
 so that both find it in the page cache.
 
-    python3 scripts/pgn-bench/speed.py --fianchetto target/release/fianchetto /tmp/games.pgn
+    python3 scripts/pgn-bench/speed.py --fianchetto target/release/fianchetto data/games.pgn
 """
-import argparse, logging, os, subprocess, time
-import chess, chess.pgn
+import argparse, logging, os, subprocess, sys, time
+try:
+    import chess, chess.pgn
+except ImportError as e:  # reported after --help has had its chance
+    MISSING = e
+else:
+    MISSING = None
 
 
 def python_chess(path):
@@ -38,6 +43,8 @@ def main():
     ap.add_argument("--fianchetto", default="target/release/fianchetto")
     ap.add_argument("file")
     args = ap.parse_args()
+    if MISSING is not None:
+        sys.exit(f"{MISSING}: this script needs {MISSING.name} (pip install chess)")
     size = os.path.getsize(args.file)
     with open(args.file, "rb") as f:
         while f.read(1 << 20):

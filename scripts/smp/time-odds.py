@@ -4,11 +4,14 @@
     time-odds.py FRACTION ENGINE [ARGS...]
 
 Every `go` command's wtime, btime, winc and binc are multiplied by FRACTION
-before the engine sees them; everything else passes through unchanged. With
-`match.py --tc 20+0.2`, `--b "time-odds.py 0.5 fianchetto"` plays an engine
-that budgets 10+0.1 against one that budgets 20+0.2, on a real 20+0.2 clock
-(so the slower side never forfeits): the Elo of doubling the time, which
-bounds what a second thread can gain (docs/search.md, "Lazy SMP").
+before the engine sees them; everything else passes through unchanged. On a
+real 20+0.2 clock it plays an engine that budgets 10+0.1 against one that
+budgets 20+0.2 (so the slower side never forfeits): the Elo of doubling the
+time, which bounds what a second thread can gain (docs/search.md, "Lazy SMP"):
+
+    B=target/release/fianchetto
+    $B match --a $B --b "python3 scripts/smp/time-odds.py 0.5 $B" --tc 20+0.2 \
+        --games 200 --concurrency 2 --openings scripts/openings/balanced-6000.epd
 """
 import subprocess
 import sys
@@ -30,6 +33,9 @@ def scale(line, fraction):
 
 
 def main():
+    if len(sys.argv) < 3 or sys.argv[1] in ("-h", "--help"):
+        print(__doc__)
+        sys.exit(0 if len(sys.argv) > 1 else 2)
     if len(sys.argv) < 3:
         sys.exit("usage: time-odds.py FRACTION ENGINE [ARGS...]")
     fraction = float(sys.argv[1])

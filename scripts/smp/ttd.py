@@ -1,17 +1,16 @@
 #!/usr/bin/env python3
 """Time to depth of Lazy SMP: `fianchetto bench` with 1 thread, 2 threads, and 2
 threads under each extra set of switches, alternating round by round so that a
-drift of the machine's speed hits every setting alike.
+drift of the computer's speed hits every setting alike.
 
-    scripts/smp/ttd.py BIN [--depth 17] [--rounds 10] [--hash 64] [--variant "--enable smp-adopt"] ...
+    scripts/smp/ttd.py BIN [--depth 17] [--rounds 10] [--hash 64] [--variant "--enable NAME"] ...
 
 Prints every round, then per setting the mean and median time and the speed-up
 over one thread, and the mean of all threads' nodes to reach the depth. The
-node counts do not depend on the machine's speed: where that varies (a shared
-virtual machine), one thread's nodes over the setting's nodes per thread
+node counts do not depend on the computer's speed: where that varies, one thread's nodes over the setting's nodes per thread
 (`node speed-up`) says what the helpers' duplicated work costs, on the
 assumption that two threads search twice as many nodes a second as one.
-Stop other jobs first: time to depth on a loaded machine measures the load.
+Stop other jobs first: time to depth on a loaded computer measures the load.
 """
 import argparse
 import re

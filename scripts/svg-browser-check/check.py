@@ -29,17 +29,22 @@ import subprocess
 import sys
 import tempfile
 
-import chess
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.common.by import By
+try:
+    import chess
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+except ImportError as e:  # reported after --help has had its chance
+    MISSING = e
+else:
+    MISSING = None
 
 SIZE = 400
 
 # (FEN, extra arguments of `fianchetto svg`, the squares covered by arrows)
 CASES = [
-    (chess.STARTING_FEN, [], set()),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", [], set()),
     (
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         ["--arrows", "e5f7,Rd5e6,Be2a6", "--squares", "d5,Rf7", "--lastmove", "c3d5"],
@@ -161,6 +166,8 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("--screenshot")
     args = parser.parse_args()
+    if MISSING is not None:
+        sys.exit(f"{MISSING}: this script needs {MISSING.name} (pip install chess selenium)")
 
     options = Options()
     options.binary_location = "/usr/bin/chromium"

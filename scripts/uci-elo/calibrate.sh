@@ -1,51 +1,60 @@
 #!/usr/bin/env bash
-# UCI_Elo calibration against the rated Debian engines (Phalanx XXV, GNU Chess 6,
-# Glaurung 2.2, Toga II 3.0), on Stockfish 15.1's UCI_Elo scale:
+# UCI_Elo calibration against rated engines packaged by Debian (GNU Chess 6,
+# Glaurung 2.2, Toga II 3.0), on Stockfish 15.1's UCI_Elo scale, with the
+# project's own `fianchetto match`:
 #
-#   1. anchors: each Debian engine at full strength against Stockfish at UCI_Elo Y
+#   1. anchors: each rated engine at full strength against Stockfish at UCI_Elo Y
 #      gives the engine's rating on Stockfish's scale;
 #   2. ours:    our engine at UCI_Elo L (a node budget: the engine says which) against
-#      a Debian engine whose rating is near L gives what that budget measures.
+#      an opponent whose rating is near L gives what that budget measures.
 #
 # Logs are named <player>-vs-<opponent>[-s<seed>].log (players: the engine names,
 # sf<Y>, n<nodes> for ours); `fit.py tally` turns them into rows of results.csv and
-# `fit.py fit` fits the map. 10+0.1, GAMES games a pair (each opening both ways), two
-# at a time. Needs the project's match runner (MATCH, python-chess) and
-# `apt-get install phalanx gnuchess glaurung toga2 stockfish`.
+# `fit.py fit` fits the map. 10+0.1, GAMES games a pair (each opening both ways),
+# two at a time. Needs `apt-get install gnuchess glaurung toga2 stockfish` and a
+# release build (`cargo build --release`).
 #
-#   MATCH=path/to/match.py BIN=target/release/fianchetto SEED=1 OUT=calib \
-#     scripts/uci-elo/calibrate.sh anchors ours
+#   SEED=1 OUT=calib scripts/uci-elo/calibrate.sh anchors ours
+#   scripts/uci-elo/fit.py tally calib/*.log >> scripts/uci-elo/results.csv
 #
-# OURS="2000:phalanx 2000:sf2000" picks other pairs (UCI_Elo:opponent; sf<Y> is
-# Stockfish at UCI_Elo Y).
+# OURS="2000:sf2000 2400:gnuchess" picks other pairs (UCI_Elo:opponent; sf<Y> is
+# Stockfish at UCI_Elo Y). OPENINGS=FILE takes openings (EPD or PGN); the default
+# is scripts/openings/balanced-6000.epd. Phalanx, in results.csv, speaks xboard,
+# which `fianchetto match` does not: its rows stay as they were measured.
 set -euo pipefail
-: "${MATCH:?set MATCH to the match runner (match.py)}"
+cd "$(dirname "$0")/../.."
 BIN=${BIN:-target/release/fianchetto}
 SEED=${SEED:-1}
 GAMES=${GAMES:-40}
 OUT=${OUT:-calib}
+OPENINGS=${OPENINGS:-scripts/openings/balanced-6000.epd}
+[ -x "$BIN" ] || { echo "no binary at $BIN: run \`cargo build --release\` or set BIN" >&2; exit 1; }
 mkdir -p "$OUT"
 suffix=$([ "$SEED" = 1 ] && echo "" || echo "-s$SEED")
-match() { python3 -u "$MATCH" --tc 10+0.1 --games "$GAMES" --concurrency 2 --seed "$SEED" ${OPENINGS:+--openings "$OPENINGS"} "$@"; }
+# `fianchetto match` has no seed of its own: SEED picks where in the book the games
+# start (line SEED*GAMES on), so that seeds play other openings.
+book=$(mktemp)
+trap 'rm -f "$book"' EXIT
+lines=$(wc -l < "$OPENINGS")
+skip=$(( (SEED - 1) * GAMES / 2 % lines ))
+{ tail -n +"$((skip + 1))" "$OPENINGS"; head -n "$skip" "$OPENINGS"; } > "$book"
+match() { "$BIN" match --tc 10+0.1 --games "$GAMES" --concurrency 2 --openings "$book" --quiet "$@"; }
 
-# The Debian engine $2 as match arguments for side $1 (a or b), in the array ENG.
-# Phalanx speaks xboard; its learning and book are off so that every game meets
-# the same engine.
+# The engine $2 as match arguments for side $1 (a or b), in the array ENG.
 engine() {
     case $2 in
-        phalanx) ENG=("--$1" "/usr/games/phalanx -l- -b-" "--$1-proto" xboard) ;;
         gnuchess) ENG=("--$1" "/usr/games/gnuchess --uci") ;;
         glaurung) ENG=("--$1" /usr/games/glaurung) ;;
         toga) ENG=("--$1" /usr/games/toga2 "--$1-opt" Hash=64) ;;
         sf[0-9]*) ENG=("--$1" /usr/games/stockfish "--$1-opt" UCI_LimitStrength=true
                        "--$1-opt" "UCI_Elo=${2#sf}") ;;
-        *) echo "unknown engine $2" >&2; exit 2 ;;
+        *) echo "unknown engine $2 (gnuchess, glaurung, toga, sf<Y>)" >&2; exit 2 ;;
     esac
 }
 # Engine name and the Stockfish UCI_Elo it meets (about 200 to 300 above it).
-ANCHORS=(phalanx:2400 gnuchess:2700 glaurung:2750 toga:2850)
+ANCHORS=(gnuchess:2700 glaurung:2750 toga:2850)
 # Our UCI_Elo and the engine it meets (near that engine's measured rating).
-read -r -a OURS <<< "${OURS:-2000:phalanx 2200:phalanx 2400:gnuchess}"
+read -r -a OURS <<< "${OURS:-2000:sf2000 2200:sf2200 2400:gnuchess}"
 
 # The node budget the build plays UCI_Elo $1 with (it says so when the option is set).
 budget() {
@@ -67,10 +76,11 @@ run_ours() {
         n=$(budget "$l")
         [ -n "$n" ] || { echo "$BIN does not say its budget for UCI_Elo $l" >&2; exit 1; }
         engine b "$e"
-        match --a "$BIN" --a-opt UCI_LimitStrength=true --a-opt UCI_Elo="$l" "${ENG[@]}" \
+        match --a "$(realpath "$BIN")" --a-opt UCI_LimitStrength=true --a-opt UCI_Elo="$l" "${ENG[@]}" \
             > "$OUT/n$n-vs-$e$suffix.log" 2>&1
     done
 }
+[ $# -gt 0 ] || { echo "usage: calibrate.sh anchors|ours ..." >&2; exit 2; }
 for step in "$@"; do
     case $step in
         anchors) run_anchors ;;

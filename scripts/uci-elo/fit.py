@@ -10,11 +10,13 @@ the player's side) and where the games come from. A player or opponent is
   sf<Y>                              Stockfish 15.1 at UCI_Elo Y (the ruler),
   n<N>                               our engine with a budget of N nodes a move.
 
-`tally` reads the match runner's logs, named `<player>-vs-<opponent>[-s<seed>].log`
-by `calibrate.sh`, and prints their rows (a pairing played with several seeds is
-summed). Games the player won because the opponent crashed or overstepped its clock
-are left out: GNU Chess crashes now and then and Glaurung oversteps 10+0.1 now and
-then, which says nothing about strength; a fault of the player counts as its loss.
+`tally` reads the logs of `fianchetto match` (its last lines: `Score of A vs B: W - L - D`
+and `Faults: … (A x, B y)`), named `<player>-vs-<opponent>[-s<seed>].log` by
+`calibrate.sh`, and prints their rows (a pairing played with several seeds is summed).
+Games the player won because the opponent crashed, hung, moved illegally or overstepped
+its clock (the opponent's faults, `B y`) are left out: GNU Chess crashes now and then and
+Glaurung oversteps 10+0.1 now and then, which says nothing about strength; a fault of
+the player counts as its loss.
 
 `fit` first rates each Debian engine on Stockfish's scale (Y + its Elo difference
 against sf<Y>), then each of our budgets (the opponent's rating + our difference),
@@ -36,21 +38,20 @@ LOG_NAME = re.compile(r"(\w+?)-vs-(\w+?)(?:-s(\d+))?\.log")
 
 
 def tally_log(path):
-    """W/D/L of A from a log's game lines; games A won by the opponent's fault are left out."""
-    w = d = l = 0
-    prev = (0, 0, 0)
+    """W/D/L of A from a `fianchetto match` log; games A won by the opponent's fault are left out."""
+    score = faults = None
     with open(path, errors="replace") as f:
         for line in f:
-            m = re.match(r"game\s+\d+: .*A: \+(\d+) =(\d+) -(\d+)", line)
-            if not m:
-                continue
-            cur = tuple(map(int, m.groups()))
-            dw, dd, dl = (c - p for c, p in zip(cur, prev))
-            prev = cur
-            if dw and re.search(r"\((crash|illegal|time forfeit)", line):
-                continue
-            w, d, l = w + dw, d + dd, l + dl
-    return w, d, l
+            m = re.match(r"Score of .* vs .*: (\d+) - (\d+) - (\d+)", line)
+            if m:
+                score = tuple(map(int, m.groups()))
+            m = re.match(r"Faults: .*\(A \d+, B (\d+)\)", line)
+            if m:
+                faults = int(m.group(1))
+    if score is None:
+        sys.exit(f"{path}: no `Score of` line (did the match finish?)")
+    w, l, d = score
+    return max(w - (faults or 0), 0), d, l
 
 
 def tally(paths):
