@@ -85,9 +85,17 @@ pub enum SyzygyError {
     TooManyPieces {
         /// Pieces on the board, kings included.
         pieces: u32,
-        /// The most pieces of a table loaded (0: none loaded).
+        /// The most pieces of a table loaded (at least 3: with none loaded
+        /// the error is [`NoTablesLoaded`](SyzygyError::NoTablesLoaded)).
         max: u32,
     },
+    /// The tablebase has no tables yet: the position (more than the two
+    /// kings) needs one.
+    #[error(
+        "no Syzygy tables are loaded: add a directory of .rtbw and .rtbz files with \
+         Tablebase::add_directory (the engine's SyzygyPath option)"
+    )]
+    NoTablesLoaded,
 }
 
 /// What is wrong with a table file.

@@ -285,6 +285,9 @@ impl Tablebase {
             return Err(SyzygyError::CastlingRights);
         }
         let pieces = board.occupied().count();
+        if pieces > 2 && self.max_pieces == 0 {
+            return Err(SyzygyError::NoTablesLoaded);
+        }
         if pieces > self.max_pieces.max(2) {
             return Err(SyzygyError::TooManyPieces {
                 pieces,

@@ -171,6 +171,18 @@ fn positions_the_tables_do_not_hold_are_refused() {
         Tablebase::new().probe_wdl(&castling),
         Err(SyzygyError::CastlingRights)
     );
+    // With no table loaded, the error says so (not "at most 0 pieces").
+    let err = Tablebase::new().probe_wdl(&five).unwrap_err();
+    assert_eq!(err, SyzygyError::NoTablesLoaded);
+    assert_eq!(
+        Tablebase::new().probe_dtz(&board(KQVK)),
+        Err(SyzygyError::NoTablesLoaded)
+    );
+    assert!(
+        err.to_string().starts_with("no Syzygy tables are loaded")
+            && err.to_string().contains("add_directory"),
+        "{err}"
+    );
     // Two bare kings need no table.
     let kk = board("8/8/8/4k3/8/8/8/K7 w - - 0 1");
     assert_eq!(tb.probe_dtz(&kk), Ok(0));
