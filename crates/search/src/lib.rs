@@ -12,6 +12,8 @@
 //!   deepening, aspiration windows, a lock-free shared [`tt`], quiescence,
 //!   pruning, reductions, extensions and Lazy SMP — each feature a switch in
 //!   [`pvs::PvsConfig`].
+//! - [`mcts`]: Monte Carlo tree search: [`mcts::Mcts::puct`] the variant
+//!   that plays, [`mcts::Mcts::new`] plain UCT, and the hybrids between.
 //! - [`time`]: turning clock limits into deadlines.
 //!
 //! ```

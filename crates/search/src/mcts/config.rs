@@ -83,6 +83,31 @@ pub enum Parallelism {
 
 /// Every parameter of [`super::Mcts`].
 ///
+/// [`MctsConfig::default`] is plain UCT with random rollouts (the textbook
+/// algorithm, for teaching and comparison); [`MctsConfig::puct`] is the
+/// variant that plays, the one the engine runs for `Algorithm mcts`
+/// (`MctsConfig::puct().threads(n, Parallelism::Tree)` with its `Threads`).
+///
+/// # Iterations and nodes
+///
+/// An *iteration* (a playout) is one walk from the root: select down the
+/// tree, expand one leaf, value it (a rollout, a cut-off rollout or a
+/// quiescence search, by variant), back the result up. A *node*, as in
+/// [`Limits::nodes`](crate::Limits::nodes) and [`SearchResult::nodes`](crate::SearchResult::nodes),
+/// is a position visited on the way: every move played in the tree, in a
+/// rollout, and every quiescence node. So one iteration costs many nodes (a
+/// random rollout up to [`MctsConfig::max_rollout`] of them), and
+/// `Limits::nodes(n)` stops after far fewer than `n` iterations.
+/// [`MctsConfig::iterations`] counts iterations and is the reproducible
+/// budget of an experiment; `Limits::nodes` makes MCTS comparable with the
+/// other searches on the same node budget. Whichever comes first ends the
+/// search. The iteration count is exact (the threads claim each iteration
+/// before running it); the node limit is checked before each iteration, so
+/// the search may pass it by the iteration each thread is in. With neither,
+/// nor a clock, nor `infinite`, the search ends when the tree's arena
+/// ([`MctsConfig::node_budget`], counted in tree nodes, not searched ones)
+/// is full.
+///
 /// ```
 /// use fianchetto_search::mcts::{MctsConfig, Parallelism, Variant};
 ///
@@ -90,6 +115,7 @@ pub enum Parallelism {
 /// assert_eq!(c.variant, Variant::Puct);
 /// assert_eq!(c.threads, 2);
 /// assert_eq!(MctsConfig::default().exploration, std::f64::consts::SQRT_2);
+/// assert_eq!(MctsConfig::puct(), MctsConfig::new(Variant::Puct));
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct MctsConfig {
@@ -125,13 +151,16 @@ pub struct MctsConfig {
     /// Keep the subtree of the moves played since the last search when the
     /// same game continues.
     pub reuse_tree: bool,
-    /// Stop after this many iterations (playouts), on top of the limits.
+    /// Stop after this many iterations (playouts: one leaf expanded and
+    /// valued each), on top of the limits. Not nodes: see "Iterations and
+    /// nodes" above for how they differ from [`Limits::nodes`](crate::Limits::nodes).
     pub iterations: Option<u64>,
     /// The random seed (thread `i` uses a seed derived from it and `i`).
     pub seed: u64,
 }
 
 impl Default for MctsConfig {
+    /// Plain UCT ([`Variant::Uct`]): `MctsConfig::new(Variant::Uct)`.
     fn default() -> MctsConfig {
         MctsConfig::new(Variant::Uct)
     }
@@ -167,6 +196,15 @@ impl MctsConfig {
         }
     }
 
+    /// The variant that plays: PUCT ([`Variant::Puct`]: move-ordering
+    /// priors, quiescence values, no rollouts) with its defaults (`c` = 2.0,
+    /// the solver and tree reuse on). The engine's `Algorithm mcts` is this
+    /// with its thread count, tree parallel. The same as
+    /// `MctsConfig::new(Variant::Puct)`.
+    pub fn puct() -> MctsConfig {
+        MctsConfig::new(Variant::Puct)
+    }
+
     /// Sets the exploration constant.
     pub fn exploration(mut self, c: f64) -> MctsConfig {
         self.exploration = c;
@@ -192,7 +230,7 @@ impl MctsConfig {
         self
     }
 
-    /// Sets the iteration limit.
+    /// Sets the iteration (playout) limit; see [`MctsConfig::iterations`](MctsConfig#structfield.iterations).
     pub fn iterations(mut self, iterations: u64) -> MctsConfig {
         self.iterations = Some(iterations);
         self

@@ -21,6 +21,13 @@
 //! the arena). Randomness comes from a seeded xoshiro generator: one thread
 //! with a fixed seed and an iteration or node limit is reproducible.
 //!
+//! Which to build: [`Mcts::puct`] is the variant that plays (the engine's
+//! `Algorithm mcts`); [`Mcts::new`] is plain UCT with random rollouts, the
+//! textbook algorithm; [`Mcts::with_config`] takes any [`MctsConfig`]. An
+//! iteration (a playout) is not a node: see [`MctsConfig`] ("Iterations and
+//! nodes") for [`MctsConfig::iterations`](MctsConfig#structfield.iterations)
+//! against [`Limits::nodes`](crate::Limits::nodes).
+//!
 //! ```
 //! use fianchetto_board::{Bitboards, Board, Role};
 //! use fianchetto_eval::{Evaluator, Score};
@@ -91,6 +98,17 @@ struct LastRoot {
 
 /// Monte Carlo tree search with evaluator `E` (used by every variant but
 /// plain UCT).
+///
+/// [`Mcts::puct`] builds the variant that plays (PUCT, as the engine runs
+/// it); [`Mcts::new`] builds plain UCT with random rollouts, the textbook
+/// algorithm, which plays far weaker; [`Mcts::with_config`] any variant.
+///
+/// Budgets: [`MctsConfig::iterations`](MctsConfig#structfield.iterations)
+/// counts playouts (leaves expanded and valued),
+/// [`Limits::nodes`](crate::Limits::nodes) counts positions visited (moves
+/// played in the tree and in rollouts, quiescence nodes), many per playout;
+/// whichever is reached first ends the search. See [`MctsConfig`]
+/// ("Iterations and nodes").
 pub struct Mcts<E> {
     eval: E,
     config: MctsConfig,
@@ -109,9 +127,21 @@ impl<E> std::fmt::Debug for Mcts<E> {
 }
 
 impl<E> Mcts<E> {
-    /// Plain UCT with the default configuration.
+    /// Plain UCT with the default configuration ([`MctsConfig::default`]):
+    /// `w/n + √2·sqrt(ln N / n)` selection and uniformly random rollouts,
+    /// `eval` unused. The textbook algorithm, kept for teaching and
+    /// comparison; for the variant that plays, use [`Mcts::puct`].
     pub fn new(eval: E) -> Mcts<E> {
         Mcts::with_config(eval, MctsConfig::default())
+    }
+
+    /// The variant that plays: PUCT with its defaults
+    /// ([`MctsConfig::puct`]), priors from a move ordering and leaf values
+    /// from a quiescence search on `eval`. One thread; for more,
+    /// `Mcts::with_config(eval, MctsConfig::puct().threads(n, Parallelism::Tree))`,
+    /// as the engine does.
+    pub fn puct(eval: E) -> Mcts<E> {
+        Mcts::with_config(eval, MctsConfig::puct())
     }
 
     /// MCTS with `config`. The arena is allocated at the first search.
@@ -491,4 +521,46 @@ fn splitmix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fianchetto_board::{Bitboards, Board};
+    use fianchetto_eval::Material;
+
+    #[test]
+    fn constructors_say_which_variant() {
+        // `new` stays plain UCT; `puct` is the variant that plays.
+        assert_eq!(Mcts::new(()).config(), &MctsConfig::default());
+        assert_eq!(Mcts::new(()).config().variant, Variant::Uct);
+        assert_eq!(Mcts::puct(()).config(), &MctsConfig::puct());
+        assert_eq!(MctsConfig::puct(), MctsConfig::new(Variant::Puct));
+        assert_eq!(MctsConfig::puct().exploration, 2.0);
+    }
+
+    #[test]
+    fn iterations_are_playouts_and_nodes_are_positions() {
+        let game = Game::new(Bitboards::startpos());
+        // An iteration budget is exact, and costs many more nodes.
+        let mut mcts = Mcts::with_config(Material::classic(), MctsConfig::puct().iterations(300));
+        let r = mcts.search(&game, &Limits::default(), &mut |_| {});
+        assert_eq!(mcts.last_iterations(), 300);
+        assert!(r.nodes > 300, "{} nodes", r.nodes);
+        // A node budget stops after far fewer iterations than its nodes.
+        let mut mcts = Mcts::puct(Material::classic());
+        let r = mcts.search(&game, &Limits::nodes(3_000), &mut |_| {});
+        assert!(r.nodes >= 3_000, "{} nodes", r.nodes);
+        assert!(mcts.last_iterations() < 3_000, "{}", mcts.last_iterations());
+        // Plain UCT plays random rollouts: a few iterations, many nodes.
+        let mut uct = Mcts::new(Material::classic());
+        let r = uct.search(&game, &Limits::nodes(3_000), &mut |_| {});
+        assert!(
+            uct.last_iterations() * 10 < r.nodes,
+            "{} for {}",
+            uct.last_iterations(),
+            r.nodes
+        );
+        assert!(game.board().is_legal(r.best_move.expect("a move")));
+    }
 }
