@@ -31,7 +31,7 @@ fn datagen_writes_resumable_games_and_marlinformat() {
     );
     let text = String::from_utf8_lossy(&first.stdout);
     assert!(text.starts_with("2 games, "), "{text}");
-    let read = fianchetto_tune::games::GameReader::open(&games)
+    let read = fianchetto_data::games::GameReader::open(&games)
         .unwrap()
         .collect::<Result<Vec<_>, _>>()
         .unwrap();
@@ -46,7 +46,7 @@ fn datagen_writes_resumable_games_and_marlinformat() {
     assert!(first.status.success());
     let len = std::fs::metadata(&marlin).unwrap().len();
     assert!(len > 0 && len % 32 == 0);
-    let records = fianchetto_tune::marlin::read_all(&marlin).unwrap();
+    let records = fianchetto_data::marlin::read_all(&marlin).unwrap();
     assert_eq!(records.len() as u64, len / 32);
     // The formats are not mixed in one file.
     let mixed = run(&marlin, "3", &[]);

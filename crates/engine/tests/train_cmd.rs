@@ -6,7 +6,7 @@
 use fianchetto_engine::commands::train::{run, TrainArgs};
 use fianchetto_eval::nnue::{KingBuckets, Network};
 use fianchetto_tune::datagen::{play_game, DatagenConfig};
-use fianchetto_tune::games::Filter;
+use fianchetto_data::games::Filter;
 use std::path::PathBuf;
 
 fn args(data: PathBuf, out: PathBuf) -> TrainArgs {
@@ -65,7 +65,7 @@ fn train_command_trains_resumes_and_refuses_bad_input() {
     };
     let mut searcher = config.searcher(fianchetto_eval::Material::classic());
     let mut bytes = Vec::new();
-    let mut games = fianchetto_tune::games::header().to_vec();
+    let mut games = fianchetto_data::games::header().to_vec();
     for index in 0..4 {
         let game = play_game(&mut searcher, &config, &[], None, 11, index, None);
         for record in game.records(&Filter::default()).unwrap() {

@@ -1,6 +1,6 @@
 //! Self-play data generation: games of the PVS searcher against itself at a
-//! soft node limit, written whole in the [games format](crate::games) (or,
-//! filtered, as [marlinformat](crate::marlin) records).
+//! soft node limit, written whole in the [games format](fianchetto_data::games) (or,
+//! filtered, as [marlinformat](fianchetto_data::marlin) records).
 //!
 //! Each game starts from the start position, a Chess960 start (a share of
 //! the games; both sides alike, or each its own arrangement: "double
@@ -32,7 +32,7 @@
 //! ```
 //! use fianchetto_eval::Material;
 //! use fianchetto_tune::datagen::{play_game, DatagenConfig};
-//! use fianchetto_tune::games::Filter;
+//! use fianchetto_data::games::Filter;
 //!
 //! let config = DatagenConfig { soft_nodes: 300, ..DatagenConfig::default() };
 //! let mut searcher = config.searcher(Material::classic());
@@ -44,9 +44,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::games::{self, Ending, Entry, Filter, FilterCounts, GameError, GameRecord, GamesError};
-use crate::marlin::{record_count, DataError, PackedBoard, Wdl, RECORD_SIZE};
 use fianchetto_board::{Bitboards, Board, Color, FenError, Setup};
+use fianchetto_data::games::{
+    self, Ending, Entry, Filter, FilterCounts, GameError, GameRecord, GamesError,
+};
+use fianchetto_data::marlin::{record_count, DataError, PackedBoard, Wdl, RECORD_SIZE};
 use fianchetto_eval::Evaluator;
 use fianchetto_movegen::{Game, MoveGen, Outcome, Termination};
 use fianchetto_search::pvs::{Pvs, PvsConfig};
@@ -452,10 +454,10 @@ pub enum Target {
 /// The file format a run writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Format {
-    /// Whole games, every position ([`crate::games`]); filtered when read.
+    /// Whole games, every position ([`fianchetto_data::games`]); filtered when read.
     #[default]
     Games,
-    /// One 32-byte record per training position ([`crate::marlin`]), the
+    /// One 32-byte record per training position ([`fianchetto_data::marlin`]), the
     /// default [`Filter`] applied as it is written.
     Marlin,
 }

@@ -28,8 +28,8 @@
 //! ```
 
 use crate::datagen::{opening_position, DatagenConfig};
-use crate::marlin::Wdl;
 use fianchetto_board::{Bitboards, Board, Color, Setup};
+use fianchetto_data::marlin::Wdl;
 use fianchetto_eval::Classical;
 use fianchetto_movegen::{Game, Outcome};
 use fianchetto_search::{Limits, Search};
@@ -167,7 +167,7 @@ pub struct GameResult {
 /// use fianchetto_eval::Material;
 /// use fianchetto_movegen::Game;
 /// use fianchetto_search::pvs::Pvs;
-/// use fianchetto_tune::marlin::Wdl;
+/// use fianchetto_data::marlin::Wdl;
 /// use fianchetto_tune::matches::{play_game, MatchConfig, TimeControl};
 ///
 /// // Black to move is mated at once: Qh4#.

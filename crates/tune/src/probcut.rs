@@ -22,10 +22,10 @@
 //! ```
 
 use crate::datagen::{play_game, DatagenConfig};
-use crate::games::Filter;
-use crate::positions::for_each_position;
-pub use crate::positions::PositionsError;
 use fianchetto_board::{Bitboards, Board};
+use fianchetto_data::games::Filter;
+use fianchetto_data::positions::for_each_position;
+pub use fianchetto_data::positions::PositionsError;
 use fianchetto_eval::Classical;
 use fianchetto_movegen::Game;
 use fianchetto_search::pvs::probcut::{phase_bucket, ProbCutFit, PHASES};
@@ -336,7 +336,7 @@ pub fn format_table(fits: &[PairFit]) -> String {
 
 /// Up to `count` positions spread evenly over a data file: marlinformat,
 /// or FEN/EPD lines (anything after the position ignored), told apart by
-/// content (see [`crate::positions`]).
+/// content (see [`fianchetto_data::positions`]).
 ///
 /// ```
 /// use fianchetto_tune::probcut::read_positions;

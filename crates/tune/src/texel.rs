@@ -40,9 +40,9 @@
 //! assert!(tuned.final_error < tuned.initial_error);
 //! ```
 
-use crate::marlin::Wdl;
-use crate::positions::{for_each_position, Annotation, PositionsError};
 use fianchetto_board::{Bitboards, Board};
+use fianchetto_data::marlin::Wdl;
+use fianchetto_data::positions::{for_each_position, Annotation, PositionsError};
 use fianchetto_eval::trace::{is_fixed, trace, EvalTrace};
 use fianchetto_eval::Params;
 use fianchetto_movegen::MoveGen;

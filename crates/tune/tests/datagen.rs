@@ -2,13 +2,13 @@
 //! plays; resuming after a kill and running on more threads change nothing.
 
 use fianchetto_board::{Bitboards, Board, CastlingSide, Color};
+use fianchetto_data::games::{self, Filter, GameReader, GamesError};
+use fianchetto_data::marlin::{read_all, DataError, PackedBoard, RECORD_SIZE};
 use fianchetto_eval::{Material, Score};
 use fianchetto_movegen::MoveGen;
 use fianchetto_tune::datagen::{
     self, play_game, DatagenConfig, DatagenError, Format, RunOptions, Target,
 };
-use fianchetto_tune::games::{self, Filter, GameReader, GamesError};
-use fianchetto_tune::marlin::{read_all, DataError, PackedBoard, RECORD_SIZE};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
@@ -329,7 +329,7 @@ fn a_game_ends_where_the_tablebase_knows_the_result() {
     let mut searcher = config.searcher(Material::classic());
     let played = play_game(&mut searcher, &config, &book, Some(&tablebase), 1, 0, None).game;
     assert_eq!(played.ending, games::Ending::Tablebase);
-    assert_eq!(played.result, fianchetto_tune::marlin::Wdl::WhiteWin);
+    assert_eq!(played.result, fianchetto_data::marlin::Wdl::WhiteWin);
     assert_eq!(played.entries.len(), 1);
     assert!(played.entries[0].mv.is_capture());
     // Without tables the game is played on.

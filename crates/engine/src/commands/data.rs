@@ -3,8 +3,8 @@
 
 use super::CommandError;
 use crate::say;
-use fianchetto_tune::data::{self, CopyOptions, CopySummary, DataFormat};
-use fianchetto_tune::games::{Filter, Skip};
+use fianchetto_data::games::{Filter, Skip};
+use fianchetto_data::tools::{self as data, CopyOptions, CopySummary, DataFormat};
 use std::path::PathBuf;
 
 /// Arguments of `fianchetto data`.

@@ -1,4 +1,4 @@
-//! `fianchetto train`: the NNUE trainer (fianchetto-tune) on marlinformat data,
+//! `fianchetto train`: the NNUE trainer (fianchetto-train) on marlinformat data,
 //! from options or a run file.
 
 use super::CommandError;
@@ -6,9 +6,9 @@ use crate::say;
 use fianchetto_board::{Bitboards, Board};
 use fianchetto_eval::nnue::KingBuckets;
 use fianchetto_eval::{Classical, Evaluator};
-use fianchetto_tune::games::Filter;
-use fianchetto_tune::train::{
-    self, ConfigRequest, LrSchedule, RunFile, RunOutcome, TrainData, TrainError,
+use fianchetto_data::games::Filter;
+use fianchetto_train::{
+    self as train, ConfigRequest, LrSchedule, RunFile, RunOutcome, TrainData, TrainError,
 };
 use std::io::Write as _;
 use std::path::PathBuf;

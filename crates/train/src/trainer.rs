@@ -1,13 +1,13 @@
 //! The trainer: streamed, shuffled windows of data, multi-threaded sparse
 //! batches, AdamW, evaluation, export.
 
-use super::checkpoint::Checkpoint;
-use super::data::{sigmoid, target, TrainData};
-use super::loader::{rng, Plan, Window, STREAM_INIT};
-use super::model::{self, Layout, Worker};
-use super::optim::{adamw_step, learning_rate, wdl_weight, Step};
-use super::{TrainConfig, TrainError};
-use crate::marlin::PackedBoard;
+use crate::checkpoint::Checkpoint;
+use crate::data::{sigmoid, target, TrainData};
+use crate::loader::{rng, Plan, Window, STREAM_INIT};
+use crate::model::{self, Layout, Worker};
+use crate::optim::{adamw_step, learning_rate, wdl_weight, Step};
+use crate::{TrainConfig, TrainError};
+use fianchetto_data::marlin::PackedBoard;
 use fianchetto_eval::nnue::{Arch, KingBuckets, Network, INPUTS};
 use rand_xoshiro::rand_core::RngCore;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -49,7 +49,7 @@ fn uniform(rng: &mut Xoshiro256PlusPlus, a: f32) -> f32 {
 /// state and the progress of the run.
 ///
 /// Each epoch visits the training split window by window in an order drawn
-/// from (seed, epoch) (see [`super::loader`]), in batches of
+/// from (seed, epoch) (see [`crate::loader`]), in batches of
 /// [`TrainConfig::batch_size`] positions; each batch is one AdamW step.
 /// Results depend only on the configuration, the data and the number of
 /// threads (threads split each batch into fixed chunks whose gradients are
@@ -334,7 +334,7 @@ impl Trainer {
     }
 
     /// The held-out positions the validation loss is measured on (at most
-    /// [`MAX_VAL_POSITIONS`](super::MAX_VAL_POSITIONS), in data order).
+    /// [`MAX_VAL_POSITIONS`](crate::MAX_VAL_POSITIONS), in data order).
     pub fn validation_records(&self) -> &[PackedBoard] {
         &self.val
     }

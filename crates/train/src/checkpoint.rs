@@ -7,9 +7,9 @@
 //! | 0 | 8 | magic `FIANCKPT` |
 //! | 8 | 4 | format version (3) |
 //! | 12 | 4 | C: bytes of the settings text |
-//! | 16 | C | the settings, as the [run file](super::runfile) writes them (UTF-8), threads included (informative: a resumed run may use others) |
+//! | 16 | C | the settings, as the [run file](crate::runfile) writes them (UTF-8), threads included (informative: a resumed run may use others) |
 //! | … | 8 | positions in the data |
-//! | … | 8 | fingerprint of the data ([`TrainData::fingerprint`](super::TrainData::fingerprint)) |
+//! | … | 8 | fingerprint of the data ([`TrainData::fingerprint`](crate::TrainData::fingerprint)) |
 //! | … | 8 | optimiser steps taken |
 //! | … | 4 | epochs completed |
 //! | … | 8 | positions of the current epoch done |
@@ -17,7 +17,7 @@
 //! | … | 8 | the current epoch's training seconds so far, `f64` |
 //! | … | 4 | E: entries of the epoch history (= epochs completed) |
 //! | … | 36·E | per epoch: number `u32`, train loss `f64`, validation loss `f64` (NaN: none), positions `u64`, seconds `f64` |
-//! | … | 4·P | the parameters, `f32`, in the [trainer's flat layout](super::Trainer::parameters) of the settings' architecture |
+//! | … | 4·P | the parameters, `f32`, in the [trainer's flat layout](crate::Trainer::parameters) of the settings' architecture |
 //! | … | 4·P | AdamW's first moments |
 //! | … | 4·P | AdamW's second moments |
 //! | … | 8 | FNV-1a (64-bit) checksum of every byte before it |
@@ -25,10 +25,10 @@
 //! Version 2 checkpoints (trainers before the architecture was a setting)
 //! are refused with a message; their networks still load.
 
-use super::model::Layout;
-use super::runfile::RunFile;
-use super::trainer::EpochStats;
-use super::{TrainConfig, TrainError, Trainer};
+use crate::model::Layout;
+use crate::runfile::RunFile;
+use crate::trainer::EpochStats;
+use crate::{TrainConfig, TrainError, Trainer};
 use std::path::Path;
 
 /// The checkpoint file's magic bytes.
@@ -290,10 +290,10 @@ impl Checkpoint {
 
 impl Trainer {
     /// The checkpoint file's bytes for the trainer's current state (see the
-    /// [format](super::checkpoint)).
+    /// [format](crate::checkpoint)).
     pub fn checkpoint_bytes(&self) -> Vec<u8> {
         let text = RunFile {
-            request: super::ConfigRequest::from_config(&self.config),
+            request: crate::ConfigRequest::from_config(&self.config),
             ..RunFile::default()
         }
         .to_text();
@@ -351,7 +351,7 @@ impl Trainer {
     /// Writes the checkpoint to `path` atomically (a temporary file
     /// renamed over it).
     pub fn save_checkpoint(&self, path: &Path) -> Result<(), TrainError> {
-        super::write_atomic(path, &self.checkpoint_bytes())
+        crate::write_atomic(path, &self.checkpoint_bytes())
     }
 }
 

@@ -5,7 +5,7 @@
 //! a FEN board (eight ranks) is text.
 //!
 //! ```
-//! use fianchetto_tune::positions::{for_each_position, Annotation};
+//! use fianchetto_data::positions::{for_each_position, Annotation};
 //!
 //! let path = std::env::temp_dir().join(format!("positions-mod-doc-{}.epd", std::process::id()));
 //! std::fs::write(&path, "# two positions\n4k3/8/8/8/8/8/8/R3K3 w Q - c9 \"1-0\";\n\n8/8/4k3/8/8/3NK3/8/8 b - - 0 1\n")?;

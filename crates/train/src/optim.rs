@@ -1,7 +1,7 @@
 //! AdamW with a sparse first layer, and the schedules of the learning rate
 //! and of the WDL weight.
 
-use super::model::Layout;
+use crate::model::Layout;
 use std::f64::consts::PI;
 use std::fmt;
 use std::str::FromStr;

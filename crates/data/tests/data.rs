@@ -1,13 +1,14 @@
-//! The data tools on real self-play: marlinformat and the games format
+//! The data tools on random legal games: marlinformat and the games format
 //! convert into each other without loss of what both hold; merge, dedup and
 //! stats count what they should; bad inputs leave no output behind.
 
-use fianchetto_board::{Bitboards, Board};
-use fianchetto_eval::Material;
-use fianchetto_tune::data::{copy, stats, CopyOptions, DataFileError, DataFormat};
-use fianchetto_tune::datagen::{play_game, DatagenConfig};
-use fianchetto_tune::games::{self, Filter, GameReader, GameRecord, Skip};
-use fianchetto_tune::marlin::{read_all, PackedBoard, RECORD_SIZE};
+use fianchetto_board::{Bitboards, Board, Setup};
+use fianchetto_data::games::{self, Entry, Filter, GameReader, GameRecord, Skip};
+use fianchetto_data::marlin::{read_all, PackedBoard, Wdl, RECORD_SIZE};
+use fianchetto_data::tools::{copy, stats, CopyOptions, DataFileError, DataFormat};
+use fianchetto_movegen::MoveGen;
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use std::path::PathBuf;
 
 /// A scratch folder of the test `name`'s own: the tests run in parallel, and
@@ -19,23 +20,39 @@ fn dir(name: &str) -> PathBuf {
     dir
 }
 
-/// A few short self-play games (one from a Chess960 start).
+/// A random legal game of up to `plies` plies from `start`, with made-up
+/// scores from white's point of view (some of them mates), as self-play
+/// writes them.
+fn random_game(start: Bitboards, chess960: bool, seed: u64, plies: usize) -> GameRecord {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut board = start;
+    let mut game = GameRecord::new(&board, chess960);
+    for _ in 0..plies {
+        let moves = board.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
+        let score = match rng.next_u64() % 20 {
+            0 => 31_990,
+            1 => -31_995,
+            _ => (rng.next_u64() % 1201) as i16 - 600,
+        };
+        game.entries.push(Entry { mv, score });
+        board.play_unchecked(mv);
+    }
+    game.result = [Wdl::BlackWin, Wdl::Draw, Wdl::WhiteWin][(seed % 3) as usize];
+    game.ending = games::Ending::ALL[(seed % 10) as usize];
+    game
+}
+
+/// A few games (one from a Chess960 start).
 fn played() -> Vec<GameRecord> {
-    let config = DatagenConfig {
-        soft_nodes: 300,
-        hard_nodes: 6_000,
-        hash_mb: 1,
-        ..DatagenConfig::default()
-    };
-    let mut searcher = config.searcher(Material::classic());
     let mut games: Vec<GameRecord> = (0..3)
-        .map(|i| play_game(&mut searcher, &config, &[], None, 21, i, None).game)
+        .map(|i| random_game(Bitboards::startpos(), false, 21 + i, 60 + 10 * i as usize))
         .collect();
-    let chess960 = DatagenConfig {
-        chess960_permille: 1000,
-        ..config.clone()
-    };
-    games.push(play_game(&mut searcher, &chess960, &[], None, 21, 3, None).game);
+    let start = Bitboards::from_setup(&Setup::chess960(618).unwrap()).unwrap();
+    games.push(random_game(start, true, 24, 70));
     games
 }
 
@@ -152,57 +169,6 @@ fn marlin_and_games_convert_without_loss() {
     for r in read_all(&round).unwrap() {
         assert!(!Bitboards::from_setup(&r.setup).unwrap().in_check());
     }
-}
-
-#[test]
-fn a_trainer_reads_the_same_positions_from_either_format() {
-    use fianchetto_tune::train::TrainData;
-    let dir = dir("a_trainer_reads_the_same_positions_from_either_format");
-    let games = played();
-    let source = dir.join("train.games");
-    write_games(&source, &games);
-    for filter in [Filter::default(), Filter::NONE] {
-        let marlin = dir.join(format!("train-{filter}.bin"));
-        copy(
-            std::slice::from_ref(&source),
-            &marlin,
-            &options(DataFormat::Marlin, filter),
-        )
-        .unwrap();
-        let from_games = TrainData::load_filtered(std::slice::from_ref(&source), &filter).unwrap();
-        let from_marlin = TrainData::load(&[marlin]).unwrap();
-        assert_eq!(from_games.len(), from_marlin.len());
-        assert_eq!(from_games.fingerprint(), from_marlin.fingerprint());
-    }
-    // A games file that ends inside its last game (a datagen still
-    // writing it) trains on the whole games before the cut, and says so.
-    let mut bytes = std::fs::read(&source).unwrap();
-    bytes.truncate(bytes.len() - 3);
-    let cut = dir.join("cut.games");
-    std::fs::write(&cut, &bytes).unwrap();
-    let whole = dir.join("whole.games");
-    write_games(&whole, &games[..games.len() - 1]);
-    let from_cut = TrainData::load(std::slice::from_ref(&cut)).unwrap();
-    let from_whole = TrainData::load(&[whole]).unwrap();
-    assert!(!from_cut.is_empty());
-    assert_eq!(from_cut.len(), from_whole.len());
-    assert_eq!(from_cut.fingerprint(), from_whole.fingerprint());
-    let cuts = from_cut.cut_short();
-    assert_eq!(cuts.len(), 1);
-    assert_eq!(cuts[0].game, games.len() as u64 - 1);
-    assert_eq!(cuts[0].offset + cuts[0].bytes, bytes.len() as u64);
-    assert!(from_whole.cut_short().is_empty());
-    // Damage before the cut is still refused, with the game named.
-    let mut damaged = bytes;
-    damaged[cuts[0].offset as usize - 10] ^= 0x55;
-    let inner = dir.join("inner.games");
-    std::fs::write(&inner, &damaged).unwrap();
-    let err = TrainData::load(&[inner]).unwrap_err().to_string();
-    let game = games.len() - 2;
-    assert!(
-        err.contains(&format!("inner.games: game {game} at byte")),
-        "{err}"
-    );
 }
 
 #[test]

@@ -3,8 +3,8 @@
 //! libraries are needed: text is written as SVG `<text>` for the viewer to
 //! render).
 
-use super::trainer::EpochStats;
-use super::TrainError;
+use crate::trainer::EpochStats;
+use crate::TrainError;
 use plotters::prelude::*;
 use std::path::Path;
 
@@ -22,7 +22,7 @@ pub fn loss_curve_svg(history: &[EpochStats]) -> Result<String, TrainError> {
 /// Writes the loss curve of `history` to `path` (atomically).
 pub fn write_loss_curve(path: &Path, history: &[EpochStats]) -> Result<(), TrainError> {
     let svg = loss_curve_svg(history)?;
-    super::write_atomic(path, svg.as_bytes())
+    crate::write_atomic(path, svg.as_bytes())
 }
 
 fn draw(svg: &mut String, history: &[EpochStats]) -> Result<(), Box<dyn std::error::Error>> {

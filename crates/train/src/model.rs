@@ -13,8 +13,8 @@
 //! | then `O · 2H` | output weights, per output bucket: the side to move's half, then the other side's |
 //! | then `O` | output biases |
 
-use super::data::{features, sigmoid, target, Features, MIRRORED};
-use crate::marlin::PackedBoard;
+use crate::data::{features, sigmoid, target, Features, MIRRORED};
+use fianchetto_data::marlin::PackedBoard;
 use fianchetto_eval::nnue::Arch;
 use std::ops::Range;
 
@@ -327,8 +327,8 @@ impl Worker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::marlin::Wdl;
     use fianchetto_board::{Bitboards, Board};
+    use fianchetto_data::marlin::Wdl;
     use fianchetto_eval::nnue::KingBuckets;
 
     /// The analytic gradient agrees with finite differences of the summed

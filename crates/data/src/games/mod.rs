@@ -33,7 +33,7 @@
 //! | 2 | ending | how the game ended: [`Ending`] |
 //! | 3 | flags | bit 0: a Chess960 game (castling rooks on any files); other bits 0 |
 //! | 4–35 | start | the first position, a [marlinformat](crate::marlin) record whose result byte (30) is the game's result (0 black won, 1 draw, 2 white won); its score (28–29) and extra byte (31) are written 0 and ignored |
-//! | 36 … 36 + 4n − 1 | entries | per position, in game order: the move played from it (`u16`, [`Move::bits`]: from square bits 0–5, to square 6–11, kind 12–15) and its search score (`i16`, centipawns **from white's point of view**, mates at ±31 000 and beyond as [`Score`](fianchetto_eval::Score) writes them, [`NO_SCORE`] for a position that is not a training position) |
+//! | 36 … 36 + 4n − 1 | entries | per position, in game order: the move played from it (`u16`, [`Move::bits`]: from square bits 0–5, to square 6–11, kind 12–15) and its search score (`i16`, centipawns **from white's point of view**, mates at ±31 000 and beyond ([`MATE_BOUND`](crate::score::MATE_BOUND)), [`NO_SCORE`] for a position that is not a training position) |
 //! | 36 + 4n … 39 + 4n | checksum | FNV-1a (32 bits) of bytes 0 … 36 + 4n − 1 of the game |
 //!
 //! Entry 0 is the start position; entry `i + 1` is the position after entry
@@ -46,8 +46,8 @@
 //! ```
 //! use fianchetto_board::{Bitboards, Board};
 //! use fianchetto_movegen::MoveGen;
-//! use fianchetto_tune::games::{Ending, Entry, GameRecord, Filter};
-//! use fianchetto_tune::marlin::Wdl;
+//! use fianchetto_data::games::{Ending, Entry, GameRecord, Filter};
+//! use fianchetto_data::marlin::Wdl;
 //!
 //! // 1. e4 e5 2. Qh5 Nc6, then white resigns the game to a draw.
 //! let start = Bitboards::startpos();

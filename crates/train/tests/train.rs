@@ -3,11 +3,11 @@
 //! with clear errors.
 
 use fianchetto_board::{Bitboards, Board, Color, Piece, Role, Setup, Square};
+use fianchetto_data::marlin::{DataError, PackedBoard, Wdl};
 use fianchetto_eval::nnue::{Arch, KingBuckets, Network, Nnue, View, QA, QB, SCALE};
 use fianchetto_eval::Evaluator;
-use fianchetto_tune::marlin::{DataError, PackedBoard, Wdl};
-use fianchetto_tune::train::{
-    self, Checkpoint, CheckpointError, ConfigRequest, RunFile, RunOutcome, TrainConfig, TrainData,
+use fianchetto_train::{
+    Checkpoint, CheckpointError, ConfigRequest, RunFile, RunOutcome, TrainConfig, TrainData,
     TrainError, Trainer,
 };
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -378,9 +378,9 @@ fn the_run_writes_net_checkpoint_and_plot_and_resumes_after_a_stop() {
     let load = || TrainData::load(&[&data_path]).unwrap();
 
     // Stopped before the first batch: everything saved anyway.
-    let mut trainer = train::start(&request, load(), &out, false).unwrap();
+    let mut trainer = fianchetto_train::start(&request, load(), &out, false).unwrap();
     let stop = AtomicBool::new(true);
-    let outcome = train::run(&mut trainer, &out, false, &stop, &mut |_| {}).unwrap();
+    let outcome = fianchetto_train::run(&mut trainer, &out, false, &stop, &mut |_| {}).unwrap();
     assert_eq!(
         outcome,
         RunOutcome::Interrupted {
@@ -388,23 +388,23 @@ fn the_run_writes_net_checkpoint_and_plot_and_resumes_after_a_stop() {
             positions: 0
         }
     );
-    assert!(train::checkpoint_path(&out).exists());
+    assert!(fianchetto_train::checkpoint_path(&out).exists());
     assert!(Network::from_bytes(&std::fs::read(&out).unwrap()).is_ok());
 
     // A new run does not overwrite it; a resumed one must keep its settings.
-    let err = train::start(&request, load(), &out, false).unwrap_err();
+    let err = fianchetto_train::start(&request, load(), &out, false).unwrap_err();
     assert!(matches!(err, TrainError::CheckpointExists(_)), "{err}");
     let clash = ConfigRequest {
         hidden: Some(32),
         ..request.clone()
     };
-    let err = train::start(&clash, load(), &out, true).unwrap_err();
+    let err = fianchetto_train::start(&clash, load(), &out, true).unwrap_err();
     assert!(err.to_string().contains("hidden 16 vs 32"), "{err}");
 
-    let mut trainer = train::start(&request, load(), &out, true).unwrap();
+    let mut trainer = fianchetto_train::start(&request, load(), &out, true).unwrap();
     let mut epochs = Vec::new();
     let stop = AtomicBool::new(false);
-    let outcome = train::run(&mut trainer, &out, false, &stop, &mut |e| {
+    let outcome = fianchetto_train::run(&mut trainer, &out, false, &stop, &mut |e| {
         epochs.push(e.epoch)
     })
     .unwrap();
@@ -412,16 +412,16 @@ fn the_run_writes_net_checkpoint_and_plot_and_resumes_after_a_stop() {
     assert_eq!(epochs, [1, 2]);
     let net = Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(net, trainer.export());
-    let saved = Checkpoint::read(&train::checkpoint_path(&out)).unwrap();
+    let saved = Checkpoint::read(&fianchetto_train::checkpoint_path(&out)).unwrap();
     assert_eq!(saved.epochs_done(), 2);
     assert_eq!(saved.history().len(), 2);
-    let svg = std::fs::read_to_string(train::plot_path(&out)).unwrap();
+    let svg = std::fs::read_to_string(fianchetto_train::plot_path(&out)).unwrap();
     assert!(
         svg.starts_with("<svg") && svg.contains("validation") && svg.contains("epoch"),
         "{svg}"
     );
     // The run file names the data and every setting.
-    let run = RunFile::read(&train::run_path(&out)).unwrap();
+    let run = RunFile::read(&fianchetto_train::run_path(&out)).unwrap();
     assert_eq!(run.data, std::slice::from_ref(&data_path));
     assert_eq!(run.out.as_deref(), Some(out.as_path()));
     assert_eq!(&run.request.fresh().unwrap(), trainer.config());
@@ -431,9 +431,9 @@ fn the_run_writes_net_checkpoint_and_plot_and_resumes_after_a_stop() {
         epochs: Some(3),
         ..request
     };
-    let mut trainer = train::start(&longer, load(), &out, true).unwrap();
+    let mut trainer = fianchetto_train::start(&longer, load(), &out, true).unwrap();
     assert_eq!(trainer.epochs_done(), 2);
-    train::run(&mut trainer, &out, false, &stop, &mut |_| {}).unwrap();
+    fianchetto_train::run(&mut trainer, &out, false, &stop, &mut |_| {}).unwrap();
     assert_eq!(trainer.history().len(), 3);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -13,9 +13,9 @@
 //!
 //! ```
 //! use fianchetto_board::{Bitboards, Board};
-//! use fianchetto_tune::data::{copy, CopyOptions, DataFormat};
-//! use fianchetto_tune::games::Filter;
-//! use fianchetto_tune::marlin::{PackedBoard, Wdl};
+//! use fianchetto_data::tools::{copy, CopyOptions, DataFormat};
+//! use fianchetto_data::games::Filter;
+//! use fianchetto_data::marlin::{PackedBoard, Wdl};
 //!
 //! let dir = std::env::temp_dir().join(format!("data-doc-{}", std::process::id()));
 //! std::fs::create_dir_all(&dir)?;

@@ -2,8 +2,8 @@
 //! is read, each rule a setting.
 
 use super::{Entry, NO_SCORE};
+use crate::score::is_mate;
 use fianchetto_board::{Bitboards, Board};
-use fianchetto_eval::Score;
 use std::fmt;
 use std::str::FromStr;
 
@@ -102,7 +102,7 @@ impl Filter {
             Some(Skip::InCheck)
         } else if self.tactical && !entry.mv.is_quiet() {
             Some(Skip::Tactical)
-        } else if self.mates && score.abs() >= Score::MATE_BOUND.0 {
+        } else if self.mates && is_mate(entry.score) {
             Some(Skip::Mate)
         } else if self.max_score.is_some_and(|m| score.abs() > m as i32) {
             Some(Skip::ScoreBound)

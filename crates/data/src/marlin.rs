@@ -18,7 +18,7 @@
 //!
 //! ```
 //! use fianchetto_board::{Bitboards, Board};
-//! use fianchetto_tune::marlin::{PackedBoard, Wdl};
+//! use fianchetto_data::marlin::{PackedBoard, Wdl};
 //!
 //! let board = Bitboards::from_fen("r3k2r/8/8/8/4Pp2/8/8/R3K2R b KQq e3 0 20")?;
 //! let packed = PackedBoard::pack(&board, -35, Wdl::Draw);

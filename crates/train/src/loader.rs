@@ -20,12 +20,12 @@
 //! where an interrupted epoch resumes is found without reading the
 //! windows before it.
 //!
-//! [`TrainConfig::chunk`]: super::TrainConfig::chunk
-//! [`TrainConfig::window`]: super::TrainConfig::window
+//! [`TrainConfig::chunk`]: crate::TrainConfig::chunk
+//! [`TrainConfig::window`]: crate::TrainConfig::window
 
-use super::data::{mirrorable, TrainData, MIRRORED};
-use super::TrainError;
-use crate::marlin::PackedBoard;
+use crate::data::{mirrorable, TrainData, MIRRORED};
+use crate::TrainError;
+use fianchetto_data::marlin::PackedBoard;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 

@@ -6,13 +6,13 @@
 //! ([`MarlinFile`]), records in memory ([`MemorySource`]), or another
 //! format converted on the fly. [`TrainData`] puts sources end to end,
 //! checks every record once, and fingerprints them; the trainer then reads
-//! them in shuffled chunks ([`super::loader`]), so the data never has to
+//! them in shuffled chunks ([`crate::loader`]), so the data never has to
 //! fit in memory.
 
-use super::TrainError;
-use crate::games::{CutShort, Filter, GameReader, GamesFile};
-use crate::marlin::{record_count, DataError, PackedBoard, RECORD_SIZE};
+use crate::TrainError;
 use fianchetto_board::{Bitboard, Color, Piece, Role, Square};
+use fianchetto_data::games::{CutShort, Filter, GameReader, GamesFile};
+use fianchetto_data::marlin::{record_count, DataError, PackedBoard, RECORD_SIZE};
 use fianchetto_eval::nnue::{Arch, SCALE};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -153,7 +153,7 @@ impl PositionSource for MemorySource {
     }
 }
 
-/// The positions a [`Trainer`](super::Trainer) learns from: sources end to
+/// The positions a [`Trainer`](crate::Trainer) learns from: sources end to
 /// end, every record checked once when the data set is made (a record that
 /// does not decode to a legal position with a result of 0, 1 or 2 is an
 /// error naming its source and index; nothing is skipped), and a
@@ -389,7 +389,7 @@ impl Features {
 /// The features of `record` under `arch` (king buckets, mirroring, output
 /// bucket), the same rows the inference reads. With `mirror`, every piece
 /// first stands on the square of the mirrored file (the data augmentation
-/// of [`TrainConfig::mirror`](super::TrainConfig::mirror)). Extra pieces
+/// of [`TrainConfig::mirror`](crate::TrainConfig::mirror)). Extra pieces
 /// and undefined codes are ignored, which only a record that failed
 /// [`TrainData`]'s checks can have.
 #[inline]
@@ -473,8 +473,8 @@ pub(crate) fn sigmoid(x: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::marlin::Wdl;
     use fianchetto_board::{Bitboards, Board};
+    use fianchetto_data::marlin::Wdl;
     use fianchetto_eval::nnue::{feature, KingBuckets};
 
     #[test]

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 /// ```
 /// use fianchetto_board::{Bitboards, Board};
 /// use fianchetto_movegen::MoveGen;
-/// use fianchetto_tune::games::{self, Entry, Filter, GameRecord, GamesFile};
+/// use fianchetto_data::games::{self, Entry, Filter, GameRecord, GamesFile};
 ///
 /// let mut board = Bitboards::startpos();
 /// let mut game = GameRecord::new(&board, false);

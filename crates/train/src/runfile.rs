@@ -20,7 +20,7 @@
 //! then the defaults fill the rest. The checkpoint stores the same text,
 //! so what a run was made with is read back by the same code.
 
-use super::{ConfigRequest, TrainConfig};
+use crate::{ConfigRequest, TrainConfig};
 use fianchetto_eval::nnue::KingBuckets;
 use std::path::{Path, PathBuf};
 
@@ -274,7 +274,7 @@ pub const SETTINGS: &[Setting] = &[
         read: |r, t| {
             r.filter = Some(
                 t.parse()
-                    .map_err(|e: crate::games::FilterError| e.to_string())?,
+                    .map_err(|e: fianchetto_data::games::FilterError| e.to_string())?,
             );
             Ok(())
         },
@@ -391,7 +391,7 @@ impl RunFile {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::LrSchedule;
+    use crate::LrSchedule;
     use fianchetto_eval::nnue::Arch;
 
     #[test]

@@ -3,12 +3,12 @@
 //! named, never a panic.
 
 use fianchetto_board::{Bitboards, Board, Move};
-use fianchetto_movegen::MoveGen;
-use fianchetto_tune::games::{
+use fianchetto_data::games::{
     self, repair_tail, Ending, Entry, Filter, FilterCounts, GameError, GameReader, GameRecord,
     GamesError, GamesFile, Skip, TrainingPositions, NO_SCORE,
 };
-use fianchetto_tune::marlin::Wdl;
+use fianchetto_data::marlin::Wdl;
+use fianchetto_movegen::MoveGen;
 use proptest::prelude::*;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -1,6 +1,11 @@
+//! # fianchetto-train
+//!
 //! The NNUE trainer: learns a network of [`fianchetto_eval::nnue`], of any
-//! architecture its [`Arch`] describes, from marlinformat data (or any
-//! [`PositionSource`]), on the CPU.
+//! architecture its [`Arch`] describes, from the training data of
+//! `fianchetto-data` (marlinformat records or whole games filtered as they
+//! are read, or any [`PositionSource`]), on the CPU. It depends on
+//! `fianchetto-board`, `fianchetto-eval` and `fianchetto-data` only, never
+//! on the search.
 //!
 //! **The network.** For each perspective p (the side to move, then the
 //! other side), `h_p = SCReLU(b + Σ W[f])` over the ~32 active feature
@@ -51,8 +56,8 @@
 //! ```
 //! use fianchetto_board::{Bitboards, Board};
 //! use fianchetto_eval::nnue::{Arch, KingBuckets, Network};
-//! use fianchetto_tune::marlin::{PackedBoard, Wdl};
-//! use fianchetto_tune::train::{TrainConfig, TrainData, Trainer};
+//! use fianchetto_data::marlin::{PackedBoard, Wdl};
+//! use fianchetto_train::{TrainConfig, TrainData, Trainer};
 //!
 //! // A queen up, a queen down, even: scores from white's point of view.
 //! let mut records = Vec::new();
@@ -88,6 +93,7 @@
 //! assert_eq!(Network::from_bytes(&net.to_bytes())?, net);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+#![warn(missing_docs)]
 
 pub mod checkpoint;
 mod data;
@@ -105,8 +111,8 @@ pub use optim::LrSchedule;
 pub use runfile::{RunFile, RunFileError};
 pub use trainer::{EpochStats, Trainer};
 
-use crate::games::Filter;
-use crate::marlin::DataError;
+use fianchetto_data::games::Filter;
+use fianchetto_data::marlin::DataError;
 use fianchetto_eval::nnue::{Arch, KingBuckets};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
@@ -614,3 +620,8 @@ pub fn run(
     save_outputs(trainer, out)?;
     Ok(RunOutcome::Finished)
 }
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -3,13 +3,13 @@
 use super::{byte_bar, CutShort, DataFileError, DataFormat, GameSource};
 use crate::games::{Ending, Filter, FilterCounts, GameRecord, Skip, NO_SCORE};
 use crate::marlin::Wdl;
-use fianchetto_eval::Score;
+use crate::score::MATE_BOUND;
 use std::fmt;
 use std::path::PathBuf;
 
 /// The upper ends (exclusive) of the score histogram's bins, in
 /// centipawns of |score|; a last bin holds mate scores.
-pub const SCORE_BINS: [i32; 9] = [25, 50, 100, 200, 400, 800, 1600, 3200, Score::MATE_BOUND.0];
+pub const SCORE_BINS: [i32; 9] = [25, 50, 100, 200, 400, 800, 1600, 3200, MATE_BOUND as i32];
 
 /// What data files hold.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -181,7 +181,7 @@ impl fmt::Display for Stats {
         let mut low = 0;
         for (i, &n) in self.scores.iter().enumerate() {
             let label = match SCORE_BINS.get(i) {
-                Some(&top) if top == Score::MATE_BOUND.0 => format!("{low}+"),
+                Some(&top) if top == MATE_BOUND as i32 => format!("{low}+"),
                 Some(&top) => format!("{low}-{}", top - 1),
                 None => "mate".to_string(),
             };

@@ -1,0 +1,139 @@
+//! The trainer reads the same positions from either data format: whole
+//! games filtered as they are read, or the marlinformat records
+//! `fianchetto data convert` writes from them with the same filter.
+
+use fianchetto_board::{Bitboards, Board, Setup};
+use fianchetto_data::games::{self, Ending, Entry, Filter, GameRecord};
+use fianchetto_data::marlin::Wdl;
+use fianchetto_data::tools::{copy, CopyOptions, DataFormat};
+use fianchetto_movegen::MoveGen;
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::path::PathBuf;
+
+/// A scratch folder of the test `name`'s own.
+fn dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fianchetto-train-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A random legal game of up to `plies` plies from `start`, with made-up
+/// scores from white's point of view (some of them mates).
+fn random_game(start: Bitboards, chess960: bool, seed: u64, plies: usize) -> GameRecord {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut board = start;
+    let mut game = GameRecord::new(&board, chess960);
+    for _ in 0..plies {
+        let moves = board.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
+        let score = match rng.next_u64() % 20 {
+            0 => 31_990,
+            1 => -31_995,
+            _ => (rng.next_u64() % 1201) as i16 - 600,
+        };
+        game.entries.push(Entry { mv, score });
+        board.play_unchecked(mv);
+    }
+    game.result = [Wdl::BlackWin, Wdl::Draw, Wdl::WhiteWin][(seed % 3) as usize];
+    game.ending = Ending::ALL[(seed % 10) as usize];
+    game
+}
+
+/// A few games (one from a Chess960 start).
+fn played() -> Vec<GameRecord> {
+    let mut games: Vec<GameRecord> = (0..3)
+        .map(|i| random_game(Bitboards::startpos(), false, 21 + i, 60 + 10 * i as usize))
+        .collect();
+    let start = Bitboards::from_setup(&Setup::chess960(618).unwrap()).unwrap();
+    games.push(random_game(start, true, 24, 70));
+    games
+}
+
+fn write_games(path: &PathBuf, games: &[GameRecord]) {
+    let mut bytes = games::header().to_vec();
+    for g in games {
+        g.write_to(&mut bytes).unwrap();
+    }
+    std::fs::write(path, bytes).unwrap();
+}
+
+fn options(to: DataFormat, filter: Filter) -> CopyOptions {
+    CopyOptions {
+        to,
+        filter,
+        force: true,
+        ..CopyOptions::default()
+    }
+}
+
+/// The stored mate bound of the data is the evaluation's.
+#[test]
+fn the_data_mate_bound_is_the_evaluation_one() {
+    use fianchetto_eval::Score;
+    assert_eq!(
+        fianchetto_data::score::MATE_BOUND as i32,
+        Score::MATE_BOUND.0
+    );
+    for s in [-32_000, -31_000, -30_999, 0, 30_999, 31_000, 31_499, 32_000] {
+        assert_eq!(
+            fianchetto_data::score::is_mate(s as i16),
+            Score(s).is_decisive(),
+            "{s}"
+        );
+    }
+}
+
+#[test]
+fn a_trainer_reads_the_same_positions_from_either_format() {
+    use fianchetto_train::TrainData;
+    let dir = dir("a_trainer_reads_the_same_positions_from_either_format");
+    let games = played();
+    let source = dir.join("train.games");
+    write_games(&source, &games);
+    for filter in [Filter::default(), Filter::NONE] {
+        let marlin = dir.join(format!("train-{filter}.bin"));
+        copy(
+            std::slice::from_ref(&source),
+            &marlin,
+            &options(DataFormat::Marlin, filter),
+        )
+        .unwrap();
+        let from_games = TrainData::load_filtered(std::slice::from_ref(&source), &filter).unwrap();
+        let from_marlin = TrainData::load(&[marlin]).unwrap();
+        assert_eq!(from_games.len(), from_marlin.len());
+        assert_eq!(from_games.fingerprint(), from_marlin.fingerprint());
+    }
+    // A games file that ends inside its last game (a datagen still
+    // writing it) trains on the whole games before the cut, and says so.
+    let mut bytes = std::fs::read(&source).unwrap();
+    bytes.truncate(bytes.len() - 3);
+    let cut = dir.join("cut.games");
+    std::fs::write(&cut, &bytes).unwrap();
+    let whole = dir.join("whole.games");
+    write_games(&whole, &games[..games.len() - 1]);
+    let from_cut = TrainData::load(std::slice::from_ref(&cut)).unwrap();
+    let from_whole = TrainData::load(&[whole]).unwrap();
+    assert!(!from_cut.is_empty());
+    assert_eq!(from_cut.len(), from_whole.len());
+    assert_eq!(from_cut.fingerprint(), from_whole.fingerprint());
+    let cuts = from_cut.cut_short();
+    assert_eq!(cuts.len(), 1);
+    assert_eq!(cuts[0].game, games.len() as u64 - 1);
+    assert_eq!(cuts[0].offset + cuts[0].bytes, bytes.len() as u64);
+    assert!(from_whole.cut_short().is_empty());
+    // Damage before the cut is still refused, with the game named.
+    let mut damaged = bytes;
+    damaged[cuts[0].offset as usize - 10] ^= 0x55;
+    let inner = dir.join("inner.games");
+    std::fs::write(&inner, &damaged).unwrap();
+    let err = TrainData::load(&[inner]).unwrap_err().to_string();
+    let game = games.len() - 2;
+    assert!(
+        err.contains(&format!("inner.games: game {game} at byte")),
+        "{err}"
+    );
+}
