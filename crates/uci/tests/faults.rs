@@ -261,6 +261,48 @@ fn a_match_counts_illegal_moves_and_hangs() {
     assert!(f.hang >= 1 && f.restarts >= 1, "{f:?}");
 }
 
+fn a_match_names_its_engines() {
+    // The same engine on both sides: named, the two are told apart in the
+    // PGN tags and the results; unnamed, they keep their `id name`.
+    let mut config = MatchConfig::new(
+        EngineSpec::new(fake("good")).named("Fake (new)"),
+        EngineSpec::new(fake("good")).named("Fake (old)"),
+        Limit::Nodes(1),
+    );
+    config.games = 2;
+    let mut tags = Vec::new();
+    let summary = run(&config, |event| {
+        if let Event::Game { record, .. } = event {
+            let tag = |name| record.pgn.tags.get(name).unwrap_or_default().to_string();
+            tags.push((record.a_white, tag("White"), tag("Black")));
+        }
+    })
+    .expect("the match runs");
+    assert_eq!(
+        (summary.a.as_str(), summary.b.as_str()),
+        ("Fake (new)", "Fake (old)")
+    );
+    assert!(summary
+        .score_line()
+        .starts_with("Score of Fake (new) vs Fake (old): "));
+    assert_eq!(tags.len(), 2);
+    for (a_white, white, black) in tags {
+        let (a, b) = ("Fake (new)".to_string(), "Fake (old)".to_string());
+        assert_eq!((white, black), if a_white { (a, b) } else { (b, a) });
+    }
+    // One named, one not.
+    let mut config = MatchConfig::new(
+        EngineSpec::new(fake("good")).named("Fake 2"),
+        EngineSpec::new(fake("good")),
+        Limit::Nodes(1),
+    );
+    config.games = 1;
+    let summary = run(&config, |_| {}).expect("the match runs");
+    assert!(summary
+        .score_line()
+        .starts_with("Score of Fake 2 vs Fake: "));
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(i) = args.iter().position(|a| a == "--engine") {
@@ -282,6 +324,7 @@ fn main() {
             "a_match_counts_illegal_moves_and_hangs",
             a_match_counts_illegal_moves_and_hangs,
         ),
+        ("a_match_names_its_engines", a_match_names_its_engines),
     ];
     let filter = args.iter().skip(1).find(|a| !a.starts_with('-'));
     for (name, test) in tests {

@@ -53,7 +53,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::time::Duration;
 
-/// One engine of a match: how to start it and the options to set.
+/// One engine of a match: how to start it, the options to set, and the
+/// name it plays under.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
     /// The program and its waits.
@@ -61,14 +62,44 @@ pub struct EngineSpec {
     /// `(name, value)` options, set (and checked against the engine's
     /// declarations) after every start.
     pub options: Vec<(String, String)>,
+    /// The name shown in the PGN tags (`White`, `Black`) and the results
+    /// (`Score of A vs B`); `None`: the name the engine gives (`id name`).
+    /// Tells two copies of one engine apart when they play each other with
+    /// other options.
+    pub name: Option<String>,
 }
 
 impl EngineSpec {
-    /// An engine with its own option defaults.
+    /// An engine with its own option defaults, under the name it gives.
     pub fn new(config: EngineConfig) -> EngineSpec {
         EngineSpec {
             config,
             options: Vec::new(),
+            name: None,
+        }
+    }
+
+    /// The same engine under the display name `name` (in the PGN tags and
+    /// the results) instead of its `id name`.
+    ///
+    /// ```
+    /// use fianchetto_uci::matches::EngineSpec;
+    /// use fianchetto_uci::EngineConfig;
+    ///
+    /// let spec = EngineSpec::new(EngineConfig::new("stockfish")).named("Stockfish Hash=64");
+    /// assert_eq!(spec.name.as_deref(), Some("Stockfish Hash=64"));
+    /// ```
+    pub fn named(mut self, name: impl Into<String>) -> EngineSpec {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// The name `engine` (started from this spec) plays under: the display
+    /// name if one is set, else the engine's own.
+    pub fn display_name(&self, engine: &Engine) -> String {
+        match &self.name {
+            Some(name) => name.clone(),
+            None => engine.name().to_string(),
         }
     }
 
@@ -136,9 +167,20 @@ impl FromStr for Limit {
     }
 }
 
-/// The adjudication rules. The defaults are those of
-/// `../shared/tools/match.py`: a win once the movers' scores have been at
-/// least 1000 cp for the same side for 8 plies in a row, a draw at ply 400,
+/// The adjudication rules, applied after every move from the score the
+/// mover reported (its last `info` score, seen from White's side; a mate
+/// score counts as a very large one):
+///
+/// - **Win.** When `resign_plies` is not 0 and the scores of `resign_plies`
+///   moves in a row (both engines' moves) are at least `resign_score`
+///   centipawns for the same side, that side wins.
+/// - **Draw by score.** When `draw_plies` is not 0 and, from ply
+///   `draw_from_ply` on, the scores of `draw_plies` moves in a row are
+///   within `draw_score` centipawns of 0, the game is drawn.
+/// - **Move limit.** The game is drawn when it reaches ply `max_plies`.
+///
+/// A move without a score resets both counts. The defaults: a win after 8
+/// plies in a row at 1000 cp or more for the same side, a draw at ply 400,
 /// no draw by score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Adjudication {
@@ -331,9 +373,9 @@ impl Faults {
 /// The state of a match: after each game, and at the end.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
-    /// Engine A's name.
+    /// Engine A's name ([`EngineSpec::name`], else its `id name`).
     pub a: String,
-    /// Engine B's name.
+    /// Engine B's name ([`EngineSpec::name`], else its `id name`).
     pub b: String,
     /// W/D/L and pairs, for A.
     pub tally: Tally,
@@ -502,7 +544,15 @@ fn play_game(seats: &mut Seats, index: usize, tx: &Sender<Message>) -> Result<()
     } else {
         (&mut b, &mut a)
     };
-    let names = [white.name().to_string(), black.name().to_string()];
+    let (white_spec, black_spec) = if a_white {
+        (&config.a, &config.b)
+    } else {
+        (&config.b, &config.a)
+    };
+    let names = [
+        white_spec.display_name(white),
+        black_spec.display_name(black),
+    ];
     let end = game::play(
         [white, black],
         &config.openings[opening],
@@ -594,10 +644,12 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(Event)) -> Result<Summ
             b: Some(b),
         });
     }
-    let name = |s: &Option<Engine>| s.as_ref().map_or(String::new(), |e| e.name().to_string());
+    let name = |spec: &EngineSpec, s: &Option<Engine>| {
+        s.as_ref().map_or(String::new(), |e| spec.display_name(e))
+    };
     let mut summary = Summary {
-        a: name(&seats[0].a),
-        b: name(&seats[0].b),
+        a: name(&config.a, &seats[0].a),
+        b: name(&config.b, &seats[0].b),
         tally: Tally::default(),
         faults: Faults::default(),
         sprt: config.sprt,
