@@ -3,7 +3,8 @@
 //! The thin composition of the Fianchetto crates into a program: the UCI
 //! protocol and the `fianchetto` command line (perft, analysis, play and the
 //! tools), and the local web app `fianchetto gui` (the `gui` feature, on by
-//! default). It holds no chess logic of its own.
+//! default: the fianchetto-gui crate, re-exported as `gui`). It holds no chess
+//! logic of its own.
 //!
 //! ```
 //! use fianchetto_engine::backend::Backend;
@@ -15,11 +16,17 @@
 pub mod backend;
 pub mod commands;
 pub mod evals;
-#[cfg(feature = "gui")]
-pub mod gui;
 pub mod play;
 pub mod searchers;
 pub mod uci;
+
+/// The local web app (`fianchetto gui`), a crate of its own.
+#[cfg(feature = "gui")]
+pub use fianchetto_gui as gui;
+
+/// Runs generic code on an evaluator chosen by name (see
+/// [`fianchetto_eval::select`]).
+pub use fianchetto_eval::with_evaluator;
 
 /// The README's example, compiled and run as a doctest.
 #[cfg(doctest)]

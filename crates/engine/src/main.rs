@@ -57,7 +57,7 @@ enum Command {
     /// A local web app on 127.0.0.1: play, analyse, and watch what the
     /// algorithms cost.
     #[cfg(feature = "gui")]
-    Gui(fianchetto_engine::gui::GuiArgs),
+    Gui(fianchetto_gui::GuiArgs),
     /// Play two UCI engines against each other: openings both ways, clock
     /// or nodes, adjudication, PGN, Elo and SPRT (cutechess-cli's last line).
     Match(commands::engine_match::MatchArgs),
@@ -110,7 +110,10 @@ fn main() -> ExitCode {
         Some(Command::FitProbcut(args)) => commands::fit_probcut::run(args),
         Some(Command::Syzygy(args)) => commands::syzygy::run(args),
         #[cfg(feature = "gui")]
-        Some(Command::Gui(args)) => fianchetto_engine::gui::run(args),
+        Some(Command::Gui(args)) => fianchetto_gui::run(args).map_err(|e| match e {
+            fianchetto_gui::StartError::Io(e) => commands::CommandError::Io(e),
+            e => commands::CommandError::Usage(e.to_string()),
+        }),
         Some(Command::Match(args)) => commands::engine_match::run_match(args),
         Some(Command::Uci) | None => {
             fianchetto_engine::uci::run_stdio();

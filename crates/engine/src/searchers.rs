@@ -6,16 +6,13 @@ use crate::evals::EvalChoice;
 use crate::uci::EngineOptions;
 use crate::{with_backend, with_evaluator};
 use fianchetto_board::{Move, Setup};
-use fianchetto_eval::Evaluator;
 use fianchetto_movegen::{Game, MoveGen};
-use fianchetto_search::alphabeta::{AlphaBeta, Horizon, MoveOrdering};
-use fianchetto_search::mcts::{Mcts, MctsConfig, Parallelism, Variant};
-use fianchetto_search::minimax::Minimax;
-use fianchetto_search::pvs::{Pvs, PvsConfig, Syzygy};
-use fianchetto_search::scout::Scout;
+use fianchetto_search::pvs::{PvsConfig, Syzygy};
 use fianchetto_search::{Info, Limits, Search, SearchResult};
 use fianchetto_syzygy::Tablebase;
 use std::sync::Arc;
+
+pub use fianchetto_search::select::{build_search, engine_mcts, Algo, SearchConfig};
 
 /// A searcher with its backend hidden.
 pub trait Driver: Send {
@@ -62,92 +59,6 @@ impl<B: MoveGen> Driver for Typed<B> {
     fn clear(&mut self) {
         self.search.clear();
     }
-}
-
-/// A search algorithm a user can pick (`--algo`, the UCI `Algorithm` option).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum Algo {
-    /// Plain negamax.
-    Minimax,
-    /// Alpha-beta (MVV-LVA and killer ordering, quiescence).
-    Alphabeta,
-    /// Pearl's Scout.
-    Scout,
-    /// Principal variation search with every feature (see `--disable`).
-    #[default]
-    Pvs,
-    /// Monte Carlo tree search (PUCT unless another variant is chosen).
-    Mcts,
-}
-
-impl Algo {
-    /// Every algorithm, in the order the UCI option lists them.
-    pub const ALL: [Algo; 5] = [
-        Algo::Pvs,
-        Algo::Alphabeta,
-        Algo::Scout,
-        Algo::Minimax,
-        Algo::Mcts,
-    ];
-
-    /// The name users type.
-    pub fn name(self) -> &'static str {
-        match self {
-            Algo::Minimax => "minimax",
-            Algo::Alphabeta => "alphabeta",
-            Algo::Scout => "scout",
-            Algo::Pvs => "pvs",
-            Algo::Mcts => "mcts",
-        }
-    }
-
-    /// The algorithm called `name` (case-insensitive).
-    pub fn parse(name: &str) -> Option<Algo> {
-        Algo::ALL
-            .into_iter()
-            .find(|a| a.name().eq_ignore_ascii_case(name))
-    }
-}
-
-/// How each algorithm is configured beyond its evaluation.
-#[derive(Clone, Debug, Default)]
-pub struct SearchConfig {
-    /// Which algorithm.
-    pub algo: Algo,
-    /// PVS's switches, threads and table.
-    pub pvs: PvsConfig,
-    /// MCTS's variant and parameters.
-    pub mcts: MctsConfig,
-    /// Syzygy tables for PVS (the other algorithms do without).
-    pub syzygy: Option<Syzygy>,
-}
-
-/// The one place a searcher is built from a choice of algorithm, for the
-/// UCI session, `analyse` and `play` alike.
-pub fn build_search<B: MoveGen, E: Evaluator<B> + Clone + Send + 'static>(
-    config: &SearchConfig,
-    eval: E,
-) -> Box<dyn Search<B> + Send> {
-    match config.algo {
-        Algo::Minimax => Box::new(Minimax::new(eval)),
-        Algo::Alphabeta => Box::new(
-            AlphaBeta::new(eval)
-                .ordering(MoveOrdering::Killers)
-                .horizon(Horizon::Quiescence),
-        ),
-        Algo::Scout => Box::new(Scout::new(eval)),
-        Algo::Pvs => {
-            let mut pvs = Pvs::with_config(eval, config.pvs.clone());
-            pvs.set_syzygy(config.syzygy.clone());
-            Box::new(pvs)
-        }
-        Algo::Mcts => Box::new(Mcts::with_config(eval, config.mcts.clone())),
-    }
-}
-
-/// MCTS as the engine plays it: PUCT, tree-parallel on several threads.
-pub fn engine_mcts(threads: usize) -> MctsConfig {
-    MctsConfig::new(Variant::Puct).threads(threads, Parallelism::Tree)
 }
 
 /// The driver the options ask for, evaluating with `choice` (the session

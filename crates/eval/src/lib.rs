@@ -48,6 +48,7 @@ mod params;
 pub mod pawns;
 mod presets;
 mod score;
+pub mod select;
 pub mod trace;
 pub mod tunable;
 mod weights;

@@ -3,11 +3,10 @@
 //! into calls of [`App::handle`] and replies back, so that everything here
 //! is tested without a socket or a browser.
 
-use super::form::Params;
 use super::jobs::{self, Shared};
-use super::json::Object;
+use super::params::Params;
 use super::session::{lock, Session};
-use super::settings::options_json;
+use super::settings::{json_text, options_json};
 use super::GuiError;
 use fianchetto_board::{Bitboards, Board};
 use fianchetto_eval::nnue::Network;
@@ -22,9 +21,9 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 /// The page and its parts, embedded in the binary.
-const INDEX_HTML: &str = include_str!("../../web/index.html");
-const APP_JS: &str = include_str!("../../web/app.js");
-const STYLE_CSS: &str = include_str!("../../web/style.css");
+const INDEX_HTML: &str = include_str!("../web/index.html");
+const APP_JS: &str = include_str!("../web/app.js");
+const STYLE_CSS: &str = include_str!("../web/style.css");
 
 /// The longest FEN accepted (a legal one has under 100 characters).
 pub const MAX_FEN: usize = 256;
@@ -102,7 +101,7 @@ impl Reply {
         Reply::Body {
             status: e.status(),
             content_type: "application/json; charset=utf-8",
-            body: Object::new().str("error", &e.to_string()).finish(),
+            body: json_text(&serde_json::json!({ "error": e.to_string() })),
             download: None,
         }
     }

@@ -7,10 +7,10 @@
 use super::session::{lock, Analysis, Job, JobKind, Learn, LearnRow, Session};
 use super::settings::Settings;
 use super::GuiError;
-use crate::commands::ablate::{configurations, measure, rookie_searches, Contender};
-use crate::evals::EvalChoice;
-use crate::searchers::{build_search, engine_mcts, SearchConfig};
-use crate::with_evaluator;
+use fianchetto_eval::select::EvalChoice;
+use fianchetto_eval::with_evaluator;
+use fianchetto_search::ablation::{configurations, measure, rookie_searches, Contender};
+use fianchetto_search::select::{build_search, engine_mcts, SearchConfig};
 use fianchetto_board::{Bitboards, Board, Move};
 use fianchetto_eval::nnue::Network;
 use fianchetto_eval::Evaluator;
@@ -97,7 +97,7 @@ fn searcher(settings: &Settings, net: &Arc<Network>) -> Box<dyn Search<Bitboards
             ..PvsConfig::default()
         },
         mcts: engine_mcts(1),
-        syzygy: None,
+        ..SearchConfig::default()
     };
     let choice = EvalChoice::new(settings.eval, net);
     with_evaluator!(&choice, e => build_search::<Bitboards, _>(&config, e))

@@ -1,27 +1,51 @@
+//! # fianchetto-gui
+//!
 //! `fianchetto gui`: a local web app to play against the engine, analyse a
 //! position and watch what the algorithms cost (the Learn view, after
-//! Rookie's table). A small HTTP server on 127.0.0.1 serves one page, whose
-//! HTML, JavaScript and CSS are embedded in the binary; the page asks the
-//! server for everything about chess (legal moves, SAN, PGN, outcomes) and
-//! gets live updates as Server-Sent Events.
+//! Rookie's table). An HTTP server on 127.0.0.1 ([axum] on [hyper] and
+//! tokio) serves one page, whose HTML, JavaScript and CSS are embedded in
+//! the library; the page asks the server for everything about chess (legal
+//! moves, SAN, PGN, outcomes) as JSON ([serde_json]) and gets live updates
+//! as Server-Sent Events.
 //!
 //! - [`app`]: the sessions (one per tab) and the requests, without HTTP.
 //! - [`session`], [`settings`], [`jobs`]: a tab's state, its engine
 //!   settings, and the searches that run for it.
-//! - [`server`]: the connections, the live streams, and the command;
-//!   [`http`]: reading a request and writing a reply, every part bounded.
-//! - [`form`], [`json`]: request parameters in, JSON out.
+//! - [`server`]: the HTTP side: the router, the limits on what a request
+//!   may be, the live streams, and the command's [`run`].
+//! - [`params`]: a request's form parameters (query and body, decoded by
+//!   serde_urlencoded).
+//!
+//! The engine binary's `fianchetto gui` subcommand calls [`run`]. A program
+//! of its own can answer a request in-process through the router:
+//!
+//! ```
+//! use fianchetto_gui::app::{App, Limits};
+//! use fianchetto_gui::server::router;
+//! use std::sync::Arc;
+//! use tower::ServiceExt;
+//!
+//! let net = Arc::new(fianchetto_eval::nnue::Network::zero());
+//! let app = Arc::new(App::new(net, Limits::default()));
+//! let addr = "127.0.0.1:8088".parse()?;
+//! let request = axum::http::Request::get("/api/options")
+//!     .header("Host", "127.0.0.1:8088")
+//!     .body(axum::body::Body::empty())?;
+//! let runtime = tokio::runtime::Builder::new_current_thread().build()?;
+//! let reply = runtime.block_on(router(app, addr).oneshot(request))?;
+//! assert_eq!(reply.status(), 200);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![warn(missing_docs)]
 
 pub mod app;
-pub mod form;
-pub mod http;
 pub mod jobs;
-pub mod json;
+pub mod params;
 pub mod server;
 pub mod session;
 pub mod settings;
 
-pub use server::{run, GuiArgs};
+pub use server::{run, GuiArgs, StartError};
 
 #[cfg(test)]
 mod tests;
@@ -78,3 +102,8 @@ impl GuiError {
         }
     }
 }
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -1,5 +1,6 @@
 //! The parameters of a request: `application/x-www-form-urlencoded` text,
-//! from the query string of a URL or the body of a POST.
+//! from the query string of a URL or the body of a POST, decoded by
+//! serde_urlencoded into name–value pairs in order.
 
 use super::GuiError;
 
@@ -9,15 +10,13 @@ pub struct Params(Vec<(String, String)>);
 
 impl Params {
     /// Decodes `text` (`a=1&b=x%20y`); a name without `=` has an empty
-    /// value. Malformed percent escapes and text that is not UTF-8 are
-    /// refused.
-    pub fn parse(text: &str) -> Result<Params, GuiError> {
-        let mut pairs = Vec::new();
-        for part in text.split('&').filter(|p| !p.is_empty()) {
-            let (name, value) = part.split_once('=').unwrap_or((part, ""));
-            pairs.push((decode(name)?, decode(value)?));
-        }
-        Ok(Params(pairs))
+    /// value. Bytes that are not UTF-8 become U+FFFD, and a `%` not
+    /// followed by two hex digits stands for itself (the WHATWG form
+    /// decoding browsers use).
+    pub fn parse(text: &[u8]) -> Result<Params, GuiError> {
+        serde_urlencoded::from_bytes(text)
+            .map(Params)
+            .map_err(|e| GuiError::BadInput(format!("malformed request parameters: {e}")))
     }
 
     /// Adds the pairs of `other` after these.
@@ -50,56 +49,31 @@ impl Params {
     }
 }
 
-/// Undoes the form encoding: `+` is a space, `%XX` a byte.
-fn decode(text: &str) -> Result<String, GuiError> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' => {
-                let hex = bytes
-                    .get(i + 1..i + 3)
-                    .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
-                    .and_then(|h| std::str::from_utf8(h).ok())
-                    .and_then(|h| u8::from_str_radix(h, 16).ok())
-                    .ok_or_else(|| {
-                        GuiError::BadInput("a malformed percent escape in the request".into())
-                    })?;
-                out.push(hex);
-                i += 2;
-            }
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8(out).map_err(|_| GuiError::BadInput("the request is not UTF-8".into()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn decodes_pairs() {
-        let p = Params::parse("fen=8%2F8+w&move=e2e4&flag&move=x").unwrap();
+        let p = Params::parse(b"fen=8%2F8+w&move=e2e4&flag&move=x").unwrap();
         assert_eq!(p.get("fen"), Some("8/8 w"));
         assert_eq!(p.get("move"), Some("e2e4"));
         assert_eq!(p.get("flag"), Some(""));
         assert_eq!(p.get("none"), None);
         assert!(p.require("none").unwrap_err().to_string().contains("none"));
         assert_eq!(
-            Params::parse("a=%C3%A9").unwrap().get("a"),
-            Some("é"),
+            Params::parse(b"a=%C3%A9").unwrap().get("a"),
+            Some("\u{e9}"),
             "UTF-8 escapes"
         );
     }
 
     #[test]
-    fn refuses_malformed_escapes() {
-        for bad in ["a=%", "a=%4", "a=%zz", "a=%FF", "a=%+1"] {
-            assert!(Params::parse(bad).is_err(), "{bad}");
-        }
+    fn malformed_escapes_decode_as_browsers_do() {
+        let p = Params::parse(b"a=%&b=%zz&c=%FF&d=\xff").unwrap();
+        assert_eq!(p.get("a"), Some("%"));
+        assert_eq!(p.get("b"), Some("%zz"));
+        assert_eq!(p.get("c"), Some("\u{fffd}"));
+        assert_eq!(p.get("d"), Some("\u{fffd}"));
     }
 }

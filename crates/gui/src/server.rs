@@ -1,52 +1,80 @@
-//! The HTTP side of `fianchetto gui`: a few worker threads take the
-//! connections, read one request each ([`super::http`]) and write the app's
-//! reply; each live connection (Server-Sent Events) gets a thread of its
-//! own.
+//! The HTTP side of `fianchetto gui`: [axum] routes every request to the
+//! app ([`App::handle`]) and turns its replies into responses, live ones
+//! as Server-Sent Events ([`axum::response::Sse`]); hyper serves the
+//! connections, one request each, on tokio.
+//!
+//! What a request may be is enforced by the framework, before the app sees
+//! it:
+//!
+//! - a head (request line and headers) over [`MAX_HEAD`] bytes, or with
+//!   more than [`MAX_HEADERS`] headers, is refused by hyper's parser (431)
+//!   without reading further (`http1::Builder::max_buf_size`,
+//!   `max_headers`), and a head not complete within [`IO_TIMEOUT`] closes
+//!   the connection (`header_read_timeout`);
+//! - a body over [`MAX_BODY`] is refused (413): a declared
+//!   `Content-Length` over it at once, before a byte of the body is read or
+//!   a buffer is reserved for it; a chunked body once it passes the limit
+//!   ([`DefaultBodyLimit`]); a request not read within [`IO_TIMEOUT`] gets
+//!   408;
+//! - a `Host` other than the address the app listens on (DNS rebinding)
+//!   and a cross-site `Origin` are refused (403): see [`check_origin`].
 //!
 //! Why Server-Sent Events: the page needs requests and one stream of
 //! updates from the server, nothing the browser sends back on a live
-//! channel. SSE is plain HTTP (a response that never ends), so it needs no
-//! WebSocket library, and the browser's `EventSource` reconnects by itself.
-//! Every connection carries one request (`Connection: close`): the app is
-//! local, and a connection that cannot be reused cannot be left in a bad
-//! state by the request before.
+//! channel. SSE is plain HTTP (a response that never ends), and the
+//! browser's `EventSource` reconnects by itself. Every connection carries
+//! one request (no keep-alive): the app is local, and a connection that
+//! cannot be reused cannot be left in a bad state by the request before.
 
 use super::app::{App, Limits, Method, Reply, Subscription};
-use super::form::Params;
-use super::http::{self, HttpMethod, ReadError, Request};
+use super::params::Params;
 use super::GuiError;
-use crate::commands::CommandError;
-use crate::evals::load_network;
-use std::io::{BufReader, Read, Write};
-use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
+use axum::body::{Body, Bytes};
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method as HttpMethod, StatusCode, Uri};
+use axum::middleware::{self, Next};
+use axum::response::sse::{Event, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use fianchetto_eval::select::load_network;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use std::convert::Infallible;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tokio::sync::mpsc::error::TrySendError;
+use tokio::sync::Semaphore;
 
 /// The port tried when none is given (any free one if it is taken).
 const DEFAULT_PORT: u16 = 8088;
+/// The largest request head (request line and headers) accepted, in bytes.
+pub const MAX_HEAD: usize = 16 * 1024;
+/// The most headers a request may have.
+pub const MAX_HEADERS: usize = 64;
 /// The longest URL accepted.
-const MAX_URL: usize = 8 * 1024;
+pub const MAX_URL: usize = 8 * 1024;
 /// The largest request body accepted: a PGN at its limit, form-encoded
 /// (up to three bytes for one), and the other parameters.
-const MAX_BODY: usize = 3 * super::app::MAX_PGN + 1024;
+pub const MAX_BODY: usize = 3 * super::app::MAX_PGN + 1024;
 /// Threads answering requests.
 const WORKERS: usize = 4;
+/// Connections served at once; more wait to be accepted.
+const MAX_CONNECTIONS: usize = 256;
 /// Live connections open at once, all tabs together.
 const MAX_STREAMS: usize = 64;
 /// A live connection sends a comment this often: it finds a closed tab,
 /// and keeps the tab's session alive while it is open.
 const KEEP_ALIVE: Duration = Duration::from_secs(10);
-/// How long a connection may take to send its whole request, however
-/// slowly it trickles in, and each write of a reply (or an event) may
-/// wait: a client that stalls holds a worker no longer than this.
-const IO_TIMEOUT: Duration = Duration::from_secs(10);
-/// After refusing a request whose body was not read, this much of it is
-/// still read and thrown away (for at most [`DRAIN_TIME`] in all), so that
-/// the client sees the refusal rather than a reset connection.
-const MAX_DRAIN: u64 = 1 << 20;
-const DRAIN_TIME: Duration = Duration::from_secs(1);
+/// How long a connection may take to send its request head, and then its
+/// body, however slowly it trickles in; and how long a live connection
+/// that reads nothing is kept.
+pub const IO_TIMEOUT: Duration = Duration::from_secs(10);
+/// Events queued for a live connection's socket.
+const EVENT_QUEUE: usize = 4;
 
 /// Arguments of `fianchetto gui`.
 #[derive(Debug, clap::Args)]
@@ -65,12 +93,23 @@ pub struct GuiArgs {
     pub no_open: bool,
 }
 
+/// Why the app could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The address cannot be listened on, or the network cannot be loaded.
+    #[error("{0}")]
+    Usage(String),
+    /// Writing the address, or starting the threads, failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
 /// Runs the app until the process is stopped.
-pub fn run(args: &GuiArgs) -> Result<(), CommandError> {
+pub fn run(args: &GuiArgs) -> Result<(), StartError> {
     let listener = bind(args)?;
     let addr = listener.local_addr()?;
     let url = page_url(addr);
-    let net = load_network(None).map_err(|e| CommandError::Usage(e.to_string()))?;
+    let net = load_network(None).map_err(|e| StartError::Usage(e.to_string()))?;
     let app = Arc::new(App::new(net, Limits::default()));
     {
         use std::io::Write as _;
@@ -85,7 +124,6 @@ pub fn run(args: &GuiArgs) -> Result<(), CommandError> {
         }
         out.flush()?;
     }
-    let workers = spawn_workers(&listener, &app)?;
     // Closed tabs' sessions are swept once a minute.
     {
         let app = app.clone();
@@ -99,51 +137,323 @@ pub fn run(args: &GuiArgs) -> Result<(), CommandError> {
     if !args.no_open {
         open_browser(&url);
     }
-    for w in workers {
-        let _ = w.join();
-    }
+    let runtime = runtime()?;
+    runtime.block_on(serve(listener, app))?;
     Ok(())
 }
 
-/// Starts the threads that answer the connections `listener` takes, for
-/// `app`; they run until the process ends.
-pub fn spawn_workers(
-    listener: &TcpListener,
-    app: &Arc<App>,
-) -> std::io::Result<Vec<std::thread::JoinHandle<()>>> {
+/// The runtime the server runs on.
+fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(WORKERS)
+        .thread_name("gui-http")
+        .enable_all()
+        .build()
+}
+
+/// Serves `app` on `listener` from a thread of its own (with its own
+/// runtime) until the process ends: what tests and programs that embed
+/// the app call.
+pub fn spawn(listener: TcpListener, app: Arc<App>) -> std::io::Result<std::thread::JoinHandle<()>> {
+    let runtime = runtime()?;
+    std::thread::Builder::new()
+        .name("gui-server".into())
+        .spawn(move || {
+            let _ = runtime.block_on(serve(listener, app));
+        })
+}
+
+/// Accepts the connections of `listener` and answers each with
+/// [`router`], under the limits on heads and headers; runs until the
+/// listener fails.
+pub async fn serve(listener: TcpListener, app: Arc<App>) -> std::io::Result<()> {
     let addr = listener.local_addr()?;
-    let streams = Arc::new(AtomicUsize::new(0));
-    let mut workers = Vec::new();
-    for i in 0..WORKERS {
-        let (listener, app, streams) = (listener.try_clone()?, app.clone(), streams.clone());
-        let worker = std::thread::Builder::new()
-            .name(format!("gui-http-{i}"))
-            .spawn(move || loop {
-                match listener.accept() {
-                    Ok((connection, _)) => serve(&app, connection, addr, &streams),
-                    // Out of file descriptors, say: wait for some to close.
-                    Err(_) => std::thread::sleep(Duration::from_millis(50)),
-                }
-            })?;
-        workers.push(worker);
+    listener.set_nonblocking(true)?;
+    let listener = tokio::net::TcpListener::from_std(listener)?;
+    let router = router(app, addr);
+    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let Ok(slot) = slots.clone().acquire_owned().await else {
+            return Ok(());
+        };
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            // Out of file descriptors, say: wait for some to close.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let service = TowerToHyperService::new(router.clone());
+        tokio::spawn(async move {
+            // A client that goes away or sends nonsense ends its own
+            // connection; hyper has answered what deserves an answer.
+            let _ = connection()
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+            drop(slot);
+        });
     }
-    Ok(workers)
+}
+
+/// How each connection is served: one request, a head of at most
+/// [`MAX_HEAD`] bytes and [`MAX_HEADERS`] headers, read within
+/// [`IO_TIMEOUT`].
+fn connection() -> http1::Builder {
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(IO_TIMEOUT)
+        .max_buf_size(MAX_HEAD)
+        .max_headers(MAX_HEADERS)
+        .keep_alive(false)
+        .title_case_headers(true);
+    builder
+}
+
+/// What the handlers share.
+#[derive(Clone)]
+struct Server {
+    app: Arc<App>,
+    addr: SocketAddr,
+    streams: Arc<AtomicUsize>,
+}
+
+/// The app's routes for `app` listening on `addr` (the address the `Host`
+/// of each request must name): every path goes to [`App::handle`], behind
+/// the checks on the request's size, host and origin.
+pub fn router(app: Arc<App>, addr: SocketAddr) -> Router {
+    let server = Server {
+        app,
+        addr,
+        streams: Arc::new(AtomicUsize::new(0)),
+    };
+    Router::new()
+        .fallback(handle)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn_with_state(server.clone(), guard))
+        .with_state(server)
+}
+
+/// The checks made before a request is read: its declared body, its URL,
+/// its host and origin; then the whole request must arrive within
+/// [`IO_TIMEOUT`].
+async fn guard(State(server): State<Server>, request: Request, next: Next) -> Response {
+    if let Err(e) = admit(&request, server.addr) {
+        return error(&e);
+    }
+    match tokio::time::timeout(IO_TIMEOUT, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => (StatusCode::REQUEST_TIMEOUT, "the request took too long").into_response(),
+    }
+}
+
+/// Whether a request may go on to the app (see [`guard`]).
+fn admit(request: &Request, addr: SocketAddr) -> Result<(), GuiError> {
+    let headers = request.headers();
+    if let Some(length) = headers.get(header::CONTENT_LENGTH) {
+        let length = length
+            .to_str()
+            .ok()
+            .and_then(|l| l.trim().parse::<u64>().ok())
+            .ok_or_else(|| GuiError::BadInput("a malformed Content-Length".into()))?;
+        if length > MAX_BODY as u64 {
+            return Err(GuiError::TooLarge {
+                what: "the request",
+                len: usize::try_from(length).unwrap_or(usize::MAX),
+                limit: MAX_BODY,
+            });
+        }
+    }
+    let url = request.uri().to_string();
+    if url.len() > MAX_URL {
+        return Err(GuiError::TooLarge {
+            what: "the address",
+            len: url.len(),
+            limit: MAX_URL,
+        });
+    }
+    let text = |name| headers.get(name).and_then(|v: &HeaderValue| v.to_str().ok());
+    check_origin(text(header::HOST), text(header::ORIGIN), addr)
+}
+
+/// Answers one request: the method, path and parameters (query and form
+/// body) to the app, its reply back.
+async fn handle(
+    State(server): State<Server>,
+    method: HttpMethod,
+    uri: Uri,
+    body: Bytes,
+) -> Response {
+    let method = match method {
+        HttpMethod::GET | HttpMethod::HEAD => Method::Get,
+        HttpMethod::POST => Method::Post,
+        _ => return error(&GuiError::Method),
+    };
+    let params = match parameters(method, &uri, &body) {
+        Ok(params) => params,
+        Err(e) => return error(&e),
+    };
+    match server.app.handle(method, uri.path(), &params) {
+        Reply::Events(subscription) => events(&server.streams, subscription),
+        reply => respond(reply),
+    }
+}
+
+/// The query's parameters, then (for a POST) the body's.
+fn parameters(method: Method, uri: &Uri, body: &[u8]) -> Result<Params, GuiError> {
+    let mut params = Params::parse(uri.query().unwrap_or("").as_bytes())?;
+    if method == Method::Post {
+        params.extend(Params::parse(body)?);
+    }
+    Ok(params)
+}
+
+/// The page loads its script and style from this server and nothing else.
+const CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'";
+
+/// The reply for an error.
+fn error(e: &GuiError) -> Response {
+    respond(Reply::error(e))
+}
+
+/// A whole reply as a response (a stream is answered by [`events`]).
+fn respond(reply: Reply) -> Response {
+    let Reply::Body {
+        status,
+        content_type,
+        body,
+        download,
+    } = reply
+    else {
+        return error(&GuiError::NotFound("a stream".into()));
+    };
+    let mut response = Response::new(Body::from(body));
+    *response.status_mut() =
+        StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let headers: &mut HeaderMap = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    if let Some(value) = download
+        .and_then(|name| HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")).ok())
+    {
+        headers.insert(header::CONTENT_DISPOSITION, value);
+    }
+    response
+}
+
+/// Holds one of the [`MAX_STREAMS`] live connections while it lives.
+struct StreamSlot(Arc<AtomicUsize>);
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// A session's snapshots as Server-Sent Events, until the tab goes (the
+/// connection closes or reads nothing for [`IO_TIMEOUT`]) or the session
+/// is closed (its sender is dropped). A thread per live connection waits
+/// on the session's channel and hands the events to the response.
+fn events(streams: &Arc<AtomicUsize>, sub: Subscription) -> Response {
+    if streams.fetch_add(1, Ordering::SeqCst) >= MAX_STREAMS {
+        streams.fetch_sub(1, Ordering::SeqCst);
+        return error(&GuiError::Busy("too many live connections".into()));
+    }
+    let slot = StreamSlot(streams.clone());
+    let (tx, rx) = tokio::sync::mpsc::channel::<Event>(EVENT_QUEUE);
+    let spawned = std::thread::Builder::new()
+        .name("gui-events".into())
+        .spawn(move || {
+            let _slot = slot;
+            forward(&sub, &tx);
+        });
+    if spawned.is_err() {
+        return error(&GuiError::Busy("cannot start a live connection".into()));
+    }
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|event| (Ok::<_, Infallible>(event), rx))
+    });
+    let mut response = Sse::new(stream).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream; charset=utf-8"),
+    );
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// Hands the snapshots of `sub` to `tx` as events (and a comment when
+/// there is none for [`KEEP_ALIVE`]) until the session or the connection
+/// ends.
+fn forward(sub: &Subscription, tx: &tokio::sync::mpsc::Sender<Event>) {
+    loop {
+        let event = match sub.events.recv_timeout(KEEP_ALIVE) {
+            Ok(mut state) => {
+                // Only the newest snapshot matters: skip those queued
+                // behind it.
+                while let Ok(newer) = sub.events.try_recv() {
+                    state = newer;
+                }
+                Event::default().event("state").data(state)
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                if !sub.touch() {
+                    return;
+                }
+                Event::default().comment("keep-alive")
+            }
+            Err(RecvTimeoutError::Disconnected) => return,
+        };
+        if !send_within(tx, event, IO_TIMEOUT) {
+            return;
+        }
+    }
+}
+
+/// Queues `event`, waiting up to `time` for room; false when the
+/// connection is gone or reads nothing for that long.
+fn send_within(tx: &tokio::sync::mpsc::Sender<Event>, mut event: Event, time: Duration) -> bool {
+    let until = Instant::now() + time;
+    loop {
+        match tx.try_send(event) {
+            Ok(()) => return true,
+            Err(TrySendError::Closed(_)) => return false,
+            Err(TrySendError::Full(back)) => {
+                if Instant::now() >= until {
+                    return false;
+                }
+                event = back;
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+    }
 }
 
 /// Listens where the arguments say: the port given (an error if taken),
 /// or 8088, or any free port.
-fn bind(args: &GuiArgs) -> Result<TcpListener, CommandError> {
+fn bind(args: &GuiArgs) -> Result<TcpListener, StartError> {
     let at = |port| TcpListener::bind(SocketAddr::new(args.bind, port));
     match args.port {
         Some(port) => at(port).map_err(|e| {
-            CommandError::Usage(format!(
+            StartError::Usage(format!(
                 "cannot listen on {}:{port}: {e} (--port 0 takes any free port)",
                 args.bind
             ))
         }),
         None => at(DEFAULT_PORT)
             .or_else(|_| at(0))
-            .map_err(|e| CommandError::Usage(format!("cannot listen on {}: {e}", args.bind))),
+            .map_err(|e| StartError::Usage(format!("cannot listen on {}: {e}", args.bind))),
     }
 }
 
@@ -194,24 +504,42 @@ fn open_browser(url: &str) {
     }
 }
 
-/// Refuses what a page of another site could send: a `Host` that is not
-/// this server's loopback name (DNS rebinding) and a cross-site `Origin`.
+/// Refuses what a page of another site could send: a `Host` that does not
+/// name the address the app listens on, `addr` (DNS rebinding: another
+/// name resolving to it), and a cross-site `Origin`.
+///
+/// The host is that address with or without the port (`[…]` around an
+/// IPv6 one); listening on a loopback address, `localhost`, `127.0.0.1`
+/// and `[::1]` name it too. An app listening on every address
+/// (`--bind 0.0.0.0`) cannot tell its names and takes any host.
 pub fn check_origin(
     host: Option<&str>,
     origin: Option<&str>,
     addr: SocketAddr,
 ) -> Result<(), GuiError> {
     let port = addr.port();
-    let names = [
-        format!("127.0.0.1:{port}"),
-        format!("localhost:{port}"),
-        format!("[::1]:{port}"),
-        SocketAddr::new(addr.ip(), port).to_string(),
-    ];
-    let host_ok = !addr.ip().is_loopback() || host.is_some_and(|h| names.iter().any(|n| n == h));
+    let ip = match addr.ip() {
+        IpAddr::V4(ip) => ip.to_string(),
+        IpAddr::V6(ip) => format!("[{ip}]"),
+    };
+    let mut names = vec![ip];
+    if addr.ip().is_loopback() {
+        names.extend(["localhost", "127.0.0.1", "[::1]"].map(String::from));
+    }
+    let named = |host: &str| {
+        let name = match host.rsplit_once(':') {
+            // `[::1]` alone has colons but no port after its bracket.
+            Some((name, p)) if !p.contains(']') && p == port.to_string() => name,
+            Some((_, p)) if !p.contains(']') => return false,
+            _ => host,
+        };
+        names.iter().any(|n| n.eq_ignore_ascii_case(name))
+    };
+    let host_ok = addr.ip().is_unspecified() || host.is_some_and(named);
     if !host_ok {
         return Err(GuiError::Forbidden(format!(
-            "the app answers as 127.0.0.1:{port} or localhost:{port} only"
+            "the app answers as {}:{port} only",
+            names.join(&format!(":{port} or "))
         )));
     }
     if let (Some(origin), Some(host)) = (origin, host) {
@@ -222,292 +550,4 @@ pub fn check_origin(
         }
     }
     Ok(())
-}
-
-/// What a request asks for: the method, path and parameters (query and
-/// body), once the limits and the origin are checked.
-fn parse_request(
-    request: &Request,
-    addr: SocketAddr,
-) -> Result<(Method, String, Params), GuiError> {
-    let url = &request.target;
-    if url.len() > MAX_URL {
-        return Err(GuiError::TooLarge {
-            what: "the address",
-            len: url.len(),
-            limit: MAX_URL,
-        });
-    }
-    check_origin(request.header("Host"), request.header("Origin"), addr)?;
-    let method = match request.method {
-        HttpMethod::Get | HttpMethod::Head => Method::Get,
-        HttpMethod::Post => Method::Post,
-        HttpMethod::Other => return Err(GuiError::Method),
-    };
-    let (path, query) = url.split_once('?').unwrap_or((url, ""));
-    let mut params = Params::parse(query)?;
-    if method == Method::Post {
-        let body = std::str::from_utf8(&request.body)
-            .map_err(|_| GuiError::BadInput("the request is not UTF-8".into()))?;
-        params.extend(Params::parse(body)?);
-    }
-    Ok((method, path.to_string(), params))
-}
-
-/// Answers the one request of `connection`.
-fn serve(app: &App, connection: TcpStream, addr: SocketAddr, streams: &Arc<AtomicUsize>) {
-    if connection.set_write_timeout(Some(IO_TIMEOUT)).is_err() {
-        return;
-    }
-    let mut input = BufReader::new(ReadBefore {
-        stream: &connection,
-        until: Instant::now() + IO_TIMEOUT,
-    });
-    let mut output = &connection;
-    let (reply, head_only) = match http::read_request(&mut input, &mut output, MAX_BODY) {
-        Ok(request) => {
-            let reply = match parse_request(&request, addr) {
-                Ok((method, path, params)) => app.handle(method, &path, &params),
-                Err(e) => Reply::error(&e),
-            };
-            (reply, request.method == HttpMethod::Head)
-        }
-        Err(ReadError::Refused(e)) => {
-            let _ = respond(&connection, &Reply::error(&e), false);
-            // Let the client read the refusal: stop writing, and take (a
-            // bounded part of) what it is still sending.
-            let _ = connection.shutdown(Shutdown::Write);
-            input.get_mut().until = Instant::now() + DRAIN_TIME;
-            let _ = std::io::copy(&mut input.take(MAX_DRAIN), &mut std::io::sink());
-            return;
-        }
-        Err(ReadError::Closed(_)) => return,
-    };
-    match reply {
-        Reply::Body { .. } => {
-            // A tab closed before its answer is not an error worth telling.
-            let _ = respond(&connection, &reply, head_only);
-        }
-        Reply::Events(subscription) => {
-            if streams.fetch_add(1, Ordering::SeqCst) >= MAX_STREAMS {
-                streams.fetch_sub(1, Ordering::SeqCst);
-                let busy = GuiError::Busy("too many live connections".into());
-                let _ = respond(&connection, &Reply::error(&busy), false);
-                return;
-            }
-            let open = streams.clone();
-            let spawned = std::thread::Builder::new()
-                .name("gui-events".into())
-                .spawn(move || {
-                    stream(Box::new(connection), &subscription);
-                    open.fetch_sub(1, Ordering::SeqCst);
-                });
-            if spawned.is_err() {
-                streams.fetch_sub(1, Ordering::SeqCst);
-            }
-        }
-    }
-}
-
-/// A connection read against a deadline: each read waits only for what is
-/// left of the time, so that a client sending a byte now and then cannot
-/// make a request last longer than that.
-struct ReadBefore<'a> {
-    stream: &'a TcpStream,
-    until: Instant,
-}
-
-impl Read for ReadBefore<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let left = self.until.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(std::io::ErrorKind::TimedOut.into());
-        }
-        self.stream.set_read_timeout(Some(left))?;
-        self.stream.read(buf)
-    }
-}
-
-/// Writes a whole reply (a stream is not one: nothing is written).
-fn respond(mut out: &TcpStream, reply: &Reply, head_only: bool) -> std::io::Result<()> {
-    let Reply::Body {
-        status,
-        content_type,
-        body,
-        download,
-    } = reply
-    else {
-        return Ok(());
-    };
-    let disposition = download
-        .as_ref()
-        .map(|name| format!("attachment; filename=\"{name}\""));
-    let mut headers = vec![
-        ("Content-Type", *content_type),
-        ("Cache-Control", "no-store"),
-        ("X-Content-Type-Options", "nosniff"),
-        ("Content-Security-Policy", CSP),
-    ];
-    if let Some(d) = &disposition {
-        headers.push(("Content-Disposition", d));
-    }
-    http::write_response(&mut out, *status, &headers, body.as_bytes(), head_only)
-}
-
-/// The page loads its script and style from this server and nothing else.
-const CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'";
-
-/// Writes a session's snapshots as Server-Sent Events until the tab goes
-/// (a write fails) or the session is closed (its sender is dropped).
-fn stream(mut out: Box<dyn Write + Send>, sub: &Subscription) {
-    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n\
-                Cache-Control: no-store\r\nConnection: close\r\n\r\n";
-    if out
-        .write_all(head.as_bytes())
-        .and_then(|_| out.flush())
-        .is_err()
-    {
-        return;
-    }
-    loop {
-        let sent = match sub.events.recv_timeout(KEEP_ALIVE) {
-            Ok(mut state) => {
-                // Only the newest snapshot matters: skip those queued
-                // behind it.
-                while let Ok(newer) = sub.events.try_recv() {
-                    state = newer;
-                }
-                out.write_all(format!("event: state\ndata: {state}\n\n").as_bytes())
-            }
-            Err(RecvTimeoutError::Timeout) => {
-                if !sub.touch() {
-                    return;
-                }
-                out.write_all(b": keep-alive\n\n")
-            }
-            Err(RecvTimeoutError::Disconnected) => return,
-        };
-        if sent.and_then(|_| out.flush()).is_err() {
-            return;
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn origins_are_checked() {
-        let local: SocketAddr = "127.0.0.1:8088".parse().unwrap();
-        assert!(check_origin(Some("127.0.0.1:8088"), None, local).is_ok());
-        assert!(check_origin(Some("localhost:8088"), Some("http://localhost:8088"), local).is_ok());
-        // DNS rebinding: another name for this address.
-        assert_eq!(
-            check_origin(Some("evil.example:8088"), None, local).map_err(|e| e.status()),
-            Err(403)
-        );
-        assert!(check_origin(None, None, local).is_err());
-        // Another site's page posting here.
-        assert!(check_origin(Some("127.0.0.1:8088"), Some("http://evil.example"), local).is_err());
-        // Opened to the network on purpose: any host name.
-        let open: SocketAddr = "0.0.0.0:80".parse().unwrap();
-        assert!(check_origin(Some("chess.lan"), None, open).is_ok());
-    }
-
-    /// Sends `request` to the app at `addr` and returns its whole reply.
-    fn exchange(addr: SocketAddr, request: &[u8]) -> String {
-        let mut c = TcpStream::connect(addr).unwrap();
-        c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-        // The app may answer before it has read everything (a refusal).
-        let _ = c.write_all(request);
-        let mut reply = Vec::new();
-        let _ = c.read_to_end(&mut reply);
-        String::from_utf8_lossy(&reply).into_owned()
-    }
-
-    #[test]
-    fn the_server_refuses_hostile_requests_and_keeps_serving() {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = listener.local_addr().unwrap();
-        let net = Arc::new(fianchetto_eval::nnue::Network::zero());
-        let app = Arc::new(App::new(net, Limits::default()));
-        let _workers = spawn_workers(&listener, &app).unwrap();
-        let host = format!("Host: {addr}\r\n");
-        let get = format!("GET /api/options HTTP/1.1\r\n{host}\r\n");
-        let ok = exchange(addr, get.as_bytes());
-        assert!(ok.starts_with("HTTP/1.1 200 OK\r\n"), "{ok}");
-        assert!(ok.contains("Content-Security-Policy: "), "{ok}");
-
-        // A body of 100 GB declared (tiny_http died of it), with and
-        // without a Host; a head that never ends; an unknown method.
-        let huge =
-            format!("POST /api/move HTTP/1.1\r\n{host}Content-Length: 99999999999\r\n\r\nabc");
-        let reply = exchange(addr, huge.as_bytes());
-        assert!(reply.starts_with("HTTP/1.1 413 "), "{reply}");
-        assert!(reply.contains("99999999999 bytes long"), "{reply}");
-        let reply = exchange(
-            addr,
-            b"POST / HTTP/1.1\r\nContent-Length: 99999999999\r\n\r\n",
-        );
-        assert!(reply.starts_with("HTTP/1.1 413 "), "{reply}");
-        let mut endless = b"GET / HTTP/1.1\r\nX: ".to_vec();
-        endless.extend(std::iter::repeat_n(b'a', 200_000));
-        let reply = exchange(addr, &endless);
-        assert!(reply.starts_with("HTTP/1.1 413 "), "{reply}");
-        let reply = exchange(addr, format!("BREW / HTTP/1.1\r\n{host}\r\n").as_bytes());
-        assert!(reply.starts_with("HTTP/1.1 405 "), "{reply}");
-        // A HEAD gets the headers alone.
-        let reply = exchange(addr, format!("HEAD / HTTP/1.1\r\n{host}\r\n").as_bytes());
-        assert!(
-            reply.starts_with("HTTP/1.1 200 OK\r\n") && reply.ends_with("\r\n\r\n"),
-            "{reply}"
-        );
-
-        // A client that sends a byte now and then is dropped once the
-        // request's time is up (10 s), not served a byte at a time forever.
-        let started = Instant::now();
-        let mut slow = TcpStream::connect(addr).unwrap();
-        slow.set_read_timeout(Some(Duration::from_secs(60)))
-            .unwrap();
-        let mut dropped = false;
-        for _ in 0..40 {
-            std::thread::sleep(Duration::from_millis(500));
-            if slow.write_all(b"X").is_err() {
-                dropped = true;
-                break;
-            }
-            let mut probe = [0u8; 1];
-            slow.set_nonblocking(true).unwrap();
-            let closed = matches!(slow.read(&mut probe), Ok(0));
-            slow.set_nonblocking(false).unwrap();
-            if closed {
-                dropped = true;
-                break;
-            }
-        }
-        assert!(dropped, "a trickling client kept its connection");
-        assert!(started.elapsed() < Duration::from_secs(15));
-
-        // Still serving, and a session made now plays.
-        assert_eq!(exchange(addr, get.as_bytes()), ok);
-        let reply = exchange(
-            addr,
-            format!("POST /api/session HTTP/1.1\r\n{host}Content-Length: 0\r\n\r\n").as_bytes(),
-        );
-        assert!(reply.starts_with("HTTP/1.1 200 OK\r\n"), "{reply}");
-        assert!(reply.contains("\"session\":\""), "{reply}");
-    }
-
-    #[test]
-    fn urls_name_a_reachable_address() {
-        assert_eq!(
-            page_url("0.0.0.0:9000".parse().unwrap()),
-            "http://127.0.0.1:9000/"
-        );
-        assert_eq!(
-            page_url("127.0.0.1:8088".parse().unwrap()),
-            "http://127.0.0.1:8088/"
-        );
-    }
 }

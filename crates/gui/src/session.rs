@@ -2,14 +2,14 @@
 //! (an engine move, an analysis or the Learn experiment), the pages that
 //! listen to it, and its snapshot as JSON.
 
-use super::json::{array, Object};
-use super::settings::Settings;
+use super::settings::{json_text, Settings, SettingsJson};
 use fianchetto_board::svg::{parse_move_squares, BoardSvg};
 use fianchetto_board::{Bitboards, Board, CastlingMode, Color, Move, Square};
 use fianchetto_eval::Score;
 use fianchetto_movegen::pgn::Tags;
 use fianchetto_movegen::{to_san, to_uci, Game, MoveGen, Outcome};
 use fianchetto_search::{Bound, Info};
+use serde::{Serialize, Serializer};
 use std::cell::RefCell;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -168,7 +168,7 @@ pub struct Session {
     pub revision: u64,
     /// The move list as JSON with the game it was written for (a long game
     /// read from PGN would otherwise be written in SAN on every update).
-    moves_json: RefCell<Option<(u64, String)>>,
+    moves_json: RefCell<Option<(u64, Vec<MoveJson>)>>,
 }
 
 impl Session {
@@ -239,23 +239,29 @@ impl Session {
     /// results.
     pub fn to_json(&self) -> String {
         let board = self.game.board();
-        let pieces = Object::new();
-        let pieces = Square::all().fold(pieces, |o, sq| match board.piece_at(sq) {
-            Some(p) => o.str(&sq.to_string(), &piece_code(p.color, p.role.upper_char())),
-            None => o,
-        });
-        let legal = array(board.legal_moves().iter().map(|&mv| {
-            let uci = to_uci(board, mv, CastlingMode::Standard);
-            Object::new()
-                .str("uci", &uci)
-                .str("from", uci.get(0..2).unwrap_or(""))
-                .str("to", uci.get(2..4).unwrap_or(""))
-                .opt_str("promotion", uci.get(4..5))
-                .str("san", &to_san(board, mv).unwrap_or_else(|_| mv.to_string()))
-                .finish()
-        }));
+        let pieces = Pieces(
+            Square::all()
+                .filter_map(|sq| {
+                    let p = board.piece_at(sq)?;
+                    Some((sq.to_string(), piece_code(p.color, p.role.upper_char())))
+                })
+                .collect(),
+        );
+        let legal = board
+            .legal_moves()
+            .iter()
+            .map(|&mv| {
+                let uci = to_uci(board, mv, CastlingMode::Standard);
+                LegalJson {
+                    from: uci.get(0..2).unwrap_or("").to_string(),
+                    to: uci.get(2..4).unwrap_or("").to_string(),
+                    promotion: uci.get(4..5).map(str::to_string),
+                    san: to_san(board, mv).unwrap_or_else(|_| mv.to_string()),
+                    uci,
+                }
+            })
+            .collect();
         let start = self.game.start();
-        let moves = self.moves_json();
         let last = self.game.moves().last().map(|&mv| {
             let before = &self.game.positions()[self.game.positions().len() - 2];
             to_uci(before, mv, CastlingMode::Standard)
@@ -273,60 +279,166 @@ impl Session {
         if let Some((from, to)) = last.as_deref().and_then(parse_move_squares) {
             picture = picture.last_move_squares(from, to);
         }
-        let outcome = self.outcome().map_or("null".to_string(), outcome_json);
         let job = self.job_kind();
         let thinking = job == Some(JobKind::EngineMove);
-        let analysis = self.analysis.as_ref().map_or("null".into(), |a| {
-            analysis_json(a, job == Some(JobKind::Analysis) || thinking)
-        });
-        let learn = self.learn.as_ref().map_or("null".into(), |l| {
-            learn_json(l, job == Some(JobKind::Learn))
-        });
-        Object::new()
-            .str("session", &self.id)
-            .int("revision", self.revision as i64)
-            .str("fen", &board.fen())
-            .str("start_fen", &start.fen())
-            .str(
-                "turn",
-                if board.turn() == Color::White {
-                    "w"
-                } else {
-                    "b"
-                },
-            )
-            .raw("pieces", &pieces.finish())
-            .str("svg", &picture.to_svg())
-            .bool("flipped", self.flipped)
-            .raw("legal", &legal)
-            .raw("moves", &moves)
-            .int("first_move_number", i64::from(start.fullmove_number()))
-            .str(
-                "first_turn",
-                if start.turn() == Color::White {
-                    "w"
-                } else {
-                    "b"
-                },
-            )
-            .opt_str("last", last.as_deref())
-            .opt_str("check", check.as_deref())
-            .raw("outcome", &outcome)
-            .bool("thinking", thinking)
-            .bool("analysing", self.analysing)
-            .bool("learning", job == Some(JobKind::Learn))
-            .raw("settings", &self.settings.to_json())
-            .raw("analysis", &analysis)
-            .raw("learn", &learn)
-            .opt_str("notice", self.notice.as_deref())
-            .finish()
+        let turn = |c: Color| if c == Color::White { "w" } else { "b" };
+        json_text(&StateJson {
+            session: &self.id,
+            revision: self.revision,
+            fen: board.fen(),
+            start_fen: start.fen(),
+            turn: turn(board.turn()),
+            pieces,
+            svg: picture.to_svg(),
+            flipped: self.flipped,
+            legal,
+            moves: self.moves_json(),
+            first_move_number: start.fullmove_number(),
+            first_turn: turn(start.turn()),
+            last,
+            check,
+            outcome: self.outcome().map(outcome_json),
+            thinking,
+            analysing: self.analysing,
+            learning: job == Some(JobKind::Learn),
+            settings: self.settings.json(),
+            analysis: self.analysis.as_ref().map(|a| {
+                analysis_json(a, job == Some(JobKind::Analysis) || thinking)
+            }),
+            learn: self
+                .learn
+                .as_ref()
+                .map(|l| learn_json(l, job == Some(JobKind::Learn))),
+            notice: self.notice.as_deref(),
+        })
     }
 }
 
+/// A tab's state as the page reads it (`Session::to_json`), members in
+/// this order.
+#[derive(Serialize)]
+struct StateJson<'a> {
+    session: &'a str,
+    revision: u64,
+    fen: String,
+    start_fen: String,
+    turn: &'static str,
+    pieces: Pieces,
+    svg: String,
+    flipped: bool,
+    legal: Vec<LegalJson>,
+    moves: Vec<MoveJson>,
+    first_move_number: u32,
+    first_turn: &'static str,
+    last: Option<String>,
+    check: Option<String>,
+    outcome: Option<OutcomeJson>,
+    thinking: bool,
+    analysing: bool,
+    learning: bool,
+    settings: SettingsJson,
+    analysis: Option<AnalysisJson>,
+    learn: Option<LearnJson>,
+    notice: Option<&'a str>,
+}
+
+/// The pieces as an object from square to piece, a1 to h8.
+struct Pieces(Vec<(String, String)>);
+
+impl Serialize for Pieces {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
+}
+
+/// A legal move: its UCI text, squares, promotion and SAN.
+#[derive(Serialize)]
+struct LegalJson {
+    uci: String,
+    from: String,
+    to: String,
+    promotion: Option<String>,
+    san: String,
+}
+
+/// A move played, in SAN and UCI.
+#[derive(Clone, Serialize)]
+struct MoveJson {
+    san: String,
+    uci: String,
+}
+
+/// The end of the game.
+#[derive(Serialize)]
+struct OutcomeJson {
+    result: &'static str,
+    reason: String,
+    text: String,
+}
+
+/// A score: `cp` or `mate` from the mover's view, and from White's.
+#[derive(Serialize)]
+struct ScoreJson {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mate: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cp: Option<i64>,
+    white: String,
+    white_cp: i64,
+}
+
+/// One line of an analysis.
+#[derive(Serialize)]
+struct LineJson {
+    multipv: usize,
+    depth: u32,
+    seldepth: u32,
+    score: ScoreJson,
+    bound: &'static str,
+    nodes: u64,
+    nps: u64,
+    time_ms: u64,
+    pv: String,
+}
+
+/// An analysis, or the engine thinking.
+#[derive(Serialize)]
+struct AnalysisJson {
+    fen: String,
+    by: &'static str,
+    running: bool,
+    nodes: u64,
+    time_ms: u64,
+    nps: u64,
+    lines: Vec<LineJson>,
+}
+
+/// One bar of the Learn view.
+#[derive(Serialize)]
+struct RowJson {
+    name: &'static str,
+    meaning: &'static str,
+    nodes: u64,
+    time_ms: f64,
+    complete: bool,
+}
+
+/// The Learn experiment.
+#[derive(Serialize)]
+struct LearnJson {
+    fen: String,
+    depth: u32,
+    ablation_depth: u32,
+    eval: &'static str,
+    running: bool,
+    algorithms: Vec<RowJson>,
+    ablation: Vec<RowJson>,
+}
+
 impl Session {
-    /// The moves played, in SAN and UCI, as JSON (written again only when
-    /// the game changed).
-    fn moves_json(&self) -> String {
+    /// The moves played, in SAN and UCI (written again only when the game
+    /// changed).
+    fn moves_json(&self) -> Vec<MoveJson> {
         let mut key = DefaultHasher::new();
         self.game.start().hash().hash(&mut key);
         for mv in self.game.moves() {
@@ -337,17 +449,16 @@ impl Session {
         match &*cache {
             Some((k, json)) if *k == key => json.clone(),
             _ => {
-                let json = array(self.game.positions().iter().zip(self.game.moves()).map(
-                    |(before, &mv)| {
-                        Object::new()
-                            .str(
-                                "san",
-                                &to_san(before, mv).unwrap_or_else(|_| mv.to_string()),
-                            )
-                            .str("uci", &to_uci(before, mv, CastlingMode::Standard))
-                            .finish()
-                    },
-                ));
+                let json: Vec<MoveJson> = self
+                    .game
+                    .positions()
+                    .iter()
+                    .zip(self.game.moves())
+                    .map(|(before, &mv)| MoveJson {
+                        san: to_san(before, mv).unwrap_or_else(|_| mv.to_string()),
+                        uci: to_uci(before, mv, CastlingMode::Standard),
+                    })
+                    .collect();
                 *cache = Some((key, json.clone()));
                 json
             }
@@ -361,30 +472,32 @@ fn piece_code(color: Color, role: char) -> String {
     format!("{c}{role}")
 }
 
-fn outcome_json(outcome: Outcome) -> String {
+fn outcome_json(outcome: Outcome) -> OutcomeJson {
     let how = match outcome {
         Outcome::Decisive { how, .. } | Outcome::Draw(how) => how,
     };
-    Object::new()
-        .str("result", outcome.result())
-        .str("reason", &how.to_string())
-        .str("text", &outcome.to_string())
-        .finish()
+    OutcomeJson {
+        result: outcome.result(),
+        reason: how.to_string(),
+        text: outcome.to_string(),
+    }
 }
 
 /// A score for the side to move as JSON: `cp` or `mate` (moves, negative
 /// when mated) from the mover's view, and `white`, the text from White's
 /// view (`+0.35`, `#3`, `#-2`) with `white_cp` for the evaluation bar.
 pub fn score_json(score: Score, turn: Color) -> String {
+    json_text(&score_value(score, turn))
+}
+
+fn score_value(score: Score, turn: Color) -> ScoreJson {
     let white = if turn == Color::White {
         score
     } else {
         score.flip()
     };
-    let mover = match score.mate_moves() {
-        Some(m) => Object::new().int("mate", i64::from(m)),
-        None => Object::new().int("cp", i64::from(score.value())),
-    };
+    let mate = score.mate_moves().map(i64::from);
+    let cp = mate.is_none().then(|| i64::from(score.value()));
     let (text, white_cp) = match white.mate_moves() {
         Some(m) => (format!("#{m}"), if m > 0 { 10_000 } else { -10_000 }),
         None => (
@@ -392,7 +505,12 @@ pub fn score_json(score: Score, turn: Color) -> String {
             i64::from(white.value()),
         ),
     };
-    mover.str("white", &text).int("white_cp", white_cp).finish()
+    ScoreJson {
+        mate,
+        cp,
+        white: text,
+        white_cp,
+    }
 }
 
 /// A principal variation in SAN with move numbers (up to the first move
@@ -410,71 +528,71 @@ fn pv_san(board: &Bitboards, pv: &[Move]) -> String {
     fianchetto_movegen::san_line(board, &pv[..legal]).unwrap_or_default()
 }
 
-fn analysis_json(a: &Analysis, running: bool) -> String {
+fn analysis_json(a: &Analysis, running: bool) -> AnalysisJson {
     let turn = a.board.turn();
-    let lines = array(a.lines.iter().enumerate().filter_map(|(k, info)| {
-        let info = info.as_ref()?;
-        let bound = match info.bound {
-            Bound::Exact => "exact",
-            Bound::Lower => "lower",
-            Bound::Upper => "upper",
-        };
-        Some(
-            Object::new()
-                .int("multipv", k as i64 + 1)
-                .int("depth", i64::from(info.depth))
-                .int("seldepth", i64::from(info.seldepth))
-                .raw("score", &score_json(info.score, turn))
-                .str("bound", bound)
-                .int("nodes", info.nodes as i64)
-                .int("nps", info.nps as i64)
-                .int("time_ms", info.time.as_millis() as i64)
-                .str("pv", &pv_san(&a.board, &info.pv))
-                .finish(),
-        )
-    }));
+    let lines = a
+        .lines
+        .iter()
+        .enumerate()
+        .filter_map(|(k, info)| {
+            let info = info.as_ref()?;
+            let bound = match info.bound {
+                Bound::Exact => "exact",
+                Bound::Lower => "lower",
+                Bound::Upper => "upper",
+            };
+            Some(LineJson {
+                multipv: k + 1,
+                depth: info.depth,
+                seldepth: info.seldepth,
+                score: score_value(info.score, turn),
+                bound,
+                nodes: info.nodes,
+                nps: info.nps,
+                time_ms: info.time.as_millis() as u64,
+                pv: pv_san(&a.board, &info.pv),
+            })
+        })
+        .collect();
     let nodes = a.nodes.0 + a.nodes.1;
     let seconds = a.elapsed.as_secs_f64();
-    Object::new()
-        .str("fen", &a.board.fen())
-        .str("by", a.by)
-        .bool("running", running)
-        .int("nodes", nodes as i64)
-        .int("time_ms", a.elapsed.as_millis() as i64)
-        .int(
-            "nps",
-            if seconds > 0.0 {
-                (nodes as f64 / seconds) as i64
-            } else {
-                0
-            },
-        )
-        .raw("lines", &lines)
-        .finish()
+    AnalysisJson {
+        fen: a.board.fen(),
+        by: a.by,
+        running,
+        nodes,
+        time_ms: a.elapsed.as_millis() as u64,
+        nps: if seconds > 0.0 {
+            (nodes as f64 / seconds) as u64
+        } else {
+            0
+        },
+        lines,
+    }
 }
 
-fn learn_rows(rows: &[LearnRow]) -> String {
-    array(rows.iter().map(|r| {
-        Object::new()
-            .str("name", r.name)
-            .str("meaning", r.meaning)
-            .int("nodes", r.nodes as i64)
-            .num("time_ms", r.time.as_secs_f64() * 1000.0)
-            .bool("complete", r.complete)
-            .finish()
-    }))
+fn learn_rows(rows: &[LearnRow]) -> Vec<RowJson> {
+    rows.iter()
+        .map(|r| RowJson {
+            name: r.name,
+            meaning: r.meaning,
+            nodes: r.nodes,
+            time_ms: r.time.as_secs_f64() * 1000.0,
+            complete: r.complete,
+        })
+        .collect()
 }
 
-fn learn_json(l: &Learn, running: bool) -> String {
-    Object::new()
-        .str("fen", &l.fen)
-        .int("depth", i64::from(l.depth))
-        .int("ablation_depth", i64::from(l.ablation_depth))
-        .str("eval", l.eval)
-        .bool("running", running)
-        .raw("algorithms", &learn_rows(&l.algorithms))
-        .raw("ablation", &learn_rows(&l.ablation))
-        .finish()
+fn learn_json(l: &Learn, running: bool) -> LearnJson {
+    LearnJson {
+        fen: l.fen.clone(),
+        depth: l.depth,
+        ablation_depth: l.ablation_depth,
+        eval: l.eval,
+        running,
+        algorithms: learn_rows(&l.algorithms),
+        ablation: learn_rows(&l.ablation),
+    }
 }
 
 /// Locks a session; a job that panicked while holding the lock (which

@@ -2,15 +2,14 @@
 //! algorithm and evaluation, under which limit; how many lines the
 //! analysis shows; how deep the Learn view searches.
 
-use super::form::Params;
-use super::json::{array, string, Object};
+use super::params::Params;
 use super::GuiError;
-use crate::evals::EvalName;
-use crate::searchers::Algo;
-use crate::uci::options::ELO_RANGE;
-use crate::uci::session::strength_nodes;
 use fianchetto_board::Color;
+use fianchetto_eval::select::EvalName;
+use fianchetto_search::select::Algo;
+use fianchetto_search::strength::{strength_nodes, ELO_RANGE};
 use fianchetto_search::Limits;
+use serde::Serialize;
 use std::time::Duration;
 
 /// The colours the engine plays.
@@ -198,50 +197,80 @@ impl Settings {
 
     /// The settings as JSON.
     pub fn to_json(&self) -> String {
+        json_text(&self.json())
+    }
+
+    /// The settings as a value to serialize.
+    pub fn json(&self) -> SettingsJson {
         let (limit, value) = match self.limit {
             Limit::Depth(d) => ("depth", i64::from(d)),
             Limit::Time(ms) => ("time", ms as i64),
             Limit::Elo(e) => ("elo", e),
         };
-        Object::new()
-            .str("engine", self.engine.name())
-            .str("algo", self.algo.name())
-            .str("eval", self.eval.name())
-            .str("limit", limit)
-            .int("value", value)
-            .int("multipv", self.multipv as i64)
-            .int("learn_depth", i64::from(self.learn_depth))
-            .int("ablation_depth", i64::from(self.ablation_depth))
-            .finish()
+        SettingsJson {
+            engine: self.engine.name(),
+            algo: self.algo.name(),
+            eval: self.eval.name(),
+            limit,
+            value,
+            multipv: self.multipv,
+            learn_depth: self.learn_depth,
+            ablation_depth: self.ablation_depth,
+        }
     }
+}
+
+/// [`Settings`] as the page reads them.
+#[derive(Serialize)]
+pub struct SettingsJson {
+    engine: &'static str,
+    algo: &'static str,
+    eval: &'static str,
+    limit: &'static str,
+    value: i64,
+    multipv: usize,
+    learn_depth: u32,
+    ablation_depth: u32,
+}
+
+/// What the page offers in its menus.
+#[derive(Serialize)]
+struct Options {
+    algorithms: Vec<&'static str>,
+    evaluations: Vec<&'static str>,
+    engine: Vec<&'static str>,
+    depth: (i64, i64),
+    time: (i64, i64),
+    elo: (i64, i64),
+    multipv: (i64, i64),
+    learn_depth: (i64, i64),
+    ablation_depth: (i64, i64),
+    defaults: SettingsJson,
+}
+
+/// `value` as JSON text. The values serialized here are plain structs,
+/// strings and numbers, which serde_json always writes.
+pub(crate) fn json_text<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|e| {
+        serde_json::json!({ "error": format!("cannot write the reply: {e}") }).to_string()
+    })
 }
 
 /// What the page offers in its menus, from the registries of names (so
 /// that a new algorithm or evaluation appears without touching the page).
 pub fn options_json() -> String {
-    let names = |list: Vec<&str>| array(list.into_iter().map(string));
-    let range = |(lo, hi): (i64, i64)| format!("[{lo},{hi}]");
-    Object::new()
-        .raw(
-            "algorithms",
-            &names(Algo::ALL.iter().map(|a| a.name()).collect()),
-        )
-        .raw(
-            "evaluations",
-            &names(EvalName::ALL.iter().map(|e| e.name()).collect()),
-        )
-        .raw(
-            "engine",
-            &names(EngineSide::ALL.iter().map(|s| s.name()).collect()),
-        )
-        .raw("depth", &range(DEPTH_RANGE))
-        .raw("time", &range(TIME_RANGE_MS))
-        .raw("elo", &range(ELO_RANGE))
-        .raw("multipv", &range((1, MAX_MULTIPV as i64)))
-        .raw("learn_depth", &range(LEARN_DEPTH_RANGE))
-        .raw("ablation_depth", &range(ABLATION_DEPTH_RANGE))
-        .raw("defaults", &Settings::default().to_json())
-        .finish()
+    json_text(&Options {
+        algorithms: Algo::ALL.iter().map(|a| a.name()).collect(),
+        evaluations: EvalName::ALL.iter().map(|e| e.name()).collect(),
+        engine: EngineSide::ALL.iter().map(|s| s.name()).collect(),
+        depth: DEPTH_RANGE,
+        time: TIME_RANGE_MS,
+        elo: ELO_RANGE,
+        multipv: (1, MAX_MULTIPV as i64),
+        learn_depth: LEARN_DEPTH_RANGE,
+        ablation_depth: ABLATION_DEPTH_RANGE,
+        defaults: Settings::default().json(),
+    })
 }
 
 #[cfg(test)]

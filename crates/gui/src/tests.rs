@@ -3,7 +3,7 @@
 //! expiry, analysis and the Learn experiment.
 
 use super::app::{App, Limits, Method, Reply};
-use super::form::Params;
+use super::params::Params;
 use super::session::Session;
 use fianchetto_board::{Bitboards, Board};
 use fianchetto_eval::nnue::Network;

@@ -43,6 +43,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod ablation;
 pub mod alphabeta;
 mod common;
 pub mod cuckoo;
@@ -51,7 +52,9 @@ pub mod mcts;
 pub mod minimax;
 pub mod pvs;
 pub mod scout;
+pub mod select;
 pub mod see;
+pub mod strength;
 pub mod time;
 pub mod tt;
 

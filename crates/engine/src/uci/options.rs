@@ -16,8 +16,7 @@ pub use fianchetto_uci::OptionError;
 use fianchetto_uci::{OptionKind, OptionValue, UciOption};
 use std::sync::LazyLock;
 
-/// Lowest and highest `UCI_Elo`.
-pub const ELO_RANGE: (i64, i64) = (800, 2800);
+pub use fianchetto_search::strength::ELO_RANGE;
 
 /// Every option's current value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -702,8 +701,8 @@ mod tests {
         }
         assert_eq!(o.set("null", Some("false")), Ok(Applied::Set));
         assert!(!o.switches.null_move);
-        assert_eq!(o.set("TTPV", Some("true")), Ok(Applied::Set));
-        assert!(o.switches.tt_pv);
+        assert_eq!(o.set("SEE-PINS", Some("true")), Ok(Applied::Set));
+        assert!(o.switches.see_pins);
         assert!(o.set("null", Some("sometimes")).is_err());
         assert!(!o.switches.null_move);
     }

@@ -829,30 +829,7 @@ fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// `UCI_Elo` is played with a node budget and nothing else: the budget
-/// doubles every [`ELO_PER_DOUBLING`] Elo, and [`REFERENCE_NODES`] nodes a
-/// move measured [`ELO_AT_REFERENCE`] on Stockfish 15.1's `UCI_Elo` scale, in
-/// matches against the rated Debian engines (Phalanx XXV, GNU Chess 6),
-/// each placed on that scale by its own matches (see `docs/strength.md`,
-/// its calibration tables, and `scripts/uci-elo/`). A node budget changes
-/// strength smoothly; a depth cap does not (one ply is worth about 200 Elo
-/// here, and a cap binds long before a budget of the same strength does).
-const REFERENCE_NODES: f64 = 8192.0;
-/// Measured Elo at [`REFERENCE_NODES`] nodes a move.
-const ELO_AT_REFERENCE: f64 = 2062.0;
-/// Measured Elo gained by each doubling of the node budget.
-const ELO_PER_DOUBLING: f64 = 254.0;
-
-/// The node budget per move that plays at `elo` (clamped to `UCI_Elo`'s
-/// range): `REFERENCE_NODES · 2^((elo − ELO_AT_REFERENCE) / ELO_PER_DOUBLING)`.
-/// The search always completes its first iteration, so even the smallest
-/// budget plays a searched move. Outside the settings that were measured
-/// the line is extrapolated.
-pub fn strength_nodes(elo: i64) -> u64 {
-    let elo = elo.clamp(super::options::ELO_RANGE.0, super::options::ELO_RANGE.1) as f64;
-    let doublings = (elo - ELO_AT_REFERENCE) / ELO_PER_DOUBLING;
-    (REFERENCE_NODES * doublings.exp2()).round().max(1.0) as u64
-}
+pub use fianchetto_search::strength::strength_nodes;
 
 /// Runs a UCI session on standard input and output.
 pub fn run_stdio() {

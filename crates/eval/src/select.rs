@@ -1,0 +1,274 @@
+//! Evaluations by name: the names a user can type (`--eval`, the UCI
+//! `Evaluation` option, the web app's menu), a chosen evaluation ready to
+//! build evaluators from, loading a network, and [`with_evaluator!`](crate::with_evaluator)
+//! to run generic code on the chosen evaluator.
+//!
+//! ```
+//! use fianchetto_eval::select::{load_network, EvalChoice, EvalName};
+//! let net = load_network(None).unwrap();
+//! let choice = EvalChoice::new(EvalName::parse("classical").unwrap(), &net);
+//! let name = fianchetto_eval::with_evaluator!(&choice, e => {
+//!     let _evaluator = e;
+//!     choice.name()
+//! });
+//! assert_eq!(name, "classical");
+//! ```
+
+use crate::nnue::{embedded_network, Network};
+use crate::{Params, ParamsError, Preset, PresetEvaluator};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The evaluations a user can name (`--eval`, the UCI `Evaluation` option).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum EvalName {
+    /// The neural network (the embedded one unless a file is given).
+    #[default]
+    Nnue,
+    /// The project's tapered hand-crafted evaluation.
+    Classical,
+    /// Lugo's BuhoChess evaluation.
+    Buhochess,
+    /// Material only.
+    Material,
+}
+
+impl EvalName {
+    /// Every evaluation, in the order the UCI option lists them.
+    pub const ALL: [EvalName; 4] = [
+        EvalName::Nnue,
+        EvalName::Classical,
+        EvalName::Buhochess,
+        EvalName::Material,
+    ];
+
+    /// The name users type.
+    pub fn name(self) -> &'static str {
+        match self {
+            EvalName::Nnue => "nnue",
+            EvalName::Classical => "classical",
+            EvalName::Buhochess => "buhochess",
+            EvalName::Material => "material",
+        }
+    }
+
+    /// The evaluation called `name` (case-insensitive).
+    pub fn parse(name: &str) -> Option<EvalName> {
+        EvalName::ALL
+            .into_iter()
+            .find(|e| e.name().eq_ignore_ascii_case(name.trim()))
+    }
+}
+
+impl std::fmt::Display for EvalName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A chosen evaluation, ready to build evaluators from.
+#[derive(Clone, Debug)]
+pub enum EvalChoice {
+    /// A hand-crafted preset.
+    Preset(Preset),
+    /// A hand-crafted preset's terms with other weights (classical or
+    /// BuhoChess; see [`EvalChoice::with_weights`]).
+    Weighted(Preset, Arc<Params>),
+    /// NNUE with this network.
+    Nnue(Arc<Network>),
+}
+
+/// Why a weights file could not be applied (the message names the file).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct WeightsError(pub String);
+
+impl EvalChoice {
+    /// The evaluation `name`, with `net` if it is NNUE.
+    pub fn new(name: EvalName, net: &Arc<Network>) -> EvalChoice {
+        match name {
+            EvalName::Nnue => EvalChoice::Nnue(net.clone()),
+            EvalName::Classical => EvalChoice::Preset(Preset::Classical),
+            EvalName::Buhochess => EvalChoice::Preset(Preset::BuhoChess),
+            EvalName::Material => EvalChoice::Preset(Preset::Material),
+        }
+    }
+
+    /// Its name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EvalChoice::Preset(p) | EvalChoice::Weighted(p, _) => p.name(),
+            EvalChoice::Nnue(_) => "nnue",
+        }
+    }
+
+    /// The same evaluation with the weights of `text` (`name value` lines,
+    /// what `tune texel` writes) over its preset's own, when it has weights
+    /// to change: classical and BuhoChess do, NNUE and material are
+    /// returned unchanged. An error names the line that is wrong.
+    pub fn with_weights(self, text: &str) -> Result<EvalChoice, ParamsError> {
+        match self {
+            EvalChoice::Preset(p @ (Preset::Classical | Preset::BuhoChess))
+            | EvalChoice::Weighted(p, _) => Ok(EvalChoice::Weighted(
+                p,
+                Arc::new(Params::from_text(p.params(), text)?),
+            )),
+            other => Ok(other),
+        }
+    }
+
+    /// [`EvalChoice::with_weights`] with the text of `file` (none: this
+    /// choice unchanged). Refused for NNUE and material, which have no
+    /// weights to change.
+    pub fn with_weights_file(self, file: Option<&Path>) -> Result<EvalChoice, WeightsError> {
+        let Some(file) = file else { return Ok(self) };
+        if matches!(
+            self,
+            EvalChoice::Nnue(_) | EvalChoice::Preset(Preset::Material)
+        ) {
+            return Err(WeightsError(format!(
+                "weights {} apply to classical and buhochess, not {}",
+                file.display(),
+                self.name()
+            )));
+        }
+        let usage = |e: String| WeightsError(format!("weights {}: {e}", file.display()));
+        let text = read_weights(file).map_err(usage)?;
+        self.with_weights(&text).map_err(|e| usage(e.to_string()))
+    }
+
+    /// A fresh evaluator of a hand-crafted choice (the classical one for
+    /// NNUE, whose terms it reports beside the network's output).
+    pub fn hand_crafted(&self) -> PresetEvaluator {
+        match self {
+            EvalChoice::Preset(p) => p.evaluator(),
+            EvalChoice::Weighted(p, w) => p.evaluator_with((**w).clone()),
+            EvalChoice::Nnue(_) => Preset::Classical.evaluator(),
+        }
+    }
+}
+
+/// The text of a weights file (`name value` lines, what `tune texel`
+/// writes), once every line is known to name a weight and an integer; or
+/// why not (the file cannot be read, or the line that is wrong). Weight
+/// names are the same for every hand-crafted preset, so one check serves
+/// them all.
+pub fn read_weights(file: &Path) -> Result<String, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
+    Params::from_text(Params::classical_hand_set(), &text).map_err(|e| e.to_string())?;
+    Ok(text)
+}
+
+/// Why a network could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadNetError {
+    /// The file could not be read.
+    #[error("cannot read network {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not a valid network.
+    #[error("network {path}: {source}")]
+    Net {
+        /// The file (`<embedded>` for the built-in one).
+        path: PathBuf,
+        /// What is wrong with it.
+        source: crate::nnue::NetError,
+    },
+}
+
+/// The name that stands for the embedded network (`EvalFile` default).
+pub const EMBEDDED: &str = "<embedded>";
+
+/// The network in `path`, or the embedded one for `None`, an empty path
+/// or [`EMBEDDED`].
+pub fn load_network(path: Option<&Path>) -> Result<Arc<Network>, LoadNetError> {
+    match path.filter(|p| !p.as_os_str().is_empty() && p.as_os_str() != EMBEDDED) {
+        None => embedded_network().map_err(|source| LoadNetError::Net {
+            path: PathBuf::from(EMBEDDED),
+            source,
+        }),
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|source| LoadNetError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            Network::from_bytes(&bytes)
+                .map(Arc::new)
+                .map_err(|source| LoadNetError::Net {
+                    path: path.to_path_buf(),
+                    source,
+                })
+        }
+    }
+}
+
+/// Runs `$body` with `$e` bound to a fresh evaluator of the chosen kind
+/// (a [`select::EvalChoice`](crate::select::EvalChoice)); the body is
+/// compiled once per evaluator type.
+#[macro_export]
+macro_rules! with_evaluator {
+    ($choice:expr, $e:ident => $body:expr) => {
+        match $choice {
+            $crate::select::EvalChoice::Preset($crate::Preset::Material) => {
+                let $e = $crate::Material::default();
+                $body
+            }
+            $crate::select::EvalChoice::Preset($crate::Preset::BuhoChess) => {
+                let $e = $crate::BuhoChess::default();
+                $body
+            }
+            $crate::select::EvalChoice::Preset($crate::Preset::Classical) => {
+                let $e = $crate::Classical::default();
+                $body
+            }
+            $crate::select::EvalChoice::Weighted($crate::Preset::BuhoChess, w) => {
+                let $e = $crate::BuhoChess::with_params((**w).clone());
+                $body
+            }
+            $crate::select::EvalChoice::Weighted($crate::Preset::Classical, w) => {
+                let $e = $crate::Classical::with_params((**w).clone());
+                $body
+            }
+            // `with_weights` never weights material; should one be built by
+            // hand, material has no weights to apply.
+            $crate::select::EvalChoice::Weighted($crate::Preset::Material, _) => {
+                let $e = $crate::Material::default();
+                $body
+            }
+            $crate::select::EvalChoice::Nnue(net) => {
+                let $e = $crate::nnue::Nnue::new(net.clone());
+                $body
+            }
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_files_are_checked() {
+        for e in EvalName::ALL {
+            assert_eq!(EvalName::parse(e.name()), Some(e));
+        }
+        assert_eq!(EvalName::parse("NNUE"), Some(EvalName::Nnue));
+        assert_eq!(EvalName::parse("abacus"), None);
+        assert!(load_network(None).is_ok());
+        assert!(load_network(Some(Path::new(EMBEDDED))).is_ok());
+        let missing = load_network(Some(Path::new("/no/such/net.nnue"))).unwrap_err();
+        assert!(missing
+            .to_string()
+            .contains("cannot read network /no/such/net.nnue"));
+        let bad = std::env::temp_dir().join(format!("fianchetto-bad-{}.nnue", std::process::id()));
+        std::fs::write(&bad, b"FIANNUE\x1a but not much else").unwrap();
+        let err = load_network(Some(&bad)).unwrap_err().to_string();
+        assert!(err.contains("network") && err.contains("bytes"), "{err}");
+        let _ = std::fs::remove_file(&bad);
+    }
+}
