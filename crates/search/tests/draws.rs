@@ -19,20 +19,12 @@ fn algorithms() -> Vec<Box<dyn Search<Bitboards>>> {
         Box::new(Scout::new(TestEval)),
         Box::new(Pvs::with_config(TestEval, PvsConfig::all_off())),
         Box::new(Pvs::new(TestEval)),
-        Box::new(Pvs::with_config(
-            TestEval,
-            PvsConfig {
-                draw_jitter: true,
-                ..PvsConfig::default()
-            },
-        )),
     ]
 }
 
-/// A draw's score: exactly zero, or one unit either way where PVS's
-/// `draw-jitter` (off by default) scores draws inside the tree.
+/// A draw's score: exactly zero.
 fn is_draw(score: Score) -> bool {
-    (score.0 - Score::DRAW.0).abs() <= 1
+    score == Score::DRAW
 }
 
 #[test]

@@ -230,46 +230,36 @@ fn a_stopped_iteration_keeps_a_better_root_move() {
 }
 
 #[test]
-fn two_threads_that_adopt_deeper_iterations_report_consistently() {
-    // With `smp-adopt` the main thread may take a helper's completed
-    // iteration and skip a depth, and with `smp-join` also leave the one it
-    // is searching; whatever it does, the depths it reports rise, the last
+fn two_threads_report_consistently() {
+    // With helper threads the depths the main thread reports rise, the last
     // is the limit, and the result leads with the move of the last line
     // reported.
-    let adopt = PvsConfig {
+    let config = PvsConfig {
         threads: 2,
-        smp_adopt: true,
         ..PvsConfig::default()
     };
-    let join = PvsConfig {
-        threads: 2,
-        smp_join: true,
-        ..PvsConfig::default()
-    };
-    for config in [adopt, join] {
-        for fen in [
-            KIWIPETE,
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        ] {
-            let g = Game::new(Bitboards::from_fen(fen).unwrap());
-            let mut pvs = Pvs::with_config(TestEval, config.clone());
-            for depth in [6, 8] {
-                let mut depths = Vec::new();
-                let mut last = None;
-                let r = pvs.search(&g, &Limits::depth(depth), &mut |info| {
-                    if info.bound == fianchetto_search::Bound::Exact {
-                        depths.push(info.depth);
-                        last = info.pv.first().copied();
-                    }
-                });
-                assert!(depths.windows(2).all(|w| w[0] < w[1]), "{fen}: {depths:?}");
-                assert_eq!(depths.last(), Some(&depth), "{fen}");
-                assert_eq!(r.depth, depth, "{fen}");
-                assert_eq!(r.best_move, r.pv.first().copied(), "{fen}");
-                assert_eq!(last, r.best_move, "{fen}");
-                assert!(g.board().is_legal(r.best_move.expect("a move")));
-            }
+    for fen in [
+        KIWIPETE,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ] {
+        let g = Game::new(Bitboards::from_fen(fen).unwrap());
+        let mut pvs = Pvs::with_config(TestEval, config.clone());
+        for depth in [6, 8] {
+            let mut depths = Vec::new();
+            let mut last = None;
+            let r = pvs.search(&g, &Limits::depth(depth), &mut |info| {
+                if info.bound == fianchetto_search::Bound::Exact {
+                    depths.push(info.depth);
+                    last = info.pv.first().copied();
+                }
+            });
+            assert!(depths.windows(2).all(|w| w[0] < w[1]), "{fen}: {depths:?}");
+            assert_eq!(depths.last(), Some(&depth), "{fen}");
+            assert_eq!(r.depth, depth, "{fen}");
+            assert_eq!(r.best_move, r.pv.first().copied(), "{fen}");
+            assert_eq!(last, r.best_move, "{fen}");
+            assert!(g.board().is_legal(r.best_move.expect("a move")));
         }
     }
 }

@@ -69,9 +69,9 @@ pub struct AnalyseArgs {
 /// switches by name, from their one declaration.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct SwitchArgs {
-    /// PVS features to switch on, comma-separated (`ttpv,deeper`): those
+    /// PVS features to switch on, comma-separated (`see-pins,tm-signals`): those
     /// off by default (`--help` lists the names).
-    #[arg(long, default_value = "", long_help = switch_help("on", "`ttpv,deeper`"))]
+    #[arg(long, default_value = "", long_help = switch_help("on", "`see-pins,tm-signals`"))]
     pub enable: String,
     /// PVS features to switch off, comma-separated (`null,lmr`), or `all`
     /// for plain alpha-beta (`--help` lists the names).

@@ -97,20 +97,8 @@ pvs_switches! {
     pvs, "pvs" = true, "null-window search of later moves";
     /// Aspiration windows around the previous iteration's score.
     aspiration, "aspiration" = true, "aspiration windows";
-    /// The aspiration window widens with the square of the last score
-    /// (`aspiration_score_div`): far from equality the score moves more
-    /// between depths, and every failed window is a search repeated.
-    /// (SPRT [0, 10] at 5 000 nodes: +14 [+3, +25] Elo, H1 after 1 905
-    /// games. That run counted repeated games; re-tested off on 6 398
-    /// distinct games it scored +3.7 [−2.6, +10.1], H1 of SPRT [−5, 0]:
-    /// off since.)
-    aspiration_score_delta, "asp-score-delta" = false, "aspiration window wider for scores far from 0";
     /// Transposition table: store results, search the hash move first.
     tt, "tt" = true, "transposition table";
-    /// A node that finds no table entry stores its static evaluation in
-    /// one without a score, so that a pruned node's next visit need not
-    /// evaluate again (Stockfish's entries without a bound).
-    tt_eval_store, "tt-eval-store" = false, "nodes without an entry store their static evaluation";
     /// Cut off on transposition table scores (needs `tt`).
     tt_cutoffs, "tt-cutoffs" = true, "cutoffs on table scores";
 
@@ -192,27 +180,7 @@ pvs_switches! {
     /// beats beta, or is expected to, is searched one ply shallower (needs
     /// `singular`).
     negative_extensions, "negative-ext" = true, "negative extensions (with singular)";
-    /// A quiet hash move that is doubly extended and trails no other move
-    /// by less than `se_triple_margin` is extended a third ply.
-    triple_extensions, "triple-ext" = false, "triple extensions of quiet singular moves (with double)";
-    /// A hash move that is not singular but whose table score beats beta
-    /// is searched two plies shallower instead of one. (Its +14 [+5, +23]
-    /// over 3 000 games at 5 000 nodes counted repeated games; off against
-    /// on over 10 414 distinct ones: +1.6 [−3.4, +6.6], H1 of SPRT [−5, 0].)
-    deep_negative_extensions, "deep-negative-ext" = false, "negative extension of two plies when the table score beats beta";
-    /// A hash move that is neither singular nor expected to fail high is
-    /// searched a ply shallower when the search without it reached its
-    /// table score (Stockfish 16's third negative extension): the other
-    /// moves are as good. (SPRT [0, 10] at 5 000 nodes: −1.5 [−13, +10]
-    /// Elo after 1 874 games, stopped undecided.)
-    below_negative_extensions, "below-negative-ext" = false, "negative extension when the other moves reach the table score";
 
-    /// The table remembers which positions were on a principal variation
-    /// ("ttPv"); such positions are reduced less by LMR.
-    tt_pv, "ttpv" = false, "positions once on a PV reduced less (ttPv flag)";
-    /// A quiet hash move whose table score cuts a node off earns the
-    /// history bonus of a cut-off.
-    tt_history, "tt-history" = false, "history bonus for hash moves on table cut-offs";
     /// A node where no move raised alpha gives the quiet move that led to
     /// it a history bonus in the parent.
     /// On since 2026-12-01 with `history-malus`, `cont-update-weights` and
@@ -233,29 +201,6 @@ pvs_switches! {
     /// −12.7 [−20.8, −4.7] Elo, H0 after 3 960 games at 5 000 nodes (on
     /// older defaults it leaned the same way, −5.4 after 10 040).
     history_malus, "history-malus" = true, "the moves tried before a cut-off lose a malus of their own";
-    /// Each continuation history learns its own share of a bonus: the
-    /// reply to the last move all of it, those of the moves 2 and 4 plies
-    /// back about 5/8 and 1/2 (3 and 6 back, with `cont-3-6`, less), as
-    /// Stockfish weighs them.
-    /// On from 2026-12-01 (tested together with `prior-bonus`, see there);
-    /// off since 2026-12-02: its removal alone passed as a simplification,
-    /// +3.4 [−2.7, +9.5], H1 of SPRT [−5, 0] after 6 962 games at 5 000
-    /// nodes (docs/search.md), so every continuation history learns the
-    /// whole bonus.
-    cont_update_weights, "cont-update-weights" = false, "continuation histories learn a share of the bonus by how far back";
-    /// Quiet moves are reduced a ply more when the hash move is a
-    /// capture or a promotion: the position is likely decided by it.
-    tt_capture_lmr, "tt-capture-lmr" = false, "quiet moves reduced more after a capture hash move";
-    /// Hindsight depth: a node reached by a move that LMR reduced by three
-    /// plies or more is searched a ply deeper when the move looks good by
-    /// the static evaluations (the reduction was too much), and a node
-    /// reached by one reduced by two or more a ply shallower when the move
-    /// looks bad by more than `hindsight_margin`. (SPRT [0, 10] at 5 000
-    /// nodes: +18 [+5, +30] Elo, H1 after 1 500 games, but those games
-    /// repeated 600 distinct ones.) Off since its removal passed on 3 276
-    /// distinct games of the 6 000-opening book, with `alpha-raise` and
-    /// `draw-jitter` off: off scored +10 [+1, +19], H1 of SPRT [−5, 0].
-    hindsight, "hindsight" = false, "depth corrected by the parent's reduction and the evaluations";
     /// A quiet move whose reduced search beat alpha teaches the
     /// continuation histories what its full-depth re-search found: a
     /// bonus when it beat beta, a malus when it fell back to alpha. (SPRT
@@ -268,55 +213,11 @@ pvs_switches! {
     /// loses (Stockfish's "static evaluation difference" history). (SPRT
     /// [0, 10] at 5 000 nodes: +34 [+15, +53] Elo, H1 after 696 games.)
     eval_history, "eval-history" = true, "the evaluation swing of a quiet move feeds its history";
-    /// Quiescence move-count pruning: after the first
-    /// `QS_MOVE_COUNT` moves of a node not in check, only checks,
-    /// promotions and recaptures are searched.
-    qs_move_count, "qs-move-count" = false, "quiescence searches only checks, promotions and recaptures after two moves";
-    /// The continuation histories of the moves 3 and 6 plies back join
-    /// those of 1, 2 and 4 plies back.
-    cont_3_6, "cont-3-6" = false, "continuation histories 3 and 6 plies back too";
-    /// Each continuation history has four tables, chosen by whether the
-    /// earlier move was a capture and whether its mover was in check
-    /// (Stockfish's `continuationHistory[inCheck][capture]`): a reply to a
-    /// capture or to an evasion is learnt apart from a reply to a quiet
-    /// move of the same piece to the same square.
-    cont_check_capture, "cont-check-capture" = false, "continuation histories split by the earlier move's capture and check";
-    /// A cut-off refutes the move that led to it: when that move was not a
-    /// capture and was the first its node tried after the table's (the
-    /// move the parent's order trusted most), its continuation histories
-    /// lose the cut-off's malus (Stockfish's "extra penalty for a quiet
-    /// early move").
-    /// On from 2026-12-01 (tested together with `prior-bonus`, see there);
-    /// off since 2026-12-02: its removal alone (with `cont-update-weights`
-    /// off) passed as a simplification, +1.5 [−3.4, +6.4], H1 of SPRT
-    /// [−5, 0] after 10 864 games at 5 000 nodes (docs/search.md).
-    early_refutation_malus, "early-refutation-malus" = false, "an early quiet move refuted by a cut-off loses continuation history";
-    /// Null-move pruning only at expected cut-nodes.
-    nmp_cut_node, "nmp-cut-node" = false, "null move only at expected cut-nodes";
-    /// Quiescence futility: far enough below alpha (the static evaluation
-    /// plus `delta_margin`), a capture that does not win material by
-    /// static exchange is not searched.
-    qs_futility, "qs-futility" = false, "quiescence skips even trades far below alpha";
-    /// A cut-off far above beta (by `BIG_CUT_MARGIN`) teaches the
-    /// histories as if it came from a ply deeper.
-    big_cut_bonus, "big-cut-bonus" = false, "a cut-off far above beta earns a deeper history bonus";
     /// Futility and SEE pruning of a quiet move use its reduced depth
     /// moved by its history (history / `lmr_history_div`, as LMR does).
     /// (SPRT [0, 10] at 5 000 nodes, one test continued over two runs:
     /// +11 [+2, +21] Elo, H1 after 2 892 games.)
     pruning_history_depth, "pruning-history-depth" = true, "quiet pruning at a history-adjusted depth";
-    /// Quiet moves that give check without losing material (SEE above
-    /// `-QUIET_CHECK_SEE`) are ordered ahead by `QUIET_CHECK_BONUS`.
-    /// (SPRT [0, 10] at 5 000 nodes on the defaults of ea38a41: +14 [+3,
-    /// +25] Elo, H1 after 2 238 games; two earlier runs on older defaults
-    /// had been undecided at +8 over 3 000. Those runs counted repeated
-    /// games; re-tested off on 5 199 distinct games it scored +5 [−2, +12],
-    /// H1 of SPRT [−5, 0]: off since.)
-    quiet_check_order, "quiet-check-order" = false, "safe quiet checks ordered earlier";
-    /// A history of quiet moves at the first `LOW_PLY` plies of the
-    /// search, cleared at each new search: it orders the moves near the
-    /// root by what worked there in this search.
-    low_ply_history, "low-ply-history" = false, "history of the first plies, for ordering";
     /// A capture whose victim, history and a depth margin still leave the
     /// static evaluation below alpha is skipped (futility for captures).
     /// (SPRT [0, 10] at 5 000 nodes, one test continued over three runs:
@@ -328,40 +229,13 @@ pvs_switches! {
     /// +12 [+3, +21] Elo, H1 after 2 795 games; re-tested off on 2 410
     /// distinct games: −19 [−29, −9], H0 of SPRT [−5, 0].)
     threat_escape, "threat-escape" = true, "quiet moves ordered by escaping or entering attacks of lesser pieces";
-    /// Reverse futility pruning is not tried where the table holds a
-    /// quiet hash move: a quiet move has already refuted or held this
-    /// position, so the margin over beta is the search's, not a capture's.
-    rfp_quiet_tt, "rfp-quiet-tt" = false, "no reverse futility with a quiet hash move";
     /// Captures that are reduced (those losing material by SEE) are
     /// reduced less for a good capture history and more for a bad one.
     /// (SPRT [0, 10] at 5 000 nodes: +23 [+7, +38] Elo, H1 after 1 004
     /// games.)
     lmr_capture_history, "lmr-capture-history" = true, "capture reductions moved by capture history";
-    /// Internal iterative reduction also where the hash entry is far
-    /// shallower than the node (by `IIR_SHALLOW_TT`): its move was found by
-    /// a much smaller search.
-    iir_shallow_tt, "iir-shallow-tt" = false, "internal iterative reduction after a shallow hash entry too";
-    /// A cut-off's score is pulled towards beta by a share that shrinks
-    /// with depth: `(score × depth + beta) / (depth + 1)`.
-    fail_high_blend, "fail-high-blend" = false, "cut-off scores pulled towards beta by depth";
-    /// "Improving" compares with four plies back when the node two plies
-    /// back was in check (it has no static evaluation); off, such a node
-    /// counts as improving.
-    improving_fallback, "improving-fallback" = false, "improving from four plies back past a check";
     /// Later moves are reduced more when the nodes below keep failing high.
     cutoff_count, "cutoff-count" = true, "cut-off counts of the children in reductions";
-    /// After a reduced search beats alpha, the full-depth search goes a
-    /// ply deeper when it beat the best score by far, a ply shallower
-    /// when barely (doDeeper / doShallower).
-    deeper, "deeper" = false, "deeper or shallower re-searches after LMR";
-    /// A table lower bound or exact score at most four plies shallower
-    /// that lies `tt_probcut_margin` above beta ends the node with beta plus that
-    /// margin, before any move is searched (a small ProbCut from the table
-    /// alone, in check too).
-    tt_probcut, "tt-probcut" = false, "a table lower bound or exact score far above beta cuts the node (small ProbCut)";
-    /// Expected cut-nodes without a hash move are reduced a ply more: with
-    /// no move known to refute, the first moves are guesses.
-    cut_no_tt_lmr, "cut-no-tt-lmr" = false, "expected cut-nodes without a hash move reduced a ply more";
     /// Quiescence stands pat on the table's score where its bound says
     /// the static evaluation is too low (a lower bound above it) or too
     /// high (an upper bound below it), as the main search's evaluation is
@@ -369,23 +243,12 @@ pvs_switches! {
     /// +8 after 3 000 games on the defaults of ea38a41, then H1 on those of
     /// 2a49beb, +22 [+7, +36] after 1 233 games.)
     qs_tt_eval, "qs-tt-eval" = true, "quiescence stands pat on the table's score where its bound refines the evaluation";
-    /// The move picker counts a quiet move's butterfly history twice
-    /// (the continuation and pawn histories once), as Stockfish weighs its
-    /// main history; pruning and reductions read the plain sum. (SPRT
-    /// [0, 10] at 5 000 nodes on the defaults of 5cdd65e: +15 [+4, +27]
-    /// Elo, H1 after 1 917 games. That run counted repeated games;
-    /// re-tested off on 6 243 distinct games it scored +4 [−2, +10], H1
-    /// of SPRT [−5, 0]: off since.)
-    order_butterfly_x2, "order-butterfly-x2" = false, "the butterfly history counted twice in the quiet move order";
     /// The move picker counts a quiet move's pawn history twice, as
     /// Stockfish's picker weighs it beside its main history (no effect
     /// without `pawn-history`); pruning and reductions read the plain sum. (SPRT
     /// [0, 10] at 5 000 nodes on the defaults of 650f904: +13 [+3, +23]
     /// Elo, H1 after 2 318 games.)
     order_pawn_x2, "order-pawn-x2" = true, "the pawn history counted twice in the quiet move order";
-    /// In check, the quiescence search stops after two quiet evasions
-    /// once a move has escaped the mate (Stockfish's quiet-evasion limit).
-    qs_evasion_limit, "qs-evasion-limit" = false, "quiescence in check stops after two quiet evasions once the mate is escaped";
 
     /// Mate-distance pruning.
     mate_distance, "mdp" = true, "mate-distance pruning";
@@ -404,17 +267,6 @@ pvs_switches! {
     razoring, "razoring" = true, "razoring";
     /// Late-move reductions.
     lmr, "lmr" = true, "late-move reductions";
-    /// Once a move has raised alpha at a PV node of middling depth, the
-    /// moves after it are searched (and the node stored and its histories
-    /// taught) `alpha_raise_reduction` plies shallower: each must now beat
-    /// a real score, which a shallower search tells well enough
-    /// (Stockfish's reduction after an alpha raise). With one ply: +10
-    /// [+3, +18] Elo at 5 000 nodes, H1 after 3 022 games (SPRT [0, 10]),
-    /// but those games repeated 600 distinct ones; with two, −34 [−57,
-    /// −11] after 478 (H0). Off since its removal passed on 8 093
-    /// distinct games of the 6 000-opening book: off scored +2.7 [−3.1,
-    /// +8.4], H1 of SPRT [−5, 0].
-    alpha_raise, "alpha-raise" = false, "the moves after an alpha raise searched shallower";
     /// Late-move pruning (move-count pruning of quiet moves).
     lmp, "lmp" = true, "late-move pruning";
     /// SEE pruning of losing moves near the horizon.
@@ -435,40 +287,14 @@ pvs_switches! {
     /// Internal iterative reduction: search one ply shallower without a
     /// hash move.
     iir, "iir" = true, "internal iterative reduction";
-    /// Internal iterative reduction takes a second ply off an expected
-    /// cut-node without a hash move from depth 8 (Stockfish 16's rule).
-    iir_cut_deep, "iir-cut-deep" = false, "internal iterative reduction of two plies at deep cut-nodes";
-    /// Internal iterative reduction takes a second ply off a PV node
-    /// without a hash move (Stockfish reduces such nodes by 2–3 plies).
-    iir_pv_deep, "iir-pv-deep" = false, "internal iterative reduction of two plies at PV nodes";
 
-    /// Lazy SMP: the move played is voted for by every thread's last
-    /// completed iteration (weighted by depth and score), not taken from
-    /// the main thread alone.
-    smp_vote, "smp-vote" = false, "threads vote for the move played (Lazy SMP)";
     /// Lazy SMP: every odd-numbered helper searches one ply deeper than
     /// its own iteration count; off, every thread deepens in step and only
     /// the shared table and their own histories set them apart.
     smp_offset, "smp-offset" = true, "odd helper threads search a ply ahead (Lazy SMP)";
-    /// Lazy SMP: when a helper thread has completed an iteration as deep
-    /// as the one the main thread is about to start, the main thread takes
-    /// it (move, score and line) as its own and starts the next depth.
-    smp_adopt, "smp-adopt" = false, "the main thread adopts a helper's deeper completed iteration (Lazy SMP)";
-    /// Lazy SMP: as `smp-adopt`, and the main thread also leaves the
-    /// iteration it is searching as soon as a helper completes that depth,
-    /// taking the helper's iteration instead of finishing the same work.
-    smp_join, "smp-join" = false, "the main thread leaves its iteration once a helper completes that depth (Lazy SMP)";
     /// Upcoming-repetition detection: raise alpha to a draw where the side
     /// to move can repeat a position (cuckoo tables, [`crate::cuckoo`]).
     cuckoo, "cuckoo" = true, "upcoming-repetition detection (cuckoo tables)";
-    /// Draws inside the tree score one unit above or below zero (by the
-    /// node count) instead of exactly zero, so that the search does not
-    /// walk into a repetition it cannot see through. (SPRT [0, 10] at 5 000
-    /// nodes: +12 [+3, +22] Elo, H1 after 2 854 games, but those games
-    /// repeated 600 distinct ones.) Off since its removal passed on 10 533
-    /// distinct games of the 6 000-opening book: off scored +1.5 [−3.6,
-    /// +6.5], H1 of SPRT [−5, 0].
-    draw_jitter, "draw-jitter" = false, "draw scores jittered by a unit";
     /// Time management scales the optimum by the best move's node share
     /// and a falling score as well as by best-move stability (off: by
     /// stability alone; see [`crate::time::IterationTracker`]). Off:
@@ -545,7 +371,7 @@ impl PvsConfig {
         self.set_list(list, false)
     }
 
-    /// Switches on each feature of a comma-separated list (`ttpv,deeper`,
+    /// Switches on each feature of a comma-separated list (`see-pins,tm-signals`,
     /// `all` for the defaults); nothing changes if a name is unknown.
     pub fn enable(&mut self, list: &str) -> Result<(), UnknownFeature> {
         self.set_list(list, true)

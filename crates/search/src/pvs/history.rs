@@ -17,9 +17,6 @@
 //!   generalised).
 //! - Capture history, `[piece][to][captured role]`: which captures caused
 //!   cutoffs, to order captures of equal victims.
-//! - Low-ply history, `[ply][from][to]` for the first [`LOW_PLY`] plies:
-//!   quiet moves that worked near the root in this search (with
-//!   `low-ply-history`; cleared at each new search).
 //! - Correction histories (`Correction`): the average difference between
 //!   the search's result and the static evaluation in positions of the same
 //!   pawn structure, the same pieces of one colour, the same minor or major
@@ -44,25 +41,9 @@ pub const PIECE_TO: usize = 12 * 64;
 /// replies.
 pub type ContRow = [i16; PIECE_TO];
 
-/// The rows of the continuation history: one per earlier (piece, to) pair
-/// and kind of that move, capture or not, by a side in check or not
-/// (`cont-check-capture`; without it only the first [`PIECE_TO`] rows are
-/// used).
-pub const CONT_ROWS: usize = 4 * PIECE_TO;
-
-/// The continuation-history row of the move `pt` (its piece-to index),
-/// by whether it captured and whether its mover was in check.
-#[inline]
-pub fn cont_row(pt: u16, capture: bool, in_check: bool) -> u16 {
-    pt + (PIECE_TO * (2 * usize::from(in_check) + usize::from(capture))) as u16
-}
-
 /// The number of pawn-history rows (a power of two): pawn structures share
 /// rows by their key.
 pub const PAWN_HISTORY_SIZE: usize = 512;
-
-/// The plies from the root that have a low-ply history.
-pub const LOW_PLY: usize = 4;
 
 /// A butterfly table: `[from threatened][to threatened][from][to]`.
 pub type Butterfly = [[[[i16; 64]; 64]; 2]; 2];
@@ -80,13 +61,10 @@ pub(crate) struct Tables {
     pub counters: [[Move; 64]; 12],
     /// Capture history: `[piece][to][captured role]`.
     pub captures: [[[i16; 6]; 64]; 12],
-    /// Continuation history: `[earlier move's row][this piece-to]`, the
-    /// row [`cont_row`].
+    /// Continuation history: `[earlier move's piece-to][this piece-to]`.
     pub cont: Box<[ContRow]>,
     /// The correction histories of the static evaluation.
     pub corr: Correction,
-    /// Low-ply history, `[ply][from][to]` (`low-ply-history`).
-    pub low_ply: [[[i16; 64]; 64]; LOW_PLY],
 }
 
 /// The correction histories: how far the search's results have been from
@@ -206,8 +184,8 @@ fn pieces_key(bbs: &[u64]) -> u64 {
 }
 
 impl Tables {
-    /// Empty tables (allocated on the heap: the continuation history is
-    /// 4.7 MB, its correction twin 1.2 MB).
+    /// Empty tables (allocated on the heap: the continuation history and
+    /// its correction twin are 1.2 MB each).
     pub fn new() -> Box<Tables> {
         Box::new(Tables {
             history: vec![[[[[0i16; 64]; 64]; 2]; 2]; 2]
@@ -217,27 +195,9 @@ impl Tables {
             pawn: vec![[0i16; PIECE_TO]; PAWN_HISTORY_SIZE].into_boxed_slice(),
             counters: [[Move::NULL; 64]; 12],
             captures: [[[0; 6]; 64]; 12],
-            cont: vec![[0i16; PIECE_TO]; CONT_ROWS].into_boxed_slice(),
+            cont: vec![[0i16; PIECE_TO]; PIECE_TO].into_boxed_slice(),
             corr: Correction::new(),
-            low_ply: [[[0; 64]; 64]; LOW_PLY],
         })
-    }
-
-    /// The low-ply history of `mv` at `ply` (0 from [`LOW_PLY`] on).
-    #[inline]
-    pub fn low_ply(&self, ply: usize, mv: Move) -> i32 {
-        self.low_ply
-            .get(ply)
-            .map_or(0, |t| i32::from(t[mv.from().index()][mv.to().index()]))
-    }
-
-    /// The gravity update of the low-ply history (nothing from
-    /// [`LOW_PLY`] on).
-    #[inline]
-    pub fn update_low_ply(&mut self, ply: usize, mv: Move, bonus: i32) {
-        if let Some(t) = self.low_ply.get_mut(ply) {
-            gravity(&mut t[mv.from().index()][mv.to().index()], bonus);
-        }
     }
 
     /// Where the capture-history entry of `mv` lies (`None` for a move
@@ -278,25 +238,22 @@ impl Tables {
     /// move ordering scores a node's moves with a [`QuietScorer`].
     #[inline]
     pub fn quiet(&self, side: Color, mv: Move, pt: Option<u16>, ctx: &QuietContext) -> i32 {
-        self.quiet_scorer(side, ctx, 1, 1).score(mv, pt)
+        self.quiet_scorer(side, ctx, 1).score(mv, pt)
     }
 
     /// The scorer of `side`'s quiet moves in the node of `ctx`, with the
-    /// butterfly history counted `butterfly_weight` times and the pawn
-    /// history `pawn_weight` times (the move order's `order-butterfly-x2`
-    /// and `order-pawn-x2`).
+    /// pawn history counted `pawn_weight` times (the move order's
+    /// `order-pawn-x2`).
     #[inline]
     pub fn quiet_scorer<'a>(
         &'a self,
         side: Color,
         ctx: &QuietContext,
-        butterfly_weight: i32,
         pawn_weight: i32,
     ) -> QuietScorer<'a> {
         QuietScorer {
             butterfly: &self.history[side.index()],
             threats: ctx.threats,
-            butterfly_weight,
             cont: ctx
                 .cont
                 .iter()
@@ -311,13 +268,8 @@ impl Tables {
     /// The gravity update of the continuation histories alone.
     #[inline]
     pub fn update_cont(&mut self, pt: u16, ctx: &QuietContext, bonus: i32) {
-        for (prev, share) in ctx.cont.iter().zip(ctx.cont_update) {
-            if let Some(prev) = prev {
-                gravity(
-                    &mut self.cont[*prev as usize][pt as usize],
-                    bonus * share / 1024,
-                );
-            }
+        for prev in ctx.cont.iter().flatten() {
+            gravity(&mut self.cont[*prev as usize][pt as usize], bonus);
         }
     }
 
@@ -356,8 +308,7 @@ impl Tables {
 pub(crate) struct QuietScorer<'a> {
     butterfly: &'a Butterfly,
     threats: Bitboard,
-    butterfly_weight: i32,
-    cont: ArrayVec<&'a ContRow, 5>,
+    cont: ArrayVec<&'a ContRow, 3>,
     pawn: Option<&'a ContRow>,
     pawn_weight: i32,
 }
@@ -368,7 +319,7 @@ impl QuietScorer<'_> {
     #[inline]
     pub fn score(&self, mv: Move, pt: Option<u16>) -> i32 {
         let [f, t, from, to] = side_butterfly_index(mv, self.threats);
-        let mut s = self.butterfly_weight * self.butterfly[f][t][from][to] as i32;
+        let mut s = self.butterfly[f][t][from][to] as i32;
         if let Some(pt) = pt {
             let pt = pt as usize;
             for row in &self.cont {
@@ -398,9 +349,9 @@ fn side_butterfly_index(mv: Move, threats: Bitboard) -> [usize; 4] {
 /// What a quiet move's history is looked up by besides the move itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct QuietContext {
-    /// Continuation-history rows ([`cont_row`]) of the moves 1, 2, 4, 3
-    /// and 6 plies back, where known (the last two with `cont-3-6`).
-    pub cont: [Option<u16>; 5],
+    /// The piece-to indices (continuation-history rows) of the moves 1, 2
+    /// and 4 plies back, where known.
+    pub cont: [Option<u16>; 3],
     /// The squares the opponent attacks (`threat-history`; empty without).
     pub threats: Bitboard,
     /// The squares the opponent attacks with pieces worth less than each of
@@ -409,26 +360,15 @@ pub(crate) struct QuietContext {
     pub by_lesser: Option<[Bitboard; 6]>,
     /// The pawn-history row of the position (`pawn-history`).
     pub pawn_row: Option<usize>,
-    /// The share of a bonus each entry of `cont` learns, in 1/1024
-    /// ([`FULL_CONT_UPDATE`] without `cont-update-weights`).
-    pub cont_update: [i32; 5],
 }
-
-/// Every continuation history learns the whole bonus.
-pub(crate) const FULL_CONT_UPDATE: [i32; 5] = [1024; 5];
-
-/// `cont-update-weights`: the shares of the moves 1, 2, 4, 3 and 6 plies
-/// back, near Stockfish's (the reply to the last move learns the most).
-pub(crate) const WEIGHTED_CONT_UPDATE: [i32; 5] = [1024, 640, 560, 280, 440];
 
 impl QuietContext {
     /// No context: the butterfly history alone.
     pub const NONE: QuietContext = QuietContext {
-        cont: [None; 5],
+        cont: [None; 3],
         threats: Bitboard::EMPTY,
         by_lesser: None,
         pawn_row: None,
-        cont_update: FULL_CONT_UPDATE,
     };
 }
 
@@ -589,52 +529,24 @@ mod tests {
     }
 
     #[test]
-    fn each_kind_of_earlier_move_has_its_own_row() {
-        let last = (PIECE_TO - 1) as u16;
-        for pt in [0, 77, last] {
-            let rows: Vec<u16> = [(false, false), (true, false), (false, true), (true, true)]
-                .iter()
-                .map(|&(capture, check)| cont_row(pt, capture, check))
-                .collect();
-            assert_eq!(
-                rows[0], pt,
-                "a quiet move out of no check keeps its piece-to row"
-            );
-            for (i, a) in rows.iter().enumerate() {
-                assert!((*a as usize) < CONT_ROWS);
-                assert_eq!(*a as usize % PIECE_TO, pt as usize);
-                assert!(rows[i + 1..].iter().all(|b| b != a), "{rows:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn continuation_entries_learn_their_share() {
+    fn continuation_entries_learn_the_whole_bonus() {
         use fianchetto_board::MoveKind;
         let mv = Move::new(Square::G1, Square::F3, MoveKind::Quiet);
         let pt = piece_to_index(Piece::new(Color::White, Role::Knight), mv) as usize;
-        let cont = [Some(7), Some(8), Some(9), None, Some(11)];
-        for (weights, want) in [
-            (FULL_CONT_UPDATE, [1024, 1024, 1024, 0, 1024]),
-            (WEIGHTED_CONT_UPDATE, [1024, 640, 560, 0, 440]),
-        ] {
-            let mut tables = Tables::new();
-            let ctx = QuietContext {
-                cont,
-                cont_update: weights,
-                ..QuietContext::NONE
-            };
-            // From zero, gravity adds the bonus whole: each entry holds its share.
-            tables.update_cont(pt as u16, &ctx, 1024);
-            for (prev, want) in cont.iter().zip(want) {
-                if let Some(prev) = prev {
-                    assert_eq!(tables.cont[*prev as usize][pt], want as i16, "row {prev}");
-                }
-            }
-            // The malus is the same share, negated.
-            tables.update_cont(pt as u16, &ctx, -1024);
-            assert!(tables.cont[7][pt].abs() < 100);
-        }
+        let cont = [Some(7), None, Some(9)];
+        let mut tables = Tables::new();
+        let ctx = QuietContext {
+            cont,
+            ..QuietContext::NONE
+        };
+        // From zero, gravity adds the bonus whole.
+        tables.update_cont(pt as u16, &ctx, 1024);
+        assert_eq!(tables.cont[7][pt], 1024);
+        assert_eq!(tables.cont[9][pt], 1024);
+        assert_eq!(tables.cont[8][pt], 0);
+        // The malus takes it back (gravity leaves a little).
+        tables.update_cont(pt as u16, &ctx, -1024);
+        assert!(tables.cont[7][pt].abs() < 100);
     }
 
     #[test]
@@ -644,7 +556,7 @@ mod tests {
         let mv = Move::new(Square::G1, Square::F3, MoveKind::Quiet);
         let pt = piece_to_index(Piece::new(Color::White, Role::Knight), mv);
         let ctx = QuietContext {
-            cont: [Some(7), None, Some(300), None, None],
+            cont: [Some(7), None, Some(300)],
             pawn_row: Some(5),
             ..QuietContext::NONE
         };
@@ -656,12 +568,11 @@ mod tests {
         tables.pawn[5][pt as usize] = 1_000;
         let side = Color::White;
         assert_eq!(tables.quiet(side, mv, Some(pt), &ctx), 1_123);
-        let score = |b, p| tables.quiet_scorer(side, &ctx, b, p).score(mv, Some(pt));
-        assert_eq!(score(1, 1), 1_123);
-        assert_eq!(score(2, 1), 1_223);
-        assert_eq!(score(1, 2), 2_123);
+        let score = |p| tables.quiet_scorer(side, &ctx, p).score(mv, Some(pt));
+        assert_eq!(score(1), 1_123);
+        assert_eq!(score(2), 2_123);
         // Without a piece-to index, the butterfly history alone.
-        assert_eq!(tables.quiet_scorer(side, &ctx, 2, 2).score(mv, None), 200);
+        assert_eq!(tables.quiet_scorer(side, &ctx, 2).score(mv, None), 100);
         // The other side's butterfly table is apart.
         assert_eq!(tables.quiet(Color::Black, mv, Some(pt), &ctx), 1_023);
     }

@@ -50,7 +50,6 @@ pub mod movepick;
 pub mod params;
 pub mod probcut;
 mod qpromotions;
-mod smp;
 mod tablebase;
 
 pub use config::{PvsConfig, UnknownFeature};
@@ -70,13 +69,11 @@ use fianchetto_board::{Board, Color, Move, Role};
 use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{Game, MoveGen, MoveList};
 use history::{
-    cont_row, correction_update, pawn_key, piece_to, threats_beyond, threats_by_lesser, CorrSlots,
-    QuietContext, Tables, CORR_SIZE, FULL_CONT_UPDATE, LOW_PLY, PAWN_HISTORY_SIZE,
-    WEIGHTED_CONT_UPDATE,
+    correction_update, pawn_key, piece_to, threats_beyond, threats_by_lesser, CorrSlots,
+    QuietContext, Tables, CORR_SIZE, PAWN_HISTORY_SIZE,
 };
 use movepick::{gives_check, CheckInfo, MovePicker, Ordering};
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// The table depth of a quiescence result that tried the quiet checks.
 const QS_DEPTH_CHECKS: i32 = 0;
@@ -122,40 +119,10 @@ const LMR_TABLE_SIZE: usize = 64;
 /// accepted at +14 [+3, +25] Elo, 2 224 games at 5 000 nodes a move).
 const CUTOFF_COUNT_REDUCE: i32 = 2;
 
-/// `alpha-raise`: the depths (above the first, below the second) at which
-/// a move that raises alpha makes the rest of the node shallower (by
-/// `alpha_raise_reduction` plies; Stockfish's values).
-const ALPHA_RAISE_DEPTHS: (i32, i32) = (2, 14);
-
-/// `iir-cut-deep`: from this depth an expected cut-node without a hash move
-/// is searched two plies shallower instead of one (Stockfish 16's rule).
-const IIR_CUT_DEEP_DEPTH: i32 = 8;
-
-/// Hindsight (`hindsight`): a node reached by a move reduced by at least
-/// this many plies goes a ply deeper when the move looks good.
-const HINDSIGHT_DEEPER_REDUCTION: i32 = 3;
-/// Hindsight: a node reached by a move reduced by at least this many plies
-/// goes a ply shallower when the move looks bad by `hindsight_margin`.
-const HINDSIGHT_SHALLOWER_REDUCTION: i32 = 2;
-
 /// Reverse futility with `rfp-worsening`: the margin shrinks by this
 /// fraction of a depth's margin when the opponent's position got worse by
 /// its last move (this node's evaluation beats the parent's, negated).
 const RFP_WORSENING_DIVISOR: i32 = 3;
-
-/// `qs-move-count`: a quiescence node not in check searches this many
-/// moves, then only checks, promotions and recaptures.
-const QS_MOVE_COUNT: usize = 2;
-
-/// `qs-evasion-limit`: a quiescence node in check searches at most this
-/// many quiet evasions once a move has shown it is not mated (captures of
-/// the checker come first, and the quiet evasions after the first two
-/// rarely change the score of a position this shallow).
-const QS_QUIET_EVASIONS: usize = 2;
-
-/// `big-cut-bonus`: a cut-off this far above beta teaches the histories
-/// as if from a ply deeper.
-const BIG_CUT_MARGIN: i32 = 90;
 
 /// `eval-history`: the butterfly bonus of a quiet move is this many
 /// history units per centipawn that the move's two static evaluations sum
@@ -175,14 +142,6 @@ const CAPTURE_FUTILITY_DEPTH: i32 = 6;
 const CAPTURE_FUTILITY_BASE: i32 = 120;
 const CAPTURE_FUTILITY_MULT: i32 = 110;
 const CAPTURE_FUTILITY_HISTORY_DIV: i32 = 16;
-
-/// `iir-shallow-tt`: a hash entry this many plies shallower than the node
-/// counts as no hash move for internal iterative reduction.
-const IIR_SHALLOW_TT: i32 = 4;
-
-/// `tt-probcut`: how much shallower than the node the table's lower bound
-/// (or exact score) may be and still cut it.
-const TT_PROBCUT_DEPTH_MARGIN: i32 = 4;
 
 /// Extensions stop once a line is this many times the root depth long, so
 /// that checks and singular moves cannot extend a line without end.
@@ -312,12 +271,6 @@ impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Pvs<E> {
         while self.scratch.len() < threads {
             self.scratch.push(Scratch::new(self.eval.clone()));
         }
-        // The low-ply history is this search's alone.
-        if self.config.low_ply_history {
-            for t in &mut self.tables {
-                t.low_ply = [[[0; 64]; 64]; LOW_PLY];
-            }
-        }
         self.tt.new_search();
         // A root in the tables searches only the moves they rank best.
         let (tb_limits, tb) = self.tb.start(game, limits);
@@ -329,8 +282,6 @@ impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Pvs<E> {
             first_iteration_done: AtomicBool::new(false),
             limits,
             tb,
-            deepest: Mutex::new(None),
-            deepest_depth: AtomicI32::new(0),
         };
         let time = TimeManager::new(limits, game.board().turn());
         let (main_tables, helper_tables) = self.tables.split_at_mut(1);
@@ -388,30 +339,6 @@ impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Pvs<E> {
             .fold((result.nodes, result.evals), |(n, e), h| {
                 (n + h.nodes, e + h.evals)
             });
-        // Lazy SMP: with `smp-vote`, a helper's result may be the better
-        // one (a deeper completed iteration); the threads vote.
-        if config.smp_vote && !helper_results.is_empty() {
-            let mut all = Vec::with_capacity(threads);
-            all.push(result);
-            all.extend(helper_results.iter().cloned());
-            let chosen = smp::vote(&all);
-            if chosen != 0 {
-                let r = &all[chosen];
-                report(&Info {
-                    depth: r.depth,
-                    seldepth: r.seldepth,
-                    score: r.score,
-                    bound: Bound::Exact,
-                    nodes,
-                    nps: nps(nodes, time.elapsed()),
-                    hashfull: if config.tt { self.tt.hashfull() } else { 0 },
-                    time: time.elapsed(),
-                    pv: r.pv.clone(),
-                    tbhits: shared.tb.hits(),
-                });
-            }
-            result = all.swap_remove(chosen);
-        }
         result.seldepth = helper_results
             .iter()
             .fold(result.seldepth, |s, h| s.max(h.seldepth));
@@ -444,47 +371,6 @@ struct Shared<'a> {
     limits: &'a Limits,
     /// The tablebases as this search uses them, and their hits.
     tb: tablebase::TbSearch<'a>,
-    /// The deepest iteration a helper has completed (`smp-adopt`). Locked
-    /// once per iteration, never inside the tree.
-    deepest: Mutex<Option<Completed>>,
-    /// The depth of `deepest`, read without the lock: the main thread
-    /// looks at it every 1024 nodes (`smp-join`).
-    deepest_depth: AtomicI32,
-}
-
-/// A helper's completed iteration, for the main thread to adopt.
-#[derive(Clone)]
-struct Completed {
-    depth: i32,
-    score: Score,
-    pv: Vec<Move>,
-}
-
-impl Shared<'_> {
-    /// Records a helper's completed iteration if it is the deepest yet.
-    fn publish(&self, depth: i32, score: Score, pv: &[Move]) {
-        // A poisoned lock means a helper panicked; adoption is an
-        // optimisation, so it is simply skipped.
-        let Ok(mut deepest) = self.deepest.lock() else {
-            return;
-        };
-        if !pv.is_empty() && deepest.as_ref().is_none_or(|d| d.depth < depth) {
-            *deepest = Some(Completed {
-                depth,
-                score,
-                pv: pv.to_vec(),
-            });
-            // Under the lock, so that a reader of this depth finds the
-            // iteration.
-            self.deepest_depth.fetch_max(depth, Relaxed);
-        }
-    }
-
-    /// The deepest completed helper iteration, if it reached `depth`.
-    fn deepest_from(&self, depth: i32) -> Option<Completed> {
-        let deepest = self.deepest.lock().ok()?;
-        deepest.as_ref().filter(|d| d.depth >= depth).cloned()
-    }
 }
 
 /// Per-ply search state.
@@ -494,24 +380,14 @@ struct Frame {
     static_eval: Score,
     /// The move played from this ply (`NULL` for a null move).
     mv: Move,
-    /// The piece-to index of that move (the pawn and continuation
-    /// correction histories, and the move's own entry in its parent's
-    /// continuation history), `None` for a null move.
+    /// The piece-to index of that move (the continuation histories and
+    /// the continuation correction history), `None` for a null move.
     cont: Option<u16>,
-    /// That move's continuation-history row ([`history::cont_row`]: its
-    /// piece-to index, with `cont-check-capture` also its kind), `None` for
-    /// a null move.
-    cont_row: Option<u16>,
-    /// Whether that move was the first its node tried after the table's
-    /// (`early-refutation-malus`).
-    early: bool,
     killers: [Move; 2],
     /// The move a singular-extension search leaves out at this ply.
     excluded: Move,
     /// Double extensions on the line from the root to this ply.
     double_exts: i32,
-    /// Whether the node is, or was, on a principal variation (`ttpv`).
-    tt_pv: bool,
     /// Beta cut-offs of the nodes at this ply since the node two plies up
     /// started (`cutoff-count`): many mean the parent's moves keep being
     /// refuted, so its later moves are reduced more.
@@ -524,9 +400,6 @@ struct Frame {
     by_lesser: Option<[fianchetto_board::Bitboard; 6]>,
     /// The node's pawn-history row (`pawn-history`).
     pawn_row: Option<usize>,
-    /// The LMR reduction of the move being searched from this ply, 0 when
-    /// it is not reduced (`hindsight`).
-    reduction: i32,
 }
 
 impl Frame {
@@ -534,17 +407,13 @@ impl Frame {
         static_eval: Score::ZERO,
         mv: Move::NULL,
         cont: None,
-        cont_row: None,
-        early: false,
         killers: [Move::NULL; 2],
         excluded: Move::NULL,
         double_exts: 0,
-        tt_pv: false,
         cutoffs: 0,
         threats: fianchetto_board::Bitboard::EMPTY,
         by_lesser: None,
         pawn_row: None,
-        reduction: 0,
     };
 }
 
@@ -592,11 +461,6 @@ struct Worker<'a, B: MoveGen, E> {
     /// ProbCut's thresholds, prepared from the config.
     probcut: probcut::Prepared,
     aborted: bool,
-    /// The depth of the main thread's iteration in progress (`smp-join`).
-    iteration: i32,
-    /// Set with `aborted` when the main thread leaves its iteration because
-    /// a helper completed that depth (`smp-join`): the search goes on.
-    joined: bool,
     /// Root nodes per move (time management, main thread).
     effort: effort::RootEffort,
     /// The best root move of the iteration in progress, found by a
@@ -645,8 +509,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             nmp_min_ply: 0,
             probcut: probcut::Prepared::new(&cfg.probcut_params, cfg.probcut_fitted, &cfg.params),
             aborted: false,
-            iteration: 0,
-            joined: false,
             effort: effort::RootEffort::new(),
             root_best: None,
             root_best_pv: Vec::with_capacity(MAX_PLY),
@@ -679,14 +541,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 // Helpers watch the node limit too: the main thread may not
                 // be running when the limit is crossed.
                 self.abort();
-            } else if self.is_main()
-                && self.cfg.smp_join
-                && self.shared.deepest_depth.load(Relaxed) >= self.iteration
-            {
-                // A helper has completed the depth this thread is searching:
-                // finishing it would repeat that work (`smp-join`).
-                self.aborted = true;
-                self.joined = true;
             }
         }
         self.aborted
@@ -750,39 +604,18 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         let mut score = Score::ZERO;
         let mut depth = first;
         while depth <= max_depth {
-            // Lazy SMP (`smp-adopt`): when a helper has already completed
-            // this depth or a deeper one, the main thread takes that
-            // iteration as its own and goes on from the next depth.
-            let adopted = if self.is_main() && self.adopts() {
-                self.shared.deepest_from(depth)
+            // Lazy SMP: half the helpers run one ply ahead of the others, so
+            // that the threads do not all search the same tree in step.
+            let target = if self.is_main() || !self.cfg.smp_offset {
+                depth
             } else {
-                None
+                (depth + (self.id as i32 & 1)).min(max_depth)
             };
-            let (target, s, line) = if let Some(done) = adopted {
-                self.adopt(done)
-            } else {
-                // Lazy SMP: half the helpers run one ply ahead of the others, so
-                // that the threads do not all search the same tree in step.
-                let target = if self.is_main() || !self.cfg.smp_offset {
-                    depth
-                } else {
-                    (depth + (self.id as i32 & 1)).min(max_depth)
-                };
-                self.iteration = target;
-                match self.aspiration_search(target, score, &mut report) {
-                    Some(s) => (target, s, self.pv.line(0).to_vec()),
-                    // `smp-join`: a helper completed this depth first; its
-                    // iteration stands for this one.
-                    None if self.rejoin() => match self.shared.deepest_from(target) {
-                        Some(done) => self.adopt(done),
-                        None => break,
-                    },
-                    None => {
-                        self.keep_root_best(&mut result, target, &mut report);
-                        break;
-                    }
-                }
+            let Some(s) = self.aspiration_search(target, score, &mut report) else {
+                self.keep_root_best(&mut result, target, &mut report);
+                break;
             };
+            let line = self.pv.line(0).to_vec();
             score = s;
             let best = line.first().copied();
             result.best_move = best.or(result.best_move);
@@ -805,9 +638,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             if let Some(b) = best {
                 tracker.record(b, score, self.effort.fraction(b));
             }
-            if !self.is_main() && self.adopts() {
-                self.shared.publish(target, score, &line);
-            }
             result.pv = line;
             if self.is_main()
                 && (mate_limit_reached(limits, score)
@@ -821,41 +651,12 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             {
                 break;
             }
-            // The main thread's target is its depth, or a helper's deeper
-            // one it adopted; a helper counts its own iterations.
-            depth = if self.is_main() {
-                target + 1
-            } else {
-                depth + 1
-            };
+            depth += 1;
         }
         result.nodes = self.nodes;
         result.evals = self.evals;
         result.seldepth = self.seldepth as u32;
         result
-    }
-
-    /// Whether helpers publish their iterations for the main thread to
-    /// take (`smp-adopt`, and `smp-join`, which builds on it).
-    fn adopts(&self) -> bool {
-        self.cfg.smp_adopt || self.cfg.smp_join
-    }
-
-    /// A helper's completed iteration as this thread's: its depth, score
-    /// and line.
-    fn adopt(&mut self, done: Completed) -> (i32, Score, Vec<Move>) {
-        self.effort.clear();
-        (done.depth, done.score, done.pv)
-    }
-
-    /// After an iteration ended without a score: whether it was left for a
-    /// helper's (`smp-join`) rather than stopped; if so the search goes on.
-    fn rejoin(&mut self) -> bool {
-        if std::mem::take(&mut self.joined) {
-            self.aborted = false;
-            return true;
-        }
-        false
     }
 
     /// Stopped: a root move that beat the previous best in a completed
@@ -898,9 +699,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         self.effort.clear();
         self.root_best = None;
         let mut delta = self.params.aspiration_delta;
-        if self.cfg.aspiration_score_delta && !score.is_decisive() {
-            delta += score.0 * score.0 / self.params.aspiration_score_div.max(1);
-        }
         let (mut alpha, mut beta) =
             if self.cfg.aspiration && target >= ASPIRATION_MIN_DEPTH && !score.is_decisive() {
                 (score - delta, score + delta)
@@ -1011,27 +809,16 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     fn quiet_context(&self, ply: usize) -> QuietContext {
         let at = |back: usize| {
             if self.cfg.cont_history && ply >= back {
-                self.stack[ply - back].cont_row
+                self.stack[ply - back].cont
             } else {
                 None
             }
         };
         QuietContext {
-            cont: [
-                at(1),
-                at(2),
-                at(4),
-                at(3).filter(|_| self.cfg.cont_3_6),
-                at(6).filter(|_| self.cfg.cont_3_6),
-            ],
+            cont: [at(1), at(2), at(4)],
             threats: self.stack[ply].threats,
             by_lesser: self.stack[ply].by_lesser,
             pawn_row: self.stack[ply].pawn_row,
-            cont_update: if self.cfg.cont_update_weights {
-                WEIGHTED_CONT_UPDATE
-            } else {
-                FULL_CONT_UPDATE
-            },
         }
     }
 
@@ -1054,16 +841,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         }
         self.shared.tt.prefetch(next.hash());
         self.stack[ply].mv = mv;
-        let pt = piece_to(board, mv);
-        self.stack[ply].cont = pt;
-        self.stack[ply].cont_row = match pt {
-            Some(pt) if self.cfg.cont_check_capture => {
-                Some(cont_row(pt, mv.is_capture(), board.in_check()))
-            }
-            pt => pt,
-        };
-        // The main search's move loop sets it for its own moves.
-        self.stack[ply].early = false;
+        self.stack[ply].cont = piece_to(board, mv);
         // A null move is pushed as `Move::NULL`.
         self.eval.push(board, mv, &next);
         self.path.push(next.hash());
@@ -1077,24 +855,18 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     }
 
     /// The static evaluation "improving" compares with (ply ≥ 2): two plies
-    /// back, or with `improving-fallback` four plies back when the node two
-    /// back was in check and the one four back was not. A node in check
-    /// has no evaluation (−∞), so a comparison with it says "improving".
+    /// back. A node in check has no evaluation (−∞), so a comparison with it
+    /// says "improving".
     #[inline]
     fn earlier_eval(&self, ply: usize) -> Score {
-        let two_back = self.stack[ply - 2].static_eval;
-        if self.cfg.improving_fallback && two_back == -Score::INFINITE && ply >= 4 {
-            self.stack[ply - 4].static_eval
-        } else {
-            two_back
-        }
+        self.stack[ply - 2].static_eval
     }
 
     /// This node's static evaluation plus its parent's, each from its own
     /// side to move: how much the move that led here worsened the mover's
     /// position by the evaluations (above 0: worse). `None` at the root and
-    /// when either node is in check (no evaluation). Hindsight,
-    /// `rfp-worsening` and `eval-history` read it.
+    /// when either node is in check (no evaluation). `rfp-worsening` and
+    /// `eval-history` read it.
     #[inline]
     fn eval_swing(&self, ply: usize, static_eval: Score) -> Option<i32> {
         let parent = self.stack[ply.checked_sub(1)?].static_eval;
@@ -1115,30 +887,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     ) -> (Score, Score) {
         let raw = match entry {
             Some(e) => e.eval,
-            None => match self.cached_eval(board) {
-                Some(eval) => eval,
-                None => self.evaluate(board),
-            },
+            None => self.evaluate(board),
         };
         (raw, self.corrected(board, raw, ply))
-    }
-
-    /// Whether the table keeps the evaluations of nodes without an entry
-    /// (`tt-eval-store`, which needs the table).
-    #[inline]
-    fn keeps_evals(&self) -> bool {
-        self.cfg.tt && self.cfg.tt_eval_store
-    }
-
-    /// The static evaluation a pruned visit of this position left in the
-    /// table (`tt-eval-store`), if any.
-    #[inline]
-    fn cached_eval(&self, board: &B) -> Option<Score> {
-        if self.keeps_evals() {
-            self.shared.tt.probe_eval(board.hash())
-        } else {
-            None
-        }
     }
 
     /// A move's score against the node's best so far (shared by the main
@@ -1181,18 +932,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         false
     }
 
-    /// The score of a draw found inside the tree: with `draw-jitter`, one
-    /// unit above or below zero, picked by the node count, so that the
-    /// search does not settle for a repetition it cannot see through.
-    #[inline]
-    fn draw_score(&self) -> Score {
-        if self.cfg.draw_jitter {
-            Score(Score::DRAW.0 - 1 + (self.nodes & 2) as i32)
-        } else {
-            Score::DRAW
-        }
-    }
-
     /// The rules' draws at a node below the root, shared by the main and
     /// quiescence searches: `Some(score)` ends the node (a draw by the
     /// fifty-move rule, repetition or material, or a window closed by a
@@ -1201,10 +940,10 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     #[inline]
     fn drawn(&self, board: &B, alpha: &mut Score, beta: Score) -> Option<Score> {
         if is_draw(board, &self.path) {
-            return Some(self.draw_score());
+            return Some(Score::DRAW);
         }
         if self.cfg.cuckoo && *alpha < Score::DRAW && crate::cuckoo::on_path(board, &self.path) {
-            *alpha = self.draw_score();
+            *alpha = Score::DRAW;
             if *alpha >= beta {
                 return Some(*alpha);
             }
@@ -1369,21 +1108,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         };
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
         let tt_score = entry.map(|e| score_from_tt(e.score, ply, board.halfmove_clock()));
-        // A position on a principal variation, now or when it was stored
-        // (a singular search keeps its node's flag).
-        if !singular_search {
-            self.stack[ply].tt_pv = cfg.tt_pv && (PV || entry.is_some_and(|e| e.pv));
-        }
-        let tt_pv = self.stack[ply].tt_pv;
         if let (Some(e), Some(s)) = (entry, tt_score) {
             if cfg.tt_cutoffs && !PV && tt_cuts(&e, s, depth, board.halfmove_clock(), alpha, beta) {
-                // A quiet hash move that holds beta earns its history
-                // bonus as if it had been searched here (`tt-history`).
-                if cfg.tt_history && s >= beta && !tt_move.is_null() && tt_move.is_quiet() {
-                    let ctx = self.quiet_context(ply);
-                    let bonus = self.history_bonus(depth);
-                    self.update_quiet(board, tt_move, bonus, &ctx);
-                }
                 return s;
             }
         }
@@ -1407,13 +1133,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             (se, se, se)
         } else {
             let (raw, se) = self.static_eval(board, entry, ply);
-            // A node without an entry keeps its evaluation in the table:
-            // if it is pruned before it stores a result, its next visit
-            // finds the evaluation there (`tt-eval-store`, as Stockfish
-            // stores an entry without a bound).
-            if self.keeps_evals() && entry.is_none() {
-                self.shared.tt.store_eval(key, raw);
-            }
             let refined = match (entry, tt_score) {
                 (Some(e), Some(s)) if cfg.tt_cutoffs => refine_by_table(se, e.bound, s),
                 _ => se,
@@ -1429,22 +1148,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         // 696 games at 5 000 nodes).
         if let (true, false, Some(sum)) = (cfg.eval_history, singular_search, swing) {
             self.learn_from_eval_swing(board, ply, sum);
-        }
-
-        // Step 4b. Hindsight: the parent reduced the move that led here;
-        // the two static evaluations say whether that was too much (the
-        // move keeps the mover's evaluation: search deeper) or too little
-        // (the mover lost much by it: search shallower).
-        if let (true, false, Some(sum)) = (cfg.hindsight, singular_search, swing) {
-            let prior = self.stack[ply - 1].reduction;
-            if prior >= HINDSIGHT_DEEPER_REDUCTION && sum <= 0 {
-                depth += 1;
-            } else if prior >= HINDSIGHT_SHALLOWER_REDUCTION
-                && depth >= 2
-                && sum > p.hindsight_margin
-            {
-                depth -= 1;
-            }
         }
 
         if !PV && !in_check && !singular_search {
@@ -1482,7 +1185,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     0
                 };
             if cfg.reverse_futility
-                && !(cfg.rfp_quiet_tt && !tt_move.is_null() && tt_move.is_quiet())
                 && depth <= p.rfp_depth
                 && eval.0 - margin >= beta.0
                 && eval.0 < Score::MATE_BOUND.0
@@ -1497,7 +1199,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             // (Accepted in the first PVS build: -79% nodes to depth 8,
             // ablation row F; its numbers are SPSA-tuned.)
             if cfg.null_move
-                && (cut_node || !cfg.nmp_cut_node)
                 && depth >= NMP_MIN_DEPTH
                 && eval >= beta
                 && static_eval.0 >= beta.0 - p.nmp_depth_margin * depth + p.nmp_offset
@@ -1562,36 +1263,12 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         // shallower. (Part of ablation row I, -87% nodes to depth 8.)
         if cfg.iir
             && depth >= p.iir_depth
-            && (tt_move.is_null()
-                || (cfg.iir_shallow_tt && entry.is_some_and(|e| e.depth + IIR_SHALLOW_TT < depth)))
+            && tt_move.is_null()
             && (PV || cut_node)
             && !root
             && !singular_search
         {
             depth -= 1;
-            // Without a hash move, a deep expected cut-node (`iir-cut-deep`)
-            // and a PV node (`iir-pv-deep`) go a second ply shallower.
-            let second_ply = (cfg.iir_cut_deep && cut_node && depth >= IIR_CUT_DEEP_DEPTH)
-                || (cfg.iir_pv_deep && PV && depth >= 2);
-            if second_ply && tt_move.is_null() {
-                depth -= 1;
-            }
-        }
-
-        // Step 9b. Small ProbCut: a table score from nearly this depth that
-        // is at least far above beta (a lower bound or an exact score) is
-        // trusted without a search, in check too (`tt-probcut`).
-        if cfg.tt_probcut && !root && !singular_search && !beta.is_decisive() {
-            let cut = beta + p.tt_probcut_margin;
-            let trusted = entry.zip(tt_score).is_some_and(|(e, s)| {
-                matches!(e.bound, TtBound::Lower | TtBound::Exact)
-                    && e.depth >= depth - TT_PROBCUT_DEPTH_MARGIN
-                    && s >= cut
-                    && !s.is_decisive()
-            });
-            if trusted {
-                return cut;
-            }
         }
 
         // Step 10. The moves, from the staged picker (the root's list at the
@@ -1618,7 +1295,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         let mut captures_tried: ArrayVec<Move, CAPTURES_TRIED> = ArrayVec::new();
         loop {
             let mv = {
-                let ord = Ordering::new(self.tables, cfg, quiet_ctx).at_ply(ply);
+                let ord = Ordering::new(self.tables, cfg, quiet_ctx);
                 match picker.next(board, &ord) {
                     Some(mv) => mv,
                     None => break,
@@ -1771,26 +1448,11 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                                 && v < singular_beta - p.se_double_margin
                                 && self.stack[ply].double_exts < p.se_double_max
                             {
-                                // A quiet hash move that every other move
-                                // trails by far goes a third ply deeper
-                                // (`triple-ext`).
-                                extension = 2 + i32::from(
-                                    cfg.triple_extensions
-                                        && mv.is_quiet()
-                                        && v < singular_beta - p.se_triple_margin,
-                                );
+                                extension = 2;
                             }
                         } else if cfg.multicut && singular_beta >= beta {
                             return singular_beta;
                         } else if cfg.negative_extensions && (s >= beta || cut_node) {
-                            // Two plies shallower for a hash move that
-                            // already beats beta without being forced
-                            // (`deep-negative-ext`), else one.
-                            let deep = cfg.deep_negative_extensions && s >= beta;
-                            extension = if deep { -2 } else { -1 };
-                        } else if cfg.below_negative_extensions && s <= v {
-                            // The other moves reach the hash move's own
-                            // score (`below-negative-ext`).
                             extension = -1;
                         }
                     }
@@ -1801,7 +1463,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             }
             self.stack[ply + 1].double_exts =
                 self.stack[ply].double_exts + i32::from(extension >= 2);
-            let mut new_depth = depth - 1 + extension;
+            let new_depth = depth - 1 + extension;
 
             // Step 10c. Play the move and search it: late moves with a
             // reduced null window first (LMR, less for moves with a good
@@ -1810,7 +1472,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             // -70% nodes to depth 8, ablation row H.)
             let nodes_before = self.nodes;
             let next = self.make(board, mv, ply);
-            self.stack[ply].early = move_count == 1 + usize::from(entry.is_some());
             let mut score;
             if cfg.pvs {
                 // Whether the move still needs a full-depth null-window search:
@@ -1827,30 +1488,19 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     // less for each condition below, and the histories'
                     // shares.
                     let mut r = base_r;
-                    // Positions on a principal variation, now or in the
-                    // table (`ttpv`; without it, PV nodes alone), are
-                    // reduced less; so are checks. Expected cut-nodes, nodes
-                    // whose evaluation is not improving, and nodes whose
-                    // children keep failing high (`cutoff-count`) are
-                    // reduced more.
+                    // PV nodes and checks are reduced less. Expected
+                    // cut-nodes, nodes whose evaluation is not improving,
+                    // and nodes whose children keep failing high
+                    // (`cutoff-count`) are reduced more.
                     r += p.lmr_cut_node * i32::from(cut_node) + i32::from(!improving)
-                        - i32::from(PV || tt_pv)
+                        - i32::from(PV)
                         - i32::from(check);
-                    if cfg.cut_no_tt_lmr && cut_node && tt_move.is_null() {
-                        r += 1;
-                    }
                     if cfg.cutoff_count && self.stack[ply + 1].cutoffs > CUTOFF_COUNT_REDUCE {
                         r += 1;
                     }
                     if quiet {
                         if mv == killers[0] || mv == killers[1] {
                             r -= 1;
-                        }
-                        // A noisy hash move (a capture or promotion; the
-                        // null move counts as quiet) likely decides the
-                        // node (`tt-capture-lmr`).
-                        if cfg.tt_capture_lmr && !tt_move.is_quiet() {
-                            r += 1;
                         }
                         if cfg.history_lmr {
                             r -= history / p.lmr_history_div.max(1);
@@ -1865,25 +1515,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     // above the rest) is no reduction (extending such a
                     // move instead, `lmr-deeper`, lost: −11 [−26, +3], H0).
                     let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
-                    self.stack[ply].reduction = new_depth - d;
                     score = -self.search::<false>(&next, -alpha - 1, -alpha, d, ply + 1, true);
-                    self.stack[ply].reduction = 0;
-                    if score > alpha && d < new_depth {
-                        // The reduced search beat alpha: search the full
-                        // depth, a ply deeper when it beat the best score by
-                        // far, a ply shallower when barely (`deeper`; the PV
-                        // search below takes the same depth).
-                        if cfg.deeper {
-                            if score.0 > best.0 + p.deeper_margin + p.deeper_mult * new_depth {
-                                new_depth += 1;
-                            } else if score.0 < best.0 + p.shallower_margin {
-                                new_depth -= 1;
-                            }
-                        }
-                        new_depth > d
-                    } else {
-                        false
-                    }
+                    // The reduced search beat alpha: search the full depth.
+                    score > alpha && d < new_depth
                 } else {
                     score = -Score::INFINITE;
                     !PV || move_count > 1
@@ -1941,19 +1575,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
 
             // Step 10d. A new best move raises alpha; beating beta ends the
             // node.
-            let alpha_before = alpha;
             if self.record::<PV>(ply, mv, score, &mut best, &mut best_move, &mut alpha, beta) {
                 break;
-            }
-            // Step 10e. After an alpha raise the remaining moves need only
-            // show they beat it: a shallower search will do (`alpha-raise`).
-            if cfg.alpha_raise
-                && alpha > alpha_before
-                && depth > ALPHA_RAISE_DEPTHS.0
-                && depth < ALPHA_RAISE_DEPTHS.1
-                && !score.is_decisive()
-            {
-                depth = (depth - p.alpha_raise_reduction).max(1);
             }
             if mv != best_move {
                 if quiet {
@@ -1980,34 +1603,10 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         // the parent that its quiet move was good (`prior-bonus`): it
         // refuted everything here.
         if best >= beta && !best_move.is_null() {
-            // A cut-off far above beta was no close call: its lesson
-            // counts as a ply deeper's (`big-cut-bonus`).
-            let lesson_depth =
-                depth + i32::from(cfg.big_cut_bonus && best.0 > beta.0 + BIG_CUT_MARGIN);
-            self.update_histories(
-                board,
-                best_move,
-                &quiets_tried,
-                &captures_tried,
-                lesson_depth,
-                ply,
-            );
+            self.update_histories(board, best_move, &quiets_tried, &captures_tried, depth, ply);
             self.stack[ply].cutoffs += 1;
         } else if cfg.prior_bonus && best_move.is_null() && !singular_search && ply > 0 {
             self.reward_prior_move(board, depth, ply);
-        }
-
-        // Step 12b. A cut-off's score leans towards beta, the more the
-        // shallower the node (`fail-high-blend`): a shallow search's margin
-        // over beta is the least sure.
-        if cfg.fail_high_blend
-            && best >= beta
-            && !best.is_decisive()
-            && !beta.is_decisive()
-            && !alpha.is_decisive()
-            && depth > 0
-        {
-            best = Score((best.0 * depth + beta.0) / (depth + 1));
         }
 
         // Step 13. The correction history learns how far the search moved
@@ -2038,7 +1637,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     raw_eval,
                     depth,
                     bound,
-                    tt_pv,
+                    false,
                 );
             }
         }
@@ -2115,7 +1714,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         raw_eval,
                         shallow,
                         TtBound::Lower,
-                        self.stack[ply].tt_pv,
+                        false,
                     );
                 }
                 return Some(v);
@@ -2171,28 +1770,12 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     self.update_quiet(board, q, -malus, &ctx);
                 }
             }
-            if cfg.low_ply_history {
-                self.tables.update_low_ply(ply, best, bonus);
-                for &q in quiets {
-                    self.tables.update_low_ply(ply, q, -malus);
-                }
-            }
         } else if cfg.capture_history {
             self.tables.update_capture(board, best, bonus);
         }
         if cfg.capture_history {
             for &c in captures {
                 self.tables.update_capture(board, c, -malus);
-            }
-        }
-        // The move that led here, refuted, was the parent's most trusted
-        // after the table's: its continuation histories were wrong about it
-        // (`early-refutation-malus`).
-        if cfg.early_refutation_malus && cfg.history && ply > 0 {
-            let prior = self.stack[ply - 1];
-            if let (true, false, Some(pt)) = (prior.early, prior.mv.is_capture(), prior.cont) {
-                let ctx = self.quiet_context(ply - 1);
-                self.tables.update_cont(pt, &ctx, -malus);
             }
         }
     }
@@ -2295,7 +1878,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             QS_DEPTH_NO_CHECKS
         };
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
-        let tt_pv = cfg.tt_pv && (PV || entry.is_some_and(|e| e.pv));
         let tt_score = entry.map(|e| score_from_tt(e.score, ply, board.halfmove_clock()));
         if let (Some(e), Some(s)) = (entry, tt_score) {
             if cfg.tt_cutoffs
@@ -2327,7 +1909,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         raw,
                         qs_depth,
                         TtBound::Lower,
-                        tt_pv,
+                        false,
                     );
                 }
                 return best;
@@ -2339,13 +1921,11 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         // the switches: an unordered quiescence search explodes (every
         // capture sequence is tried), which measures nothing.
         let mut picker = MovePicker::qsearch(board, tt_move, checks);
-        // What a capture must add to stand above alpha is measured from
-        // here, by delta pruning and `qs-futility` alike (only read when
-        // not in check).
+        // What a capture must add to stand above alpha (delta pruning; only
+        // read when not in check).
         let futility_base = static_eval.0 + self.params.delta_margin;
         let mut best_move = Move::NULL;
         let mut move_count = 0;
-        let mut quiet_evasions = 0;
         loop {
             let mv = {
                 // Quiescence always orders its captures by victim.
@@ -2359,14 +1939,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 }
             };
             move_count += 1;
-            // Enough quiet evasions were tried once one move escapes the
-            // mate (`qs-evasion-limit`); the moves left are quiet too.
-            if cfg.qs_evasion_limit && in_check && mv.is_quiet() {
-                if quiet_evasions >= QS_QUIET_EVASIONS && best.0 > -Score::MATE_BOUND.0 {
-                    break;
-                }
-                quiet_evasions += 1;
-            }
             if !in_check && best.0 > -Score::MATE_BOUND.0 {
                 // Delta pruning: even winning the piece outright with a
                 // margin stays below alpha.
@@ -2381,28 +1953,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                     continue;
                 }
                 if cfg.qs_see_pruning && !see_ge_with(board, mv, 0, cfg.see_pins) {
-                    continue;
-                }
-                // Futility: far below alpha, a capture must win material
-                // (`qs-futility`); the bound it could have reached stays.
-                if cfg.qs_futility
-                    && futility_base <= alpha.0
-                    && !mv.is_promotion()
-                    && !see_ge_with(board, mv, 1, cfg.see_pins)
-                    && !gives_check(board, mv)
-                {
-                    best = best.max(Score(futility_base));
-                    continue;
-                }
-                // Move-count pruning: the first captures (best victims
-                // first) hold what the position has; later ones are tried
-                // only when they check, promote or recapture.
-                if cfg.qs_move_count
-                    && move_count > QS_MOVE_COUNT
-                    && !mv.is_promotion()
-                    && (ply == 0 || mv.to() != self.stack[ply - 1].mv.to())
-                    && !gives_check(board, mv)
-                {
                     continue;
                 }
             }
@@ -2432,7 +1982,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 raw_eval,
                 qs_depth,
                 bound,
-                tt_pv,
+                false,
             );
         }
         best

@@ -28,7 +28,7 @@
 //! would produce, with the same encoding, or it is dropped (and found by
 //! generation later).
 
-use super::history::{piece_to_index, threats_by_lesser, QuietContext, Tables, LOW_PLY};
+use super::history::{piece_to_index, threats_by_lesser, QuietContext, Tables};
 use super::PvsConfig;
 use crate::see::{captured_value, mvv_lva, see_ge, value};
 use arrayvec::ArrayVec;
@@ -71,9 +71,6 @@ pub(crate) struct Ordering<'t> {
     pub mvv_lva: bool,
     /// The quiet histories' context: earlier moves, threats, pawn row.
     pub quiet: QuietContext,
-    /// The node's ply when its quiet moves also read the low-ply history
-    /// (`low-ply-history`, the first [`LOW_PLY`] plies).
-    pub low_ply: Option<usize>,
 }
 
 impl<'t> Ordering<'t> {
@@ -85,26 +82,9 @@ impl<'t> Ordering<'t> {
             cfg,
             mvv_lva: cfg.mvv_lva,
             quiet,
-            low_ply: None,
         }
     }
-
-    /// The same ordering at a main-search node `ply` plies from the root:
-    /// near the root, quiet moves also read the low-ply history.
-    pub fn at_ply(mut self, ply: usize) -> Ordering<'t> {
-        self.low_ply = Some(ply).filter(|&p| self.cfg.low_ply_history && p < LOW_PLY);
-        self
-    }
 }
-
-/// The ordering bonus of a quiet check that does not lose material
-/// (`quiet-check-order`): a full table's worth of history, as Stockfish
-/// gives it.
-const QUIET_CHECK_BONUS: i32 = 16_384;
-
-/// A quiet check earns [`QUIET_CHECK_BONUS`] when its static exchange is
-/// at least minus this (a pawn offered to check may still be good).
-const QUIET_CHECK_SEE: i32 = 75;
 
 /// `threat-escape`: by role index, the ordering bonus of a quiet move that
 /// takes a piece off a square attacked by a lesser enemy piece to one that
@@ -112,11 +92,6 @@ const QUIET_CHECK_SEE: i32 = 75;
 /// square loses [`THREAT_INTO_PERCENT`] of it.
 const THREAT_ESCAPE: [i32; 6] = [0, 7_200, 7_200, 12_800, 25_800, 0];
 const THREAT_INTO_PERCENT: i32 = 95;
-
-/// The low-ply history's weight in a quiet move's score, divided by
-/// `1 + 2 × ply`: it counts most at the root, where this search has
-/// learnt the most about the moves.
-const LOW_PLY_WEIGHT: i32 = 4;
 
 /// The staged move picker (see the [module documentation](self)).
 pub(crate) struct MovePicker {
@@ -438,11 +413,6 @@ impl MovePicker {
             return;
         }
         let us = board.turn();
-        let checks = if ord.cfg.quiet_check_order {
-            Some(self.check_info(board))
-        } else {
-            None
-        };
         // The main search's nodes found the threat maps at their start.
         let lesser = if ord.cfg.threat_escape {
             Some(
@@ -453,14 +423,10 @@ impl MovePicker {
         } else {
             None
         };
-        // The butterfly history counts twice in the order with
-        // `order-butterfly-x2`, as Stockfish weighs its main history, and
-        // the pawn history with `order-pawn-x2`.
-        let butterfly_weight = if ord.cfg.order_butterfly_x2 { 2 } else { 1 };
+        // The pawn history counts twice in the order with `order-pawn-x2`,
+        // as Stockfish's picker weighs it beside its main history.
         let pawn_weight = if ord.cfg.order_pawn_x2 { 2 } else { 1 };
-        let scorer = ord
-            .tables
-            .quiet_scorer(us, &ord.quiet, butterfly_weight, pawn_weight);
+        let scorer = ord.tables.quiet_scorer(us, &ord.quiet, pawn_weight);
         for e in self.quiets.iter_mut() {
             let piece = board.piece_at(e.mv.from());
             e.score = scorer.score(e.mv, piece.map(|p| piece_to_index(p, e.mv)));
@@ -472,14 +438,6 @@ impl MovePicker {
                 } else if lesser[i].contains(from) {
                     e.score += THREAT_ESCAPE[i];
                 }
-            }
-            if let Some(ply) = ord.low_ply {
-                e.score += LOW_PLY_WEIGHT * ord.tables.low_ply(ply, e.mv) / (1 + 2 * ply as i32);
-            }
-            if checks.is_some_and(|c| c.gives_check(board, e.mv))
-                && see_ge(board, e.mv, -QUIET_CHECK_SEE)
-            {
-                e.score += QUIET_CHECK_BONUS;
             }
         }
     }
@@ -844,75 +802,6 @@ mod tests {
         }
     }
 
-    /// The quiet moves of `board` in the order the picker hands them out
-    /// (no hash move, killers or counter move), with `ord`.
-    fn quiet_order(board: &Bitboards, ord: &Ordering<'_>) -> Vec<Move> {
-        let mut p = MovePicker::main(board, Move::NULL, [Move::NULL; 2], Move::NULL);
-        let mut out = Vec::new();
-        while let Some(mv) = p.next(board, ord) {
-            if mv.is_quiet() && !mv.is_promotion() {
-                out.push(mv);
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn quiet_check_order_puts_safe_checks_first() {
-        let tables = Tables::new();
-        let mut cfg = PvsConfig::default();
-        cfg.set("quiet-check-order", true).expect("a switch");
-        // Alone: no other static ordering term.
-        cfg.set("threat-escape", false).expect("a switch");
-        let mut seen = 0;
-        for board in random_positions(300) {
-            let ord = Ordering::new(&tables, &cfg, QuietContext::NONE);
-            let order = quiet_order(&board, &ord);
-            // With empty histories the safe checks score the bonus and
-            // every other quiet move 0: the checks come first.
-            let safe = |mv: Move| gives_check(&board, mv) && see_ge(&board, mv, -QUIET_CHECK_SEE);
-            let n = order.iter().filter(|&&mv| safe(mv)).count();
-            seen += n;
-            assert!(
-                order[..n].iter().all(|&mv| safe(mv)),
-                "{}: {order:?}",
-                board.fen()
-            );
-        }
-        assert!(seen > 20, "only {seen} safe quiet checks in the sample");
-    }
-
-    #[test]
-    fn low_ply_history_orders_near_the_root_only() {
-        let mut tables = Tables::new();
-        let mut cfg = PvsConfig::default();
-        cfg.set("low-ply-history", true).expect("a switch");
-        cfg.set("threat-escape", false).expect("a switch");
-        let board = Bitboards::startpos();
-        let plain = quiet_order(&board, &Ordering::new(&tables, &cfg, QuietContext::NONE));
-        let last = *plain.last().expect("quiet moves");
-        tables.update_low_ply(2, last, crate::pvs::history::HISTORY_MAX);
-        let at = |ply| {
-            quiet_order(
-                &board,
-                &Ordering::new(&tables, &cfg, QuietContext::NONE).at_ply(ply),
-            )
-        };
-        assert_eq!(
-            at(2)[0],
-            last,
-            "the move that worked at ply 2 comes first there"
-        );
-        assert_eq!(at(1), plain, "another ply's table is untouched");
-        assert_eq!(at(LOW_PLY + 2), plain, "no low-ply history beyond LOW_PLY");
-        cfg.set("low-ply-history", false).expect("a switch");
-        let off = quiet_order(
-            &board,
-            &Ordering::new(&tables, &cfg, QuietContext::NONE).at_ply(2),
-        );
-        assert_eq!(off, plain, "the switch off leaves the order alone");
-    }
-
     #[test]
     fn skip_quiets_leaves_out_quiet_non_checks() {
         let tables = Tables::new();
@@ -942,7 +831,6 @@ mod tests {
     fn losing_captures_come_after_every_quiet_move() {
         let mut cfg = PvsConfig::default();
         cfg.set("threat-escape", false).expect("a switch");
-        cfg.set("quiet-check-order", false).expect("a switch");
         let margin = -cfg.params.bad_capture_margin;
         let mut tested = 0;
         for board in random_positions(400) {

@@ -11,9 +11,7 @@
 //! The defaults are the rounded result of the SPSA tunes with the NNUE
 //! evaluation that passed their SPRTs (`fianchetto tune spsa`, at 5 000 and
 //! 10 000 nodes a move, each over the tunables of the switches then on);
-//! `docs/tuning.md` has every run, its command and its SPRT. A tunable of a
-//! switch that is off (`hindsight_margin`, `alpha_raise_reduction`, the
-//! `deeper` and `shallower` margins, …) keeps the value it was tested with.
+//! `docs/tuning.md` has every run, its command and its SPRT.
 //!
 //! ```
 //! use fianchetto_eval::Tunable;
@@ -120,8 +118,6 @@ search_params! {
     nmp_offset = 100, 0..=300, step 12;
     /// Internal iterative reduction: smallest depth.
     iir_depth = 3, 1..=10, step 1;
-    /// Plies taken off the rest of a node after a move raised alpha (`alpha-raise`; 2, Stockfish's, lost 34 Elo).
-    alpha_raise_reduction = 1, 1..=3, step 1;
     /// Futility pruning: base margin over the static evaluation.
     futility_base = 33, 0..=200, step 8;
     /// Futility pruning: margin per ply of reduced depth.
@@ -176,8 +172,6 @@ search_params! {
     delta_margin = 221, 50..=500, step 15;
     /// Aspiration window: initial half-width.
     aspiration_delta = 9, 4..=80, step 3;
-    /// Aspiration window (`asp-score-delta`): the half-width grows by the square of the last score over this (a 200 cp score adds 13 at 3 000), as Stockfish's grows with the root move's average score: far from 0, scores swing more from one depth to the next.
-    aspiration_score_div = 3075, 1000..=12000, step 300;
     /// Aspiration window: each fail-high or fail-low widens it by this many 1/1024 of its half-width (512: half again).
     aspiration_growth = 531, 128..=1024, step 64;
     /// Correction history: the entry's scale (correction = entry / this, centipawns).
@@ -200,20 +194,12 @@ search_params! {
     eval_material_base = 23272, 16000..=32768, step 800;
     /// Evaluation scaling: the evaluation is multiplied by (this − half-move clock) / this.
     eval_clock_div = 237, 100..=1000, step 20;
-    /// doDeeper: the re-search after LMR goes a ply deeper when it beat the best score by this plus `deeper_mult` × depth.
-    deeper_margin = 43, 0..=200, step 5;
-    /// doDeeper: see `deeper_margin`.
-    deeper_mult = 2, 0..=16, step 1;
-    /// doShallower: the re-search goes a ply shallower when it beat the best score by less than this.
-    shallower_margin = 9, 0..=100, step 3;
     /// ProbCut (margin rule): a capture whose shallow search reaches β + this cuts the node.
     probcut_margin = 204, 60..=400, step 15;
     /// ProbCut (margin rule): smallest depth probed.
     probcut_depth = 7, 3..=10, step 1;
     /// ProbCut (margin rule): how many plies shallower the probe searches.
     probcut_reduction = 3, 1..=6, step 1;
-    /// Small ProbCut (`tt-probcut`): a table lower bound this far above beta cuts the node.
-    tt_probcut_margin = 400, 150..=900, step 25;
     /// Singular extensions: smallest depth.
     se_depth = 7, 4..=14, step 1;
     /// Singular extensions: how much shallower the table's entry may be.
@@ -224,12 +210,6 @@ search_params! {
     se_double_margin = 23, 0..=100, step 5;
     /// Double extensions: at most this many along a line.
     se_double_max = 5, 0..=16, step 1;
-    /// Triple extensions (`triple-ext`): how far below singular beta a doubly extended quiet move must stay.
-    se_triple_margin = 80, 0..=300, step 10;
-    /// Hindsight (`hindsight`): a node reached by a reduced move is searched
-    /// a ply shallower when its static evaluation and its parent's sum to
-    /// more than this (the move was bad for the side that played it).
-    hindsight_margin = 177, 0..=500, step 15;
 }
 
 impl SearchParams {
