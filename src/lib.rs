@@ -13,6 +13,8 @@
 //! | `syzygy` | `syzygy` | `fianchetto-syzygy` |
 //! | `search` (default) | `search` | `fianchetto-search` |
 //! | `uci` | `uci` | `fianchetto-uci` |
+//! | `data` | `data` | `fianchetto-data` |
+//! | `train` | `train` | `fianchetto-train` |
 //! | `tune` | `tune` | `fianchetto-tune` |
 //! | `engine` | `engine` | `fianchetto-engine` (and clap) |
 //!
@@ -38,37 +40,63 @@
 //! ```
 #![warn(missing_docs)]
 
+// Each crate is documented here as a module of the facade (inlined), under
+// the name to use: `fianchetto::board`, `fianchetto::movegen`, ...
+
 /// Positions: types, FEN, Zobrist keys, the `Board` trait and its backends.
+#[doc(inline)]
 pub use fianchetto_board as board;
+/// Training data as files: the games format, marlinformat, load-time
+/// filters, streaming readers, and the tools that count, convert, merge and
+/// deduplicate them.
+#[cfg(feature = "data")]
+#[doc(inline)]
+pub use fianchetto_data as data;
 /// The engine: UCI and the command line.
 #[cfg(feature = "engine")]
+#[doc(inline)]
 pub use fianchetto_engine as engine;
 /// Evaluation: `Score`, the `Evaluator` trait and the evaluations.
 #[cfg(feature = "eval")]
+#[doc(inline)]
 pub use fianchetto_eval as eval;
 /// Move generation, perft, notation (UCI, SAN), game rules, PGN and EPD.
 #[cfg(feature = "movegen")]
+#[doc(inline)]
 pub use fianchetto_movegen as movegen;
 /// Search algorithms.
 #[cfg(feature = "search")]
+#[doc(inline)]
 pub use fianchetto_search as search;
 /// Syzygy endgame tablebases: WDL, DTZ and root moves ranked.
 #[cfg(feature = "syzygy")]
+#[doc(inline)]
 pub use fianchetto_syzygy as syzygy;
-/// Learning from games: self-play, training data, the NNUE trainer, tuners.
+/// The NNUE trainer: learns a network from training data, on the CPU.
+#[cfg(feature = "train")]
+#[doc(inline)]
+pub use fianchetto_train as train;
+/// Learning by playing: self-play data generation, in-process matches,
+/// Texel and SPSA tuning, the ProbCut fit.
 #[cfg(feature = "tune")]
+#[doc(inline)]
 pub use fianchetto_tune as tune;
 /// The UCI protocol as types, a client that drives any UCI engine, and
 /// engine-against-engine matches.
 #[cfg(feature = "uci")]
+#[doc(inline)]
 pub use fianchetto_uci as uci;
 
 // The crates under their own names too. rustc names an item by the path it
 // was found under, and for a trait that is not in scope it suggests
 // `fianchetto::fianchetto_eval::Evaluator`: these make that suggestion
-// compile. Hidden, because `board`, `movegen`, ... are the names to use.
+// compile. Hidden, because `board`, `movegen`, ... are the names to use
+// (the modules above stay documented: they are inlined).
 #[doc(hidden)]
 pub use fianchetto_board;
+#[cfg(feature = "data")]
+#[doc(hidden)]
+pub use fianchetto_data;
 #[cfg(feature = "engine")]
 #[doc(hidden)]
 pub use fianchetto_engine;
@@ -84,6 +112,9 @@ pub use fianchetto_search;
 #[cfg(feature = "syzygy")]
 #[doc(hidden)]
 pub use fianchetto_syzygy;
+#[cfg(feature = "train")]
+#[doc(hidden)]
+pub use fianchetto_train;
 #[cfg(feature = "tune")]
 #[doc(hidden)]
 pub use fianchetto_tune;
