@@ -819,8 +819,123 @@ fn random_game(ch: &mut Chooser) -> G {
     }
 }
 
+#[test]
+fn main_line_zips_positions_moves_san_and_notes() {
+    let g = one(
+        "[Event \"x\"]\n\n1. e4 $1 { [%clk 0:05:00] [%eval 0.2] the king's pawn } \
+         1... c5 (1... e5 { symmetric } 2. Nf3 (2. f4 exf4) Nc6) (1... c6) 2. Nf3 -- 3. d4 *",
+    );
+    let steps: Vec<_> = g.main_line().collect();
+    assert_eq!(steps.len(), 5);
+    assert_eq!(g.main_line().len(), 5);
+    let sans: Vec<String> = steps.iter().map(|s| s.san().unwrap()).collect();
+    assert_eq!(sans, ["e4", "c5", "Nf3", "--", "d4"]);
+    assert_eq!(sans, g.san_moves().unwrap());
+    let numbers: Vec<u32> = steps.iter().map(|s| s.move_number()).collect();
+    assert_eq!(numbers, [1, 1, 2, 2, 3]);
+    for (i, s) in steps.iter().enumerate() {
+        assert_eq!(s.index, i);
+        assert_eq!(s.before, &g.game.positions()[i]);
+        assert_eq!(s.after, &g.game.positions()[i + 1]);
+        assert_eq!(s.mv, g.game.moves()[i]);
+        assert_eq!(Some(s.notes), g.annotations(i));
+    }
+    assert_eq!(steps[0].notes.nags, [1]);
+    assert_eq!(steps[0].comments(), ["the king's pawn"]);
+    assert_eq!(steps[0].notes.commands.eval, Some(Eval::centipawns(20)));
+    // Backwards too.
+    let last = g.main_line().next_back().unwrap();
+    assert_eq!((last.index, last.san().unwrap()), (4, "d4".to_string()));
+    assert_eq!(g.main_line().rev().count(), 5);
+
+    // Variations in SAN, from the position before the move they replace;
+    // sub-variations from the position before theirs.
+    let reply = &steps[1];
+    let vars = reply.variations();
+    assert_eq!(vars.len(), 2);
+    let line = vars[0].walk(reply.before).unwrap();
+    let line_sans: Vec<&str> = line.iter().map(|m| m.san.as_str()).collect();
+    assert_eq!(line_sans, ["e5", "Nf3", "Nc6"]);
+    assert_eq!(line[0].notes.comments, ["symmetric"]);
+    assert_eq!(
+        line[1].notes.variations[0]
+            .san_moves(&line[1].before)
+            .unwrap(),
+        ["f4", "exf4"]
+    );
+    assert_eq!(vars[1].san_moves(reply.before).unwrap(), ["c6"]);
+    // From the wrong position, a variation's move is an error, not a panic.
+    assert!(vars[0].san_moves(reply.after).is_err());
+    // An empty game has an empty main line.
+    assert_eq!(one("*").main_line().count(), 0);
+}
+
+#[test]
+fn a_missing_file_is_named() {
+    let path = std::env::temp_dir().join("fianchetto-no-such-file.pgn");
+    let err = Reader::open(&path).err().expect("no such file");
+    assert_eq!(err.kind(), std::io::ErrorKind::NotFound);
+    let text = err.to_string();
+    assert!(
+        text.starts_with(&format!("cannot read PGN file `{}`: ", path.display())),
+        "{text}"
+    );
+}
+
+#[test]
+fn clocks_past_59_minutes_or_seconds_are_not_read() {
+    let g = one("1. e4 { [%clk 99:99:99] } e5 { [%clk 0:59:59.5] } 2. Nf3 { [%clk 100:00:00] } *");
+    // Not a clock: kept in the comment text, as every malformed command is.
+    assert_eq!(g.notes[0].commands.clock, None);
+    assert_eq!(g.notes[0].comments, ["[%clk 99:99:99]"]);
+    assert_eq!(
+        g.notes[1].commands.clock,
+        Some(std::time::Duration::from_millis(3_599_500))
+    );
+    assert_eq!(
+        g.notes[2].commands.clock,
+        Some(std::time::Duration::from_secs(360_000))
+    );
+    for bad in ["0:60:00", "0:00:60", "1:99:00", "0:0:75.25"] {
+        let (c, text) = Commands::extract(&format!("[%clk {bad}] [%emt {bad}]"));
+        assert_eq!((c.clock, c.elapsed), (None, None), "{bad}");
+        assert_eq!(text, format!("[%clk {bad}] [%emt {bad}]"));
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// The main-line walk agrees with the game it walks, and every
+    /// variation's SAN names its moves from the position it starts from.
+    #[test]
+    fn walks_agree_with_the_game(choices in prop::collection::vec(any::<u32>(), 1..400)) {
+        let mut ch = Chooser { choices, next: 0 };
+        let game = random_game(&mut ch);
+        let sans = game.san_moves().unwrap_or_else(|e| panic!("{e}"));
+        prop_assert_eq!(game.main_line().len(), sans.len());
+        let mut stack: Vec<(Bitboards, &Variation)> = Vec::new();
+        for (step, san) in game.main_line().zip(&sans) {
+            prop_assert_eq!(&step.san().unwrap_or_else(|e| panic!("{e}")), san);
+            for v in step.variations() {
+                stack.push((step.before.clone(), v));
+            }
+        }
+        while let Some((start, v)) = stack.pop() {
+            let line = v.walk(&start).unwrap_or_else(|e| panic!("{e}"));
+            prop_assert_eq!(line.len(), v.moves.len());
+            for m in &line {
+                if m.mv.is_null() {
+                    prop_assert_eq!(m.san.as_str(), "--");
+                } else {
+                    prop_assert_eq!(fianchetto_movegen::parse_san(&m.before, &m.san), Ok(m.mv));
+                }
+                for sub in &m.notes.variations {
+                    stack.push((m.before.clone(), sub));
+                }
+            }
+        }
+    }
 
     #[test]
     fn write_then_read_gives_the_same_game(choices in prop::collection::vec(any::<u32>(), 1..400)) {

@@ -10,14 +10,15 @@ use fianchetto_board::Square;
 ///
 /// | command | field | example |
 /// | --- | --- | --- |
-/// | `[%clk h:mm:ss]` | [`clock`](Commands::clock): the mover's remaining time | `[%clk 1:02:03]`, `[%clk 0:00:07.5]` |
+/// | `[%clk h:mm:ss]` | [`clock`](Commands::clock): the mover's remaining time (minutes and seconds below 60) | `[%clk 1:02:03]`, `[%clk 0:00:07.5]` |
 /// | `[%emt h:mm:ss]` | [`elapsed`](Commands::elapsed): time spent on the move | `[%emt 0:00:12]` |
 /// | `[%eval score,depth]` | [`eval`](Commands::eval): white's view, in pawns or mate | `[%eval 0.35,20]`, `[%eval #-3]` |
 /// | `[%cal ...]` | [`arrows`](Commands::arrows) | `[%cal Ge2e4,Rd1d8]` |
 /// | `[%csl ...]` | [`squares`](Commands::squares): highlighted squares | `[%csl Gd4,Re5]` |
 ///
-/// A command that is malformed or of another kind stays in the comment's
-/// text, untouched.
+/// A command that is malformed (`[%clk 1:2]`, `[%clk 0:99:99]`,
+/// `[%eval x]`) or of another kind is not read: it stays in the comment's
+/// text, untouched, and its field stays empty.
 ///
 /// ```
 /// use core::time::Duration;
@@ -222,7 +223,8 @@ impl Commands {
     }
 }
 
-/// `h:mm:ss` with an optional fraction of a second (`0:00:07.5`).
+/// `h:mm:ss` with an optional fraction of a second (`0:00:07.5`): any
+/// number of hours, minutes and seconds below 60 (`0:99:00` is no time).
 fn parse_time(text: &str) -> Option<Duration> {
     let mut parts = text.split(':');
     let (h, m, s) = (parts.next()?, parts.next()?, parts.next()?);
@@ -237,12 +239,15 @@ fn parse_time(text: &str) -> Option<Duration> {
     if !fraction.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
+    let (minutes, secs) = (m.parse::<u64>().ok()?, whole.parse::<u64>().ok()?);
+    if minutes >= 60 || secs >= 60 {
+        return None;
+    }
     let seconds = h
         .parse::<u64>()
         .ok()?
         .checked_mul(3600)?
-        .checked_add(m.parse::<u64>().ok()?.checked_mul(60)?)?
-        .checked_add(whole.parse::<u64>().ok()?)?;
+        .checked_add(minutes * 60 + secs)?;
     // Nanoseconds from up to nine digits of fraction.
     let mut nanos = 0u32;
     for (i, b) in fraction.bytes().take(9).enumerate() {
@@ -448,10 +453,31 @@ mod tests {
     }
 
     #[test]
+    fn clock_minutes_and_seconds_are_below_60() {
+        let secs = Duration::from_secs;
+        assert_eq!(parse_time("0:59:59"), Some(secs(3599)));
+        assert_eq!(
+            parse_time("123:00:00.5"),
+            Some(Duration::from_millis(442_800_500))
+        );
+        for bad in ["99:99:99", "0:60:00", "0:00:60", "0:00:60.0", "1:75:00"] {
+            assert_eq!(parse_time(bad), None, "{bad}");
+        }
+        let (c, kept) = Commands::extract("[%clk 99:99:99] [%emt 0:00:30]");
+        assert_eq!(c.clock, None);
+        assert_eq!(c.elapsed, Some(secs(30)));
+        assert_eq!(kept, "[%clk 99:99:99]");
+    }
+
+    #[test]
     fn malformed_or_unknown_commands_stay_in_the_text() {
         for text in [
             "[%clk 1:2]",
             "[%clk x]",
+            "[%clk 99:99:99]",
+            "[%clk 0:60:00]",
+            "[%clk 0:00:60]",
+            "[%emt 0:00:75.5]",
             "[%eval]",
             "[%cal Xe2e4]",
             "[%csl Ge9]",

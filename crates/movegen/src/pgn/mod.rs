@@ -9,7 +9,9 @@
 //! - [`GameBuilder`] is the visitor that makes [`PgnGame`]s: the tags, the
 //!   main line as a [`Game`](crate::Game) resolved move by move against its
 //!   positions, comments, NAGs and variations ([`Reader::games`] iterates
-//!   over them). [`Replay`] only plays the main line, for speed.
+//!   over them). [`PgnGame::main_line`] walks the main line (positions,
+//!   move, SAN and annotations of each move) and [`Variation::walk`] a
+//!   variation. [`Replay`] only plays the main line, for speed.
 //! - [`Writer`] and [`PgnGame::to_pgn`] write export format: the Seven Tag
 //!   Roster in order, then the other tags, then movetext with move numbers,
 //!   NAGs, comments and variations, broken at 80 columns.
@@ -17,7 +19,8 @@
 //! The submodules each do one job: `lines` (numbered lines in bounded
 //! memory), `lexer` (tokens), `reader` (the game grammar and
 //! resynchronisation), `visitor`, `tags`, `game` (the game model and its
-//! builder), `replay` and `writer`.
+//! builder), `walk` (the main line and variations move by move), `replay` and
+//! `writer`.
 //!
 //! ```
 //! use fianchetto_board::{Bitboards, Board};
@@ -65,6 +68,7 @@ mod replay;
 mod start;
 mod tags;
 mod visitor;
+mod walk;
 mod writer;
 
 pub use commands::{Arrow, Commands, Eval, EvalScore, MarkColor, SquareMark};
@@ -75,4 +79,5 @@ pub use replay::{Replay, Replayed};
 pub use start::read_move;
 pub use tags::{Tags, SEVEN_TAG_ROSTER};
 pub use visitor::{Flow, GameResult, ParseResultError, Visit, Visitor};
+pub use walk::{MainLine, MainLineMove, VariationMove};
 pub use writer::{WriteError, Writer, LINE_WIDTH};

@@ -95,9 +95,19 @@ impl<R: Read> Reader<BufReader<R>> {
 }
 
 impl Reader<BufReader<File>> {
-    /// A reader over the file at `path`.
+    /// A reader over the file at `path`. The error of a file that cannot
+    /// be opened names it (``cannot read PGN file `games.pgn`: No such file
+    /// or directory (os error 2)``), with the system's
+    /// [`ErrorKind`](std::io::ErrorKind).
     pub fn open(path: impl AsRef<Path>) -> std::io::Result<Reader<BufReader<File>>> {
-        Ok(Reader::new(File::open(path)?))
+        let path = path.as_ref();
+        let file = File::open(path).map_err(|e| {
+            std::io::Error::new(
+                e.kind(),
+                format!("cannot read PGN file `{}`: {e}", path.display()),
+            )
+        })?;
+        Ok(Reader::new(file))
     }
 }
 

@@ -90,10 +90,13 @@ pub fn read_openings(path: &Path) -> Result<Vec<Game<Bitboards>>, OpeningsError>
 }
 
 fn read_pgn(path: &Path) -> Result<Vec<Game<Bitboards>>, OpeningsError> {
-    let reader = Reader::open(path).map_err(|source| OpeningsError::Io {
+    // The file opened here rather than by `Reader::open`, whose error names
+    // the path too: `OpeningsError::Io` names it once.
+    let file = std::fs::File::open(path).map_err(|source| OpeningsError::Io {
         path: path.to_path_buf(),
         source,
     })?;
+    let reader = Reader::new(file);
     let mut openings = Vec::new();
     for (i, game) in reader.games::<Bitboards>().enumerate() {
         let game: PgnGame<Bitboards> = game.map_err(|e| OpeningsError::Pgn {
