@@ -39,7 +39,10 @@ mod game;
 mod openings;
 pub mod stats;
 
-pub use game::FaultKind;
+pub use game::{
+    play_game, Adjudication, Answer, Ending, FaultKind, GameEnd, GameRules, Judge, Judgement,
+    Limit, MoveLimit, MoveNote, Player, PlayerError, Players, PlyOrigin,
+};
 pub use openings::{read_openings, start_position, OpeningsError};
 pub use stats::{Sprt, Tally, Verdict};
 
@@ -48,7 +51,6 @@ use fianchetto_board::{Bitboards, Color};
 use fianchetto_movegen::pgn::{GameResult, PgnGame};
 use fianchetto_movegen::Game;
 use std::collections::HashMap;
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::time::Duration;
@@ -111,103 +113,6 @@ impl EngineSpec {
         }
         engine.is_ready()?;
         Ok(engine)
-    }
-}
-
-/// What limits each move.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Limit {
-    /// A clock for each side: `base` for the game, `increment` added after
-    /// each move (`10+0.1`).
-    Clock {
-        /// Time for the whole game.
-        base: Duration,
-        /// Time added after each move.
-        increment: Duration,
-    },
-    /// A fixed number of nodes a move (`go nodes N`).
-    Nodes(u64),
-}
-
-impl Limit {
-    /// The PGN `TimeControl` tag: `10+0.1`, or `-` (none) for nodes.
-    pub fn time_control_tag(&self) -> String {
-        match self {
-            Limit::Clock { base, increment } => {
-                format!("{}+{}", base.as_secs_f64(), increment.as_secs_f64())
-            }
-            Limit::Nodes(_) => "-".to_string(),
-        }
-    }
-}
-
-impl FromStr for Limit {
-    type Err = MatchError;
-
-    /// A time control as cutechess-cli writes it: seconds for the game,
-    /// then `+` and the increment in seconds (`10+0.1`, `60`).
-    fn from_str(text: &str) -> Result<Limit, MatchError> {
-        let bad = || MatchError::TimeControl(text.to_string());
-        let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
-        let seconds = |s: &str| {
-            s.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e9)
-                .map(Duration::from_secs_f64)
-        };
-        let (base, increment) = (
-            seconds(base).ok_or_else(bad)?,
-            seconds(inc).ok_or_else(bad)?,
-        );
-        if base.is_zero() && increment.is_zero() {
-            return Err(bad());
-        }
-        Ok(Limit::Clock { base, increment })
-    }
-}
-
-/// The adjudication rules, applied after every move from the score the
-/// mover reported (its last `info` score, seen from White's side; a mate
-/// score counts as a very large one):
-///
-/// - **Win.** When `resign_plies` is not 0 and the scores of `resign_plies`
-///   moves in a row (both engines' moves) are at least `resign_score`
-///   centipawns for the same side, that side wins.
-/// - **Draw by score.** When `draw_plies` is not 0 and, from ply
-///   `draw_from_ply` on, the scores of `draw_plies` moves in a row are
-///   within `draw_score` centipawns of 0, the game is drawn.
-/// - **Move limit.** The game is drawn when it reaches ply `max_plies`.
-///
-/// A move without a score resets both counts. The defaults: a win after 8
-/// plies in a row at 1000 cp or more for the same side, a draw at ply 400,
-/// no draw by score.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Adjudication {
-    /// The score (centipawns, for the side ahead) that counts as decisive.
-    pub resign_score: i32,
-    /// Plies in a row of decisive scores that end the game (0: never).
-    pub resign_plies: u32,
-    /// The first ply at which the draw rule counts.
-    pub draw_from_ply: u32,
-    /// The largest score (centipawns, either side) that counts as drawn.
-    pub draw_score: i32,
-    /// Plies in a row of drawn scores that end the game (0: never).
-    pub draw_plies: u32,
-    /// The game is drawn when this ply is reached.
-    pub max_plies: u32,
-}
-
-impl Default for Adjudication {
-    fn default() -> Adjudication {
-        Adjudication {
-            resign_score: 1000,
-            resign_plies: 8,
-            draw_from_ply: 0,
-            draw_score: 0,
-            draw_plies: 0,
-            max_plies: 400,
-        }
     }
 }
 
@@ -529,7 +434,7 @@ impl Seats<'_> {
 }
 
 /// Plays game `index` (from 0) on a worker's engines.
-fn play_game(seats: &mut Seats, index: usize, tx: &Sender<Message>) -> Result<(), MatchError> {
+fn play_indexed(seats: &mut Seats, index: usize, tx: &Sender<Message>) -> Result<(), MatchError> {
     let config = seats.config;
     let opening = (index / 2) % config.openings.len();
     let a_white = index % 2 == 0;
@@ -553,20 +458,29 @@ fn play_game(seats: &mut Seats, index: usize, tx: &Sender<Message>) -> Result<()
         white_spec.display_name(white),
         black_spec.display_name(black),
     ];
-    let end = game::play(
-        [white, black],
+    let rules = GameRules {
+        limit: config.limit,
+        margin: config.margin,
+        adjudication: config.adjudication,
+    };
+    let end = game::play_game(
+        Players::Two(white, black),
         &config.openings[opening],
-        &config.limit,
-        &config.adjudication,
-        config.margin,
+        &rules,
+        None,
     );
     seats.a = Some(a);
     seats.b = Some(b);
-    let fault = end.fault.as_ref().map(|(color, kind, restart)| Fault {
-        by_a: (*color == Color::White) == a_white,
-        kind: *kind,
-        restarted: restart.clone(),
-    });
+    let fault = match &end.ending {
+        Ending::Fault {
+            by, kind, restart, ..
+        } => Some(Fault {
+            by_a: (*by == Color::White) == a_white,
+            kind: *kind,
+            restarted: restart.clone(),
+        }),
+        _ => None,
+    };
     if let Some(Fault {
         by_a,
         restarted: Some(reason),
@@ -583,7 +497,8 @@ fn play_game(seats: &mut Seats, index: usize, tx: &Sender<Message>) -> Result<()
         *slot = None;
         let _ = tx.send(Message::Restarted(which, reason.clone()));
     }
-    let mut pgn = end.pgn.clone();
+    let reason = end.reason();
+    let mut pgn = end.pgn();
     let tags = [
         ("Event", "fianchetto match".to_string()),
         ("Site", "?".to_string()),
@@ -603,15 +518,15 @@ fn play_game(seats: &mut Seats, index: usize, tx: &Sender<Message>) -> Result<()
     }
     pgn.result = Some(end.result);
     match pgn.notes.last_mut() {
-        Some(notes) if !pgn.game.moves().is_empty() => notes.comments.push(end.reason.clone()),
-        _ => pgn.comments.push(end.reason.clone()),
+        Some(notes) if !pgn.game.moves().is_empty() => notes.comments.push(reason.clone()),
+        _ => pgn.comments.push(reason.clone()),
     }
     let record = GameRecord {
         number: index + 1,
         opening,
         a_white,
         result: end.result,
-        reason: end.reason,
+        reason,
         fault,
         pgn,
     };
@@ -668,7 +583,7 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(Event)) -> Result<Summ
                     if index >= config.games {
                         break;
                     }
-                    if let Err(e) = play_game(&mut seat, index, &tx) {
+                    if let Err(e) = play_indexed(&mut seat, index, &tx) {
                         let _ = tx.send(Message::Fatal(e));
                         break;
                     }
