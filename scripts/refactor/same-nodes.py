@@ -4,12 +4,17 @@ table cleared before each) on both builds, with the defaults and with every sear
 flipped from its default one at a time, must report the same node counts (a refactor that
 removes dead code keeps every count).
 
-  same-nodes.py OLD_BINARY NEW_BINARY [--depth 12] [--skip name,name]
+  same-nodes.py OLD_BINARY NEW_BINARY [--depth 12] [--skip name,name] [--alias new=old,old]
 
 The switches and their defaults are read from each build's `bench --help`, whose
 `--disable` list is generated from the search's switch registry (a name per line, `(off)`
 after those off by default); those the old build lacks are skipped, and those the new
 build no longer has are listed.
+
+A switch that absorbed others (a refinement folded into the feature it refines) is
+checked with `--alias corrhist=corrhist-pieces,corrhist-cont` (repeatable): flipping
+`corrhist` in the new build must give the nodes of flipping `corrhist`, `corrhist-pieces`
+and `corrhist-cont` together in the old one.
 """
 import argparse
 import re
@@ -46,18 +51,26 @@ def main():
     ap.add_argument("new")
     ap.add_argument("--depth", type=int, default=12)
     ap.add_argument("--skip", default="")
+    ap.add_argument("--alias", action="append", default=[],
+                    help="new=old1,old2: flipping `new` in the new build flips these too in the old")
     a = ap.parse_args()
+    alias = {}
+    for spec in a.alias:
+        name, _, olds = spec.partition("=")
+        alias[name] = [o for o in olds.split(",") if o]
     old, new = switches(a.old), switches(a.new)
     for name in sorted(set(old) - set(new)):
         print(f"gone from the new build: {name}")
     skip = set(filter(None, a.skip.split(",")))
-    runs = [("defaults", [])] + [
-        (f"{n}={'false' if on else 'true'}", ["--disable" if on else "--enable", n])
+    runs = [("defaults", [], [])] + [
+        (f"{n}={'false' if on else 'true'}" + (f" (old: also {','.join(alias[n])})" if n in alias else ""),
+         ["--disable" if on else "--enable", ",".join([n] + alias.get(n, []))],
+         ["--disable" if on else "--enable", n])
         for n, on in new.items() if n in old and n not in skip
     ]
     different = 0
-    for label, extra in runs:
-        a_n, b_n = bench_nodes(a.old, a.depth, extra), bench_nodes(a.new, a.depth, extra)
+    for label, old_extra, new_extra in runs:
+        a_n, b_n = bench_nodes(a.old, a.depth, old_extra), bench_nodes(a.new, a.depth, new_extra)
         different += a_n != b_n
         print(f"{'same' if a_n == b_n else 'DIFFERENT'}  {label}: {a_n}"
               + ("" if a_n == b_n else f" vs {b_n}"), flush=True)

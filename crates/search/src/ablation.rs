@@ -134,15 +134,10 @@ pub fn configurations(hash_mb: usize) -> Vec<Step> {
     };
     let m = PvsConfig {
         correction_history: true,
-        correction_pieces: true,
-        correction_cont: true,
         ..l.clone()
     };
     let n = PvsConfig {
         singular: true,
-        multicut: true,
-        double_extensions: true,
-        negative_extensions: true,
         ..m.clone()
     };
     let o = PvsConfig {

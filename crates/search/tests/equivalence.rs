@@ -87,8 +87,7 @@ fn all_algorithms_agree_on_random_positions() {
 fn all_off_is_all_off() {
     let c = PvsConfig::all_off();
     assert!(!c.cont_history && !c.capture_history && !c.history_lmr && !c.history_pruning);
-    assert!(!c.correction_history && !c.singular && !c.multicut);
-    assert!(!c.double_extensions && !c.negative_extensions && !c.check_extension);
+    assert!(!c.correction_history && !c.singular && !c.check_extension);
     assert_eq!(c.disabled().len(), PvsConfig::FEATURES.len());
 }
 

@@ -91,7 +91,10 @@ macro_rules! pvs_switches {
 }
 
 pvs_switches! {
-    /// Iterative deepening: search depth 1, 2, … (off: only the limit depth).
+    /// Iterative deepening: search depth 1, 2, … (off: only the limit
+    /// depth). With Lazy SMP, every odd-numbered helper thread searches one
+    /// ply deeper than its own iteration count, so that the threads do not
+    /// all search the same tree in step.
     iterative_deepening, "id" = true, "iterative deepening";
     /// Principal variation search: null windows for all but the first move.
     pvs, "pvs" = true, "null-window search of later moves";
@@ -121,7 +124,10 @@ pvs_switches! {
     /// after 824 games.)
     threat_history, "threat-history" = true, "butterfly history by threatened from and to squares";
     /// Pawn history: quiet moves by what worked in the same pawn structure,
-    /// added to their history.
+    /// added to their history; the move picker counts it twice, as
+    /// Stockfish's picker weighs it beside its main history (pruning and
+    /// reductions read the plain sum). (Counting it twice: SPRT [0, 10] at
+    /// 5 000 nodes, +13 [+3, +23] Elo, H1 after 2 318 games.)
     pawn_history, "pawn-history" = true, "pawn-structure history of quiet moves";
     /// Capture history: captures ordered by victim plus what they achieved.
     capture_history, "capture-history" = true, "capture history";
@@ -130,19 +136,13 @@ pvs_switches! {
     /// History pruning: quiet moves with a bad history are skipped near
     /// the horizon.
     history_pruning, "history-pruning" = true, "history pruning of quiet moves";
-    /// Pawn-structure correction history added to the static evaluation.
-    /// (With `corrhist-pieces` and `corrhist-cont`, SPRT [0, 10] at 5 000
-    /// nodes: +16 [+4, +29] Elo, H1 after 1 621 games; re-tested on the
-    /// 6 000-opening book, all three off lost −18 [−28, −8] after 2 822
-    /// distinct games, H0 of SPRT [−5, 0].)
-    correction_history, "corrhist" = true, "pawn correction history of the static evaluation";
-    /// Correction histories by pieces: each colour's non-pawn pieces, the
-    /// minor pieces and the major pieces (with the kings), added to the
-    /// static evaluation with the pawn one's.
-    correction_pieces, "corrhist-pieces" = true, "non-pawn, minor and major piece correction histories";
-    /// Continuation correction history: the static evaluation corrected by
-    /// what the search found after the same last two moves.
-    correction_cont, "corrhist-cont" = true, "continuation correction history (the last two moves)";
+    /// Correction histories added to the static evaluation: by pawn
+    /// structure, by each colour's non-pawn pieces, by the minor and by the
+    /// major pieces (with the kings), and by the last two moves
+    /// (continuation). (SPRT [0, 10] at 5 000 nodes: +16 [+4, +29] Elo, H1
+    /// after 1 621 games; re-tested on the 6 000-opening book, all off lost
+    /// −18 [−28, −8] after 2 822 distinct games, H0 of SPRT [−5, 0].)
+    correction_history, "corrhist" = true, "pawn, piece and continuation correction histories of the static evaluation";
     /// The static evaluation scaled by the material left (more weight with
     /// more pieces on the board, so that the side ahead trades down only
     /// when that keeps its edge) and damped as the half-move clock nears
@@ -168,18 +168,12 @@ pvs_switches! {
     /// Search checking moves one ply deeper.
     check_extension, "check-ext" = true, "check extension";
     /// Singular extensions: a hash move much better than every other move
-    /// is searched one ply deeper.
-    singular, "singular" = true, "singular extensions";
-    /// Double extensions: two plies for a very singular move off the PV
-    /// (needs `singular`).
-    double_extensions, "double-ext" = true, "double extensions (with singular)";
-    /// Multi-cut: when the singular test finds another move beating beta,
-    /// the node is cut (needs `singular`).
-    multicut, "multicut" = true, "multi-cut (with singular)";
-    /// Negative extensions: a hash move that is not singular but already
-    /// beats beta, or is expected to, is searched one ply shallower (needs
-    /// `singular`).
-    negative_extensions, "negative-ext" = true, "negative extensions (with singular)";
+    /// is searched one ply deeper, two plies off the PV when far better
+    /// (double extensions, at most `se_double_max` on a line); when the
+    /// singular test finds another move beating beta the node is cut
+    /// (multi-cut), and a hash move that is not singular but beats beta, or
+    /// is expected to, is searched a ply shallower (negative extension).
+    singular, "singular" = true, "singular, double and negative extensions, and multi-cut";
 
     /// A node where no move raised alpha gives the quiet move that led to
     /// it a history bonus in the parent.
@@ -243,12 +237,6 @@ pvs_switches! {
     /// +8 after 3 000 games on the defaults of ea38a41, then H1 on those of
     /// 2a49beb, +22 [+7, +36] after 1 233 games.)
     qs_tt_eval, "qs-tt-eval" = true, "quiescence stands pat on the table's score where its bound refines the evaluation";
-    /// The move picker counts a quiet move's pawn history twice, as
-    /// Stockfish's picker weighs it beside its main history (no effect
-    /// without `pawn-history`); pruning and reductions read the plain sum. (SPRT
-    /// [0, 10] at 5 000 nodes on the defaults of 650f904: +13 [+3, +23]
-    /// Elo, H1 after 2 318 games.)
-    order_pawn_x2, "order-pawn-x2" = true, "the pawn history counted twice in the quiet move order";
 
     /// Mate-distance pruning.
     mate_distance, "mdp" = true, "mate-distance pruning";
@@ -288,10 +276,6 @@ pvs_switches! {
     /// hash move.
     iir, "iir" = true, "internal iterative reduction";
 
-    /// Lazy SMP: every odd-numbered helper searches one ply deeper than
-    /// its own iteration count; off, every thread deepens in step and only
-    /// the shared table and their own histories set them apart.
-    smp_offset, "smp-offset" = true, "odd helper threads search a ply ahead (Lazy SMP)";
     /// Upcoming-repetition detection: raise alpha to a draw where the side
     /// to move can repeat a position (cuckoo tables, [`crate::cuckoo`]).
     cuckoo, "cuckoo" = true, "upcoming-repetition detection (cuckoo tables)";
@@ -394,11 +378,6 @@ impl PvsConfig {
             .filter(|(n, _)| Self::field(n).is_some_and(|f| !*f(&mut c)))
             .map(|(n, _)| *n)
             .collect()
-    }
-
-    /// Whether any correction history is on.
-    pub(crate) fn correction(&self) -> bool {
-        self.correction_history || self.correction_pieces || self.correction_cont
     }
 
     /// Whether any move-ordering heuristic is on.

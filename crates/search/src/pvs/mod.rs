@@ -606,7 +606,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         while depth <= max_depth {
             // Lazy SMP: half the helpers run one ply ahead of the others, so
             // that the threads do not all search the same tree in step.
-            let target = if self.is_main() || !self.cfg.smp_offset {
+            let target = if self.is_main() {
                 depth
             } else {
                 (depth + (self.id as i32 & 1)).min(max_depth)
@@ -955,7 +955,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     /// the last two moves (`None` near the root or after a null move).
     #[inline]
     fn cont_corr_index(&self, ply: usize) -> Option<(usize, usize)> {
-        if !self.cfg.correction_cont || ply < 2 {
+        if !self.cfg.correction_history || ply < 2 {
             return None;
         }
         match (self.stack[ply - 2].cont, self.stack[ply - 1].cont) {
@@ -970,22 +970,17 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     #[inline]
     fn corrected(&self, board: &B, raw: Score, ply: usize) -> Score {
         let cfg = self.cfg;
-        if !cfg.correction() {
+        if !cfg.correction_history {
             return raw;
         }
         let (p, corr) = (self.params, &self.tables.corr);
         let at = |t: &[[i16; CORR_SIZE]], (row, slot): (usize, usize)| t[row][slot] as i32;
-        let slots = CorrSlots::of(board, cfg.correction_pieces);
-        let mut sum = 0;
-        if cfg.correction_history {
-            sum += p.corr_pawn_weight * at(&corr.pawn, slots.pawn);
-        }
-        if cfg.correction_pieces {
-            sum += p.corr_non_pawn_weight
-                * (at(&corr.non_pawn, slots.non_pawn[0]) + at(&corr.non_pawn, slots.non_pawn[1]));
-            sum += p.corr_minor_weight * at(&corr.minor, slots.minor);
-            sum += p.corr_major_weight * at(&corr.major, slots.major);
-        }
+        let slots = CorrSlots::of(board, true);
+        let mut sum = p.corr_pawn_weight * at(&corr.pawn, slots.pawn);
+        sum += p.corr_non_pawn_weight
+            * (at(&corr.non_pawn, slots.non_pawn[0]) + at(&corr.non_pawn, slots.non_pawn[1]));
+        sum += p.corr_minor_weight * at(&corr.minor, slots.minor);
+        sum += p.corr_major_weight * at(&corr.major, slots.major);
         if let Some((a, b)) = self.cont_corr_index(ply) {
             sum += p.corr_cont_weight * corr.cont[a][b] as i32;
         }
@@ -1004,24 +999,19 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         depth: i32,
         ply: usize,
     ) {
-        let cfg = self.cfg;
         let p = self.params;
         let diff = best.0 - static_eval.0;
         let cont = self.cont_corr_index(ply);
-        let slots = CorrSlots::of(board, cfg.correction_pieces);
+        let slots = CorrSlots::of(board, true);
         let corr = &mut self.tables.corr;
         let learn = |t: &mut [[i16; CORR_SIZE]], (row, slot): (usize, usize)| {
             correction_update(&mut t[row][slot], diff, depth, p);
         };
-        if cfg.correction_history {
-            learn(&mut corr.pawn, slots.pawn);
-        }
-        if cfg.correction_pieces {
-            learn(&mut corr.non_pawn, slots.non_pawn[0]);
-            learn(&mut corr.non_pawn, slots.non_pawn[1]);
-            learn(&mut corr.minor, slots.minor);
-            learn(&mut corr.major, slots.major);
-        }
+        learn(&mut corr.pawn, slots.pawn);
+        learn(&mut corr.non_pawn, slots.non_pawn[0]);
+        learn(&mut corr.non_pawn, slots.non_pawn[1]);
+        learn(&mut corr.minor, slots.minor);
+        learn(&mut corr.major, slots.major);
         if let Some((a, b)) = cont {
             correction_update(&mut corr.cont[a][b], diff, depth, p);
         }
@@ -1443,16 +1433,15 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                         }
                         if v < singular_beta {
                             extension = 1;
-                            if cfg.double_extensions
-                                && !PV
+                            if !PV
                                 && v < singular_beta - p.se_double_margin
                                 && self.stack[ply].double_exts < p.se_double_max
                             {
                                 extension = 2;
                             }
-                        } else if cfg.multicut && singular_beta >= beta {
+                        } else if singular_beta >= beta {
                             return singular_beta;
-                        } else if cfg.negative_extensions && (s >= beta || cut_node) {
+                        } else if s >= beta || cut_node {
                             extension = -1;
                         }
                     }
@@ -1620,7 +1609,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             } else {
                 TtBound::Upper
             };
-            if cfg.correction()
+            if cfg.correction_history
                 && !in_check
                 && (best_move.is_null() || best_move.is_quiet())
                 && !best.is_decisive()

@@ -423,10 +423,9 @@ impl MovePicker {
         } else {
             None
         };
-        // The pawn history counts twice in the order with `order-pawn-x2`,
-        // as Stockfish's picker weighs it beside its main history.
-        let pawn_weight = if ord.cfg.order_pawn_x2 { 2 } else { 1 };
-        let scorer = ord.tables.quiet_scorer(us, &ord.quiet, pawn_weight);
+        // The pawn history counts twice in the order, as Stockfish's
+        // picker weighs it beside its main history.
+        let scorer = ord.tables.quiet_scorer(us, &ord.quiet, 2);
         for e in self.quiets.iter_mut() {
             let piece = board.piece_at(e.mv.from());
             e.score = scorer.score(e.mv, piece.map(|p| piece_to_index(p, e.mv)));
