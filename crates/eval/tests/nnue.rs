@@ -1033,3 +1033,48 @@ fn the_shipped_network_loads_and_plays_sensibly() {
     let start = Bitboards::startpos();
     assert!(nnue.evaluate(&start).value().abs() < 100);
 }
+
+// ---- Files -----------------------------------------------------------------
+
+#[test]
+fn nets_read_from_files_and_errors_name_the_file() {
+    use fianchetto_eval::select::LoadNetError;
+    let dir = std::env::temp_dir();
+    let path = dir.join(format!("fianchetto-from-file-{}.nnue", std::process::id()));
+    let net = random_net(32, 5);
+    std::fs::write(&path, net.to_bytes()).unwrap();
+    let read = Network::from_file(&path).unwrap();
+    assert_eq!(read.to_bytes(), net.to_bytes());
+    let board = Bitboards::startpos();
+    let mut from_file = Nnue::from_file(&path).unwrap();
+    let mut from_bytes = Nnue::new(Arc::new(net));
+    assert_eq!(from_file.evaluate(&board), from_bytes.evaluate(&board));
+
+    // Not a network: the error names the file and says what is wrong.
+    std::fs::write(&path, b"not a network").unwrap();
+    let err = Nnue::from_file(&path).unwrap_err();
+    assert!(matches!(err, LoadNetError::Net { .. }), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with(&format!("network {}: ", path.display())),
+        "{err}"
+    );
+    let _ = std::fs::remove_file(&path);
+
+    // Missing: the path, then what the system says.
+    let missing = dir.join("fianchetto-no-such-net.nnue");
+    let err = Nnue::from_file(&missing).unwrap_err();
+    match &err {
+        LoadNetError::Io { path, source } => {
+            assert_eq!(path, &missing);
+            assert_eq!(source.kind(), std::io::ErrorKind::NotFound);
+        }
+        other => panic!("{other}"),
+    }
+    assert!(
+        err.to_string()
+            .starts_with(&format!("cannot read network {}: ", missing.display())),
+        "{err}"
+    );
+    assert!(Network::from_file(&missing).is_err());
+}

@@ -10,7 +10,9 @@ use super::simd::{Job, Kernels, Simd, Width};
 use super::stack::Stack;
 use crate::evaluator::Evaluator;
 use crate::score::Score;
+use crate::select::LoadNetError;
 use fianchetto_board::{Board, Color, Move};
+use std::path::Path;
 use std::sync::Arc;
 
 /// The NNUE evaluation: a shared [`Network`] and this evaluator's own
@@ -76,6 +78,20 @@ impl Nnue {
     /// An evaluator for the network file `bytes` (see [`Network::from_bytes`]).
     pub fn from_bytes(bytes: &[u8]) -> Result<Nnue, NetError> {
         Ok(Nnue::new(Arc::new(Network::from_bytes(bytes)?)))
+    }
+
+    /// An evaluator for the network file at `path` (see
+    /// [`Network::from_file`]); a file that cannot be read or is not a
+    /// network is an error naming it.
+    ///
+    /// ```
+    /// use fianchetto_eval::Nnue;
+    ///
+    /// let err = Nnue::from_file("no-such-net.nnue").unwrap_err();
+    /// assert!(err.to_string().starts_with("cannot read network no-such-net.nnue: "), "{err}");
+    /// ```
+    pub fn from_file(path: impl AsRef<Path>) -> Result<Nnue, LoadNetError> {
+        Network::from_file(path).map(|net| Nnue::new(Arc::new(net)))
     }
 
     /// The network this evaluator runs.

@@ -13,7 +13,8 @@
 //! ```
 //!
 //! (a trained network of your own comes from a file:
-//! `Nnue::from_bytes(&std::fs::read("net.nnue")?)?`).
+//! `Nnue::from_file("net.nnue")?`, whose errors name the file; or from
+//! bytes in memory: `Nnue::from_bytes(&bytes)?`).
 //!
 //! **The architecture** is described once, by [`Arch`]: each perspective
 //! (white's, black's) sees 768 piece-square inputs, optionally per king

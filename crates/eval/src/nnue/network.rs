@@ -4,7 +4,9 @@
 use super::aligned::Aligned;
 use super::arch::{Arch, KingBuckets};
 use super::format::{self, NetError, Parts};
+use crate::select::LoadNetError;
 use fianchetto_board::{Color, Piece, Square};
+use std::path::Path;
 
 /// The input feature of `piece` on `sq` as seen by `perspective` in the
 /// plain 768-input net (one king bucket, no mirroring): the perspective's
@@ -112,6 +114,21 @@ impl Network {
     /// weights inference cannot take.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
         format::parse(bytes).map(|parts| Network { parts })
+    }
+
+    /// Reads the network file at `path` (see [`Network::from_bytes`]). The
+    /// errors name the file: `cannot read network nets/x.nnue: No such file
+    /// or directory (os error 2)`, or what is wrong with its contents.
+    pub fn from_file(path: impl AsRef<Path>) -> Result<Network, LoadNetError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|source| LoadNetError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Network::from_bytes(&bytes).map_err(|source| LoadNetError::Net {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 
     /// The version 2 file's bytes (what [`Network::from_bytes`] reads).
