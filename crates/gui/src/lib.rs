@@ -31,7 +31,7 @@
 //! let request = axum::http::Request::get("/api/options")
 //!     .header("Host", "127.0.0.1:8088")
 //!     .body(axum::body::Body::empty())?;
-//! let runtime = tokio::runtime::Builder::new_current_thread().build()?;
+//! let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
 //! let reply = runtime.block_on(router(app, addr).oneshot(request))?;
 //! assert_eq!(reply.status(), 200);
 //! # Ok::<(), Box<dyn std::error::Error>>(())

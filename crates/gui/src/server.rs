@@ -42,10 +42,13 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use std::convert::Infallible;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
+use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::sync::mpsc::error::TrySendError;
 use tokio::sync::Semaphore;
 
@@ -75,6 +78,12 @@ const KEEP_ALIVE: Duration = Duration::from_secs(10);
 pub const IO_TIMEOUT: Duration = Duration::from_secs(10);
 /// Events queued for a live connection's socket.
 const EVENT_QUEUE: usize = 4;
+/// After a connection ends with part of the request unread (a refusal),
+/// this much of it is still read and thrown away, for at most
+/// [`DRAIN_TIME`], so that the client sees the refusal rather than a reset
+/// connection.
+const MAX_DRAIN: usize = 1 << 20;
+const DRAIN_TIME: Duration = Duration::from_secs(1);
 
 /// Arguments of `fianchetto gui`.
 #[derive(Debug, clap::Args)]
@@ -189,7 +198,7 @@ pub async fn serve(listener: TcpListener, app: Arc<App>) -> std::io::Result<()> 
             // A client that goes away or sends nonsense ends its own
             // connection; hyper has answered what deserves an answer.
             let _ = connection()
-                .serve_connection(TokioIo::new(stream), service)
+                .serve_connection(TokioIo::new(Lingering(Some(stream))), service)
                 .await;
             drop(slot);
         });
@@ -209,6 +218,84 @@ fn connection() -> http1::Builder {
         .keep_alive(false)
         .title_case_headers(true);
     builder
+}
+
+/// A connection that, when hyper is done with it, stops writing and reads
+/// (and throws away) what the client is still sending, a bounded amount
+/// for a bounded time, before it is closed.
+struct Lingering(Option<tokio::net::TcpStream>);
+
+impl Lingering {
+    fn stream(&mut self) -> std::io::Result<&mut tokio::net::TcpStream> {
+        self.0
+            .as_mut()
+            .ok_or_else(|| std::io::ErrorKind::NotConnected.into())
+    }
+}
+
+impl AsyncRead for Lingering {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        match self.stream() {
+            Ok(s) => Pin::new(s).poll_read(cx, buf),
+            Err(e) => Poll::Ready(Err(e)),
+        }
+    }
+}
+
+impl AsyncWrite for Lingering {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        match self.stream() {
+            Ok(s) => Pin::new(s).poll_write(cx, buf),
+            Err(e) => Poll::Ready(Err(e)),
+        }
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        match self.stream() {
+            Ok(s) => Pin::new(s).poll_flush(cx),
+            Err(e) => Poll::Ready(Err(e)),
+        }
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        match self.stream() {
+            Ok(s) => Pin::new(s).poll_shutdown(cx),
+            Err(e) => Poll::Ready(Err(e)),
+        }
+    }
+}
+
+impl Drop for Lingering {
+    fn drop(&mut self) {
+        let Some(mut stream) = self.0.take() else {
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        runtime.spawn(async move {
+            let _ = stream.shutdown().await;
+            let mut buf = [0u8; 8192];
+            let mut left = MAX_DRAIN;
+            let drain = async {
+                while left > 0 {
+                    match stream.read(&mut buf).await {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => left = left.saturating_sub(n),
+                    }
+                }
+            };
+            let _ = tokio::time::timeout(DRAIN_TIME, drain).await;
+        });
+    }
 }
 
 /// What the handlers share.
@@ -273,7 +360,11 @@ fn admit(request: &Request, addr: SocketAddr) -> Result<(), GuiError> {
             limit: MAX_URL,
         });
     }
-    let text = |name| headers.get(name).and_then(|v: &HeaderValue| v.to_str().ok());
+    let text = |name| {
+        headers
+            .get(name)
+            .and_then(|v: &HeaderValue| v.to_str().ok())
+    };
     check_origin(text(header::HOST), text(header::ORIGIN), addr)
 }
 
@@ -380,7 +471,9 @@ fn events(streams: &Arc<AtomicUsize>, sub: Subscription) -> Response {
         return error(&GuiError::Busy("cannot start a live connection".into()));
     }
     let stream = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|event| (Ok::<_, Infallible>(event), rx))
+        rx.recv()
+            .await
+            .map(|event| (Ok::<_, Infallible>(event), rx))
     });
     let mut response = Sse::new(stream).into_response();
     response.headers_mut().insert(
@@ -550,4 +643,231 @@ pub fn check_origin(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+
+    #[test]
+    fn hosts_and_origins_are_checked() {
+        let local: SocketAddr = "127.0.0.1:8088".parse().unwrap();
+        for host in [
+            "127.0.0.1:8088",
+            "localhost:8088",
+            "127.0.0.1",
+            "localhost",
+            "[::1]:8088",
+        ] {
+            assert!(check_origin(Some(host), None, local).is_ok(), "{host}");
+        }
+        assert!(check_origin(Some("localhost:8088"), Some("http://localhost:8088"), local).is_ok());
+        // DNS rebinding: another name for this address, or another port.
+        for host in [
+            "evil.example:8088",
+            "evil.example",
+            "127.0.0.1:9999",
+            "localhost:",
+        ] {
+            assert_eq!(
+                check_origin(Some(host), None, local).map_err(|e| e.status()),
+                Err(403),
+                "{host}"
+            );
+        }
+        assert!(check_origin(None, None, local).is_err());
+        // Another site's page posting here.
+        assert!(check_origin(Some("127.0.0.1:8088"), Some("http://evil.example"), local).is_err());
+        // Bound to one address of the network: that address only.
+        let lan: SocketAddr = "192.168.1.5:80".parse().unwrap();
+        assert!(check_origin(Some("192.168.1.5:80"), None, lan).is_ok());
+        assert!(check_origin(Some("192.168.1.5"), None, lan).is_ok());
+        assert!(check_origin(Some("localhost:80"), None, lan).is_err());
+        assert!(check_origin(Some("chess.lan"), None, lan).is_err());
+        let v6: SocketAddr = "[::1]:8088".parse().unwrap();
+        assert!(check_origin(Some("[::1]:8088"), None, v6).is_ok());
+        assert!(check_origin(Some("[::1]"), None, v6).is_ok());
+        // Opened to every address on purpose: any host name.
+        let open: SocketAddr = "0.0.0.0:80".parse().unwrap();
+        assert!(check_origin(Some("chess.lan"), None, open).is_ok());
+    }
+
+    /// Sends `request` to the app at `addr` and returns its whole reply.
+    fn exchange(addr: SocketAddr, request: &[u8]) -> String {
+        let mut c = TcpStream::connect(addr).unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        // The app may answer before it has read everything (a refusal).
+        let _ = c.write_all(request);
+        let mut reply = Vec::new();
+        let _ = c.read_to_end(&mut reply);
+        String::from_utf8_lossy(&reply).into_owned()
+    }
+
+    /// A request head of `headers` headers after `Host`, each `size` bytes.
+    fn head(host: &str, headers: usize, size: usize) -> Vec<u8> {
+        let mut head = format!("GET /api/options HTTP/1.1\r\n{host}").into_bytes();
+        for i in 0..headers {
+            let name = format!("X-{i:04}: ");
+            head.extend(name.as_bytes());
+            head.extend(std::iter::repeat_n(
+                b'a',
+                size.saturating_sub(name.len() + 2),
+            ));
+            head.extend(b"\r\n");
+        }
+        head.extend(b"\r\n");
+        head
+    }
+
+    #[test]
+    fn the_server_refuses_hostile_requests_and_keeps_serving() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let net = Arc::new(fianchetto_eval::nnue::Network::zero());
+        let app = Arc::new(App::new(net, Limits::default()));
+        let _server = spawn(listener, app).unwrap();
+        let host = format!("Host: {addr}\r\n");
+        let get = format!("GET /api/options HTTP/1.1\r\n{host}\r\n");
+        let ok = exchange(addr, get.as_bytes());
+        assert!(ok.starts_with("HTTP/1.1 200 OK\r\n"), "{ok}");
+        assert!(ok.contains("Content-Security-Policy: "), "{ok}");
+        assert!(ok.contains("\"algorithms\":[\"pvs\","), "{ok}");
+
+        // A body of 100 GB declared (tiny_http died of it), with and
+        // without a Host: refused before a byte of it is read.
+        let huge =
+            format!("POST /api/move HTTP/1.1\r\n{host}Content-Length: 99999999999\r\n\r\nabc");
+        let reply = exchange(addr, huge.as_bytes());
+        assert!(reply.starts_with("HTTP/1.1 413 "), "{reply}");
+        assert!(reply.contains("99999999999 bytes long"), "{reply}");
+        let reply = exchange(
+            addr,
+            b"POST / HTTP/1.1\r\nContent-Length: 99999999999\r\n\r\n",
+        );
+        assert!(reply.starts_with("HTTP/1.1 413 "), "{reply}");
+        // A chunked body over the limit: refused once it passes it.
+        let mut chunked =
+            format!("POST /api/new HTTP/1.1\r\n{host}Transfer-Encoding: chunked\r\n\r\n")
+                .into_bytes();
+        for _ in 0..(MAX_BODY / 4096 + 2) {
+            chunked.extend(b"1000\r\n");
+            chunked.extend(std::iter::repeat_n(b'a', 4096));
+            chunked.extend(b"\r\n");
+        }
+        chunked.extend(b"0\r\n\r\n");
+        let reply = exchange(addr, &chunked);
+        assert!(reply.starts_with("HTTP/1.1 413 "), "{reply}");
+
+        // Heads: up to 16 KiB and 64 headers served; over either, refused.
+        let fits = head(&host, 63, 200);
+        assert!(fits.len() < MAX_HEAD);
+        let reply = exchange(addr, &fits);
+        assert!(reply.starts_with("HTTP/1.1 200 "), "{reply}");
+        let reply = exchange(addr, &head(&host, 64, 100));
+        assert!(reply.starts_with("HTTP/1.1 431 "), "65 headers: {reply}");
+        let long = head(&host, 1, MAX_HEAD + 100);
+        let reply = exchange(addr, &long);
+        assert!(
+            reply.starts_with("HTTP/1.1 431 "),
+            "a head over 16 KiB: {reply}"
+        );
+        let mut endless = b"GET / HTTP/1.1\r\nX: ".to_vec();
+        endless.extend(std::iter::repeat_n(b'a', 200_000));
+        let reply = exchange(addr, &endless);
+        assert!(reply.starts_with("HTTP/1.1 431 "), "{reply}");
+
+        // Another host name for this address (DNS rebinding).
+        let port = addr.port();
+        let rebound = format!("GET /api/options HTTP/1.1\r\nHost: evil.example:{port}\r\n\r\n");
+        let reply = exchange(addr, rebound.as_bytes());
+        assert!(reply.starts_with("HTTP/1.1 403 "), "{reply}");
+        let named = format!("GET /api/options HTTP/1.1\r\nHost: localhost:{port}\r\n\r\n");
+        let reply = exchange(addr, named.as_bytes());
+        assert!(reply.starts_with("HTTP/1.1 200 "), "{reply}");
+
+        let reply = exchange(addr, format!("BREW / HTTP/1.1\r\n{host}\r\n").as_bytes());
+        assert!(reply.starts_with("HTTP/1.1 405 "), "{reply}");
+        // A HEAD gets the headers alone.
+        let reply = exchange(addr, format!("HEAD / HTTP/1.1\r\n{host}\r\n").as_bytes());
+        assert!(
+            reply.starts_with("HTTP/1.1 200 OK\r\n") && reply.ends_with("\r\n\r\n"),
+            "{reply}"
+        );
+
+        // A client that sends a byte now and then is dropped once the
+        // head's time is up (10 s), not served a byte at a time forever.
+        let started = Instant::now();
+        let mut slow = TcpStream::connect(addr).unwrap();
+        slow.set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
+        let mut dropped = false;
+        let _ = slow.write_all(b"GET / HTTP/1.1\r\nX-Slow: ");
+        for _ in 0..40 {
+            std::thread::sleep(Duration::from_millis(500));
+            if slow.write_all(b"X").is_err() {
+                dropped = true;
+                break;
+            }
+            let mut probe = [0u8; 1];
+            slow.set_nonblocking(true).unwrap();
+            // An answer (a refusal) or the end of the connection.
+            let closed = match slow.read(&mut probe) {
+                Ok(_) => true,
+                Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
+            };
+            slow.set_nonblocking(false).unwrap();
+            if closed {
+                dropped = true;
+                break;
+            }
+        }
+        assert!(dropped, "a trickling client kept its connection");
+        assert!(started.elapsed() < Duration::from_secs(15));
+
+        // Still serving, and a session made now plays.
+        assert_eq!(
+            exchange(addr, get.as_bytes()).lines().next(),
+            ok.lines().next()
+        );
+        let reply = exchange(
+            addr,
+            format!("POST /api/session HTTP/1.1\r\n{host}Content-Length: 0\r\n\r\n").as_bytes(),
+        );
+        assert!(reply.starts_with("HTTP/1.1 200 OK\r\n"), "{reply}");
+        assert!(reply.contains("\"session\":\""), "{reply}");
+        let start = reply.find("\"session\":\"").unwrap() + 11;
+        let id = &reply[start..start + 32];
+        // The live stream sends the state as an event.
+        let mut events = TcpStream::connect(addr).unwrap();
+        events
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        events
+            .write_all(format!("GET /api/events?session={id} HTTP/1.1\r\n{host}\r\n").as_bytes())
+            .unwrap();
+        let mut seen = Vec::new();
+        let mut buf = [0u8; 4096];
+        while !String::from_utf8_lossy(&seen).contains("event: state\ndata: {") {
+            let n = events.read(&mut buf).unwrap();
+            assert!(n > 0, "{}", String::from_utf8_lossy(&seen));
+            seen.extend(&buf[..n]);
+        }
+        let seen = String::from_utf8_lossy(&seen);
+        assert!(seen.starts_with("HTTP/1.1 200 OK\r\n"), "{seen}");
+        assert!(seen.contains("Content-Type: text/event-stream"), "{seen}");
+    }
+
+    #[test]
+    fn urls_name_a_reachable_address() {
+        assert_eq!(
+            page_url("0.0.0.0:9000".parse().unwrap()),
+            "http://127.0.0.1:9000/"
+        );
+        assert_eq!(
+            page_url("127.0.0.1:8088".parse().unwrap()),
+            "http://127.0.0.1:8088/"
+        );
+    }
 }

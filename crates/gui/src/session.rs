@@ -302,9 +302,10 @@ impl Session {
             analysing: self.analysing,
             learning: job == Some(JobKind::Learn),
             settings: self.settings.json(),
-            analysis: self.analysis.as_ref().map(|a| {
-                analysis_json(a, job == Some(JobKind::Analysis) || thinking)
-            }),
+            analysis: self
+                .analysis
+                .as_ref()
+                .map(|a| analysis_json(a, job == Some(JobKind::Analysis) || thinking)),
             learn: self
                 .learn
                 .as_ref()

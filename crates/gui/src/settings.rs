@@ -248,12 +248,19 @@ struct Options {
     defaults: SettingsJson,
 }
 
-/// `value` as JSON text. The values serialized here are plain structs,
-/// strings and numbers, which serde_json always writes.
+/// `value` as JSON text, with `<` written `\u003c` (it can only be in a
+/// string), so that no reply can close a `<script>` element. The values
+/// serialized here are plain structs, strings and numbers, which
+/// serde_json always writes.
 pub(crate) fn json_text<T: Serialize>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_else(|e| {
+    let text = serde_json::to_string(value).unwrap_or_else(|e| {
         serde_json::json!({ "error": format!("cannot write the reply: {e}") }).to_string()
-    })
+    });
+    if text.contains('<') {
+        text.replace('<', "\\u003c")
+    } else {
+        text
+    }
 }
 
 /// What the page offers in its menus, from the registries of names (so
@@ -314,6 +321,14 @@ mod tests {
             .updated(&Params::of(&[("limit", "elo"), ("value", "2000")]))
             .unwrap();
         assert_eq!(elo.move_limits().nodes, Some(strength_nodes(2000)));
+    }
+
+    #[test]
+    fn json_text_escapes_what_could_close_a_script() {
+        assert_eq!(
+            json_text(&("</script>", "\"\u{1}")),
+            r#"["\u003c/script>","\"\u0001"]"#
+        );
     }
 
     #[test]
