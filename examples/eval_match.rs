@@ -1,22 +1,29 @@
 //! A quick strength check of the evaluation presets against each other: a
 //! small fixed-depth alpha-beta with a capture search, the same for both
-//! sides, from random balanced openings played with both colours.
+//! sides, from random balanced openings played with both colours, through
+//! the one game loop (`fianchetto::uci::matches::play_game`). A game still
+//! running after 300 plies is adjudicated by material (a side 3 pawns
+//! ahead wins).
 //!
-//! `cargo run --release -p fianchetto-eval --example eval_match -- [depth] [openings]`
+//! `cargo run --release --features eval,uci --example eval_match -- [depth] [openings]`
 //!
 //! With weight overrides after the two numbers (`name=value`, names as
 //! `Params::name` gives them, e.g. `bishop_pair[0]=40`), it plays Classical
 //! with those weights against plain Classical instead: a quick A/B test.
 
-use fianchetto_board::{Bitboards, Board, Color, Role};
-use fianchetto_eval::{Classical, Evaluator, Params, Preset, PresetEvaluator};
-use fianchetto_movegen::{Game, MoveGen, MoveList, Outcome};
+use fianchetto::board::{Bitboards, Board, Color, Move, Role};
+use fianchetto::eval::{Classical, Evaluator, Params, Preset, PresetEvaluator};
+use fianchetto::movegen::{Game, MoveGen, MoveList};
+use fianchetto::uci::matches::{
+    play_game, Adjudication, Answer, GameRules, Judgement, Limit, MoveLimit, Player, PlayerError,
+    Players,
+};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 const MATE: i32 = 30_000;
 
-fn victim(b: &Bitboards, mv: fianchetto_board::Move) -> i32 {
+fn victim(b: &Bitboards, mv: Move) -> i32 {
     b.piece_at(mv.to()).map_or(1, |p| p.role.index() as i32 + 1)
 }
 
@@ -84,12 +91,7 @@ fn ab(
     best
 }
 
-fn best_move(
-    b: &Bitboards,
-    depth: u32,
-    e: &mut PresetEvaluator,
-    nodes: &mut u64,
-) -> Option<fianchetto_board::Move> {
+fn best_move(b: &Bitboards, depth: u32, e: &mut PresetEvaluator, nodes: &mut u64) -> Option<Move> {
     let mut moves = b.legal_moves();
     order(b, &mut moves);
     let mut best = None;
@@ -106,36 +108,27 @@ fn best_move(
     best
 }
 
-/// +1 if `white` wins, 0 draw, -1 loss (from white's side).
-fn play(
-    opening: &Bitboards,
-    white: PresetEvaluator,
-    black: PresetEvaluator,
+/// The fixed-depth alpha-beta above with an evaluation, as a player of the
+/// game loop; it counts its nodes.
+struct AlphaBetaPlayer {
+    eval: PresetEvaluator,
     depth: u32,
-    nodes: &mut u64,
-) -> i32 {
-    let mut game = Game::new(opening.clone());
-    let mut evals = [white, black];
-    for _ in 0..300 {
-        if let Some(o) = game.outcome_with_claims() {
-            return match o {
-                Outcome::Decisive {
-                    winner: Color::White,
-                    ..
-                } => 1,
-                Outcome::Decisive { .. } => -1,
-                Outcome::Draw(_) => 0,
-            };
-        }
-        let b = game.board().clone();
-        let side = b.turn().index();
-        let Some(mv) = best_move(&b, depth, &mut evals[side], nodes) else {
-            return 0;
-        };
-        game.play_unchecked(mv);
+    nodes: u64,
+}
+
+impl Player for AlphaBetaPlayer {
+    fn new_game(&mut self) -> Result<(), PlayerError> {
+        Ok(())
     }
-    // Adjudicate long games by material.
-    let b = game.board();
+
+    fn play(&mut self, game: &Game<Bitboards>, _: &MoveLimit) -> Result<Answer, PlayerError> {
+        let best = best_move(game.board(), self.depth, &mut self.eval, &mut self.nodes);
+        Ok(Answer::new(best))
+    }
+}
+
+/// Material by 1/3/3/5/9, white minus black.
+fn material(b: &Bitboards) -> i32 {
     let v = |c: Color| -> i32 {
         [
             (Role::Pawn, 1),
@@ -148,8 +141,60 @@ fn play(
         .map(|&(r, x)| b.pieces(c, r).count() as i32 * x)
         .sum()
     };
-    (v(Color::White) - v(Color::Black)).signum()
-        * i32::from((v(Color::White) - v(Color::Black)).abs() >= 3)
+    v(Color::White) - v(Color::Black)
+}
+
+/// +1 if `white` wins, 0 draw, -1 loss (from white's side).
+fn play(
+    opening: &Bitboards,
+    white: PresetEvaluator,
+    black: PresetEvaluator,
+    depth: u32,
+    nodes: &mut u64,
+) -> i32 {
+    let player = |eval| AlphaBetaPlayer {
+        eval,
+        depth,
+        nodes: 0,
+    };
+    let (mut white, mut black) = (player(white), player(black));
+    let rules = GameRules {
+        limit: Limit::Depth(depth),
+        margin: std::time::Duration::ZERO,
+        // No score adjudication (the players report no scores); the judge
+        // adjudicates long games by material.
+        adjudication: Adjudication {
+            resign_plies: 0,
+            draw_plies: 0,
+            max_plies: u32::MAX,
+            ..Adjudication::default()
+        },
+    };
+    let mut judge = |game: &Game<Bitboards>, plies: u32| {
+        (plies >= 300).then(|| {
+            let m = material(game.board());
+            Judgement {
+                winner: match m {
+                    3.. => Some(Color::White),
+                    ..=-3 => Some(Color::Black),
+                    _ => None,
+                },
+                reason: "material".into(),
+            }
+        })
+    };
+    let end = play_game(
+        Players::Two(&mut white, &mut black),
+        &Game::new(opening.clone()),
+        &rules,
+        Some(&mut judge),
+    );
+    *nodes += white.nodes + black.nodes;
+    match end.winner() {
+        Some(Color::White) => 1,
+        Some(Color::Black) => -1,
+        None => 0,
+    }
 }
 
 fn main() {

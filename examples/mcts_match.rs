@@ -1,4 +1,5 @@
-//! Plays matches between searchers in-process at a fixed time per move:
+//! Plays matches between searchers in-process at a fixed time per move,
+//! through the one game loop (`fianchetto::uci::matches::play_game`):
 //! every game pair starts from one of the openings in
 //! `crates/search/tests/data/openings.epd`, each side playing white once.
 //!
@@ -16,7 +17,7 @@
 //! (default 0), `--max-plies N` (default 160). All use
 //! the `Classical` evaluation.
 //!
-//! Adjudication keeps the shared machine's time down: a game is won when one
+//! Adjudication keeps the matches short: a game is won when one
 //! side is a queen's worth of material (9 pawns, by the simple 1/3/3/5/9
 //! count) ahead for 6 plies in a row, and at the ply limit the side at
 //! least a rook (5) ahead wins; otherwise it is drawn. Checkmate,
@@ -27,16 +28,20 @@
 
 use fianchetto::board::{Bitboards, Board, Color, Role};
 use fianchetto::eval::Classical;
-use fianchetto::movegen::{Game, Outcome};
+use fianchetto::movegen::Game;
 use fianchetto::search::alphabeta::{AlphaBeta, Horizon, MoveOrdering};
 use fianchetto::search::mcts::{Mcts, MctsConfig, Variant};
 use fianchetto::search::pvs::Pvs;
-use fianchetto::search::{Limits, Search};
+use fianchetto::search::Search;
+use fianchetto::tune::matches::SearchPlayer;
+use fianchetto::uci::matches::{
+    play_game, Adjudication, Ending, GameRules, Judgement, Limit, Players,
+};
 use std::time::{Duration, Instant};
 
 const OPENINGS: &str = include_str!("../crates/search/tests/data/openings.epd");
 
-/// A named player and the limits it searches under.
+/// A named player and the depth it searches to at most.
 struct Player {
     name: String,
     search: Box<dyn Search<Bitboards>>,
@@ -100,7 +105,8 @@ fn material(b: &Bitboards) -> i32 {
     side(Color::White) - side(Color::Black)
 }
 
-/// The result of one game for white: 1, ½ or 0.
+/// The result of one game for white (1, ½ or 0), played by the game loop
+/// with this example's material adjudication as its judge.
 fn play(
     fen: &str,
     white: &mut Player,
@@ -109,33 +115,21 @@ fn play(
     max_plies: u32,
 ) -> Result<f64, String> {
     let board = Bitboards::from_fen(fen).map_err(|e| format!("{fen}: {e}"))?;
-    let mut game = Game::new(board);
-    white.search.clear();
-    black.search.clear();
+    let rules = GameRules {
+        limit: Limit::MoveTime(Duration::from_millis(ms)),
+        margin: Duration::ZERO,
+        // No score adjudication and no move limit of the loop's: the judge
+        // below adjudicates by material.
+        adjudication: Adjudication {
+            resign_plies: 0,
+            draw_plies: 0,
+            max_plies: u32::MAX,
+            ..Adjudication::default()
+        },
+    };
+    // Plies in a row with a queen's worth ahead (positive: white).
     let mut ahead = 0i32;
-    for _ in 0..max_plies {
-        if let Some(outcome) = game.outcome_with_claims() {
-            return Ok(match outcome {
-                Outcome::Decisive {
-                    winner: Color::White,
-                    ..
-                } => 1.0,
-                Outcome::Decisive { .. } => 0.0,
-                Outcome::Draw(_) => 0.5,
-            });
-        }
-        let mover = if game.board().turn() == Color::White {
-            &mut *white
-        } else {
-            &mut *black
-        };
-        let mut limits = Limits::movetime(Duration::from_millis(ms));
-        limits.depth = mover.depth;
-        let r = mover.search.search(&game, &limits, &mut |_| {});
-        let mv = r
-            .best_move
-            .ok_or_else(|| format!("{} found no move in {}", mover.name, game.board().fen()))?;
-        game.play(mv).map_err(|e| format!("{}: {e}", mover.name))?;
+    let mut judge = |game: &Game<Bitboards>, plies: u32| {
         let m = material(game.board());
         ahead = if m >= 9 {
             ahead.max(0) + 1
@@ -144,17 +138,50 @@ fn play(
         } else {
             0
         };
-        if ahead.abs() >= 6 {
-            return Ok(if ahead > 0 { 1.0 } else { 0.0 });
-        }
+        let winner = if ahead.abs() >= 6 {
+            Some(Some(if ahead > 0 {
+                Color::White
+            } else {
+                Color::Black
+            }))
+        } else if plies >= max_plies {
+            // At the ply limit, a rook ahead wins.
+            Some(if m >= 5 {
+                Some(Color::White)
+            } else if m <= -5 {
+                Some(Color::Black)
+            } else {
+                None
+            })
+        } else {
+            None
+        };
+        winner.map(|winner| Judgement {
+            winner,
+            reason: "material".into(),
+        })
+    };
+    let (white_name, black_name) = (white.name.clone(), black.name.clone());
+    let mut w = SearchPlayer::new(&mut *white.search).max_depth(white.depth);
+    let mut b = SearchPlayer::new(&mut *black.search).max_depth(black.depth);
+    let end = play_game(
+        Players::Two(&mut w, &mut b),
+        &Game::new(board),
+        &rules,
+        Some(&mut judge),
+    );
+    if let Ending::Fault { by, reason, .. } = &end.ending {
+        let name = if *by == Color::White {
+            white_name
+        } else {
+            black_name
+        };
+        return Err(format!("{name}: {reason}"));
     }
-    let m = material(game.board());
-    Ok(if m >= 5 {
-        1.0
-    } else if m <= -5 {
-        0.0
-    } else {
-        0.5
+    Ok(match end.winner() {
+        Some(Color::White) => 1.0,
+        Some(Color::Black) => 0.0,
+        None => 0.5,
     })
 }
 

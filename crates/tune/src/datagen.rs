@@ -44,6 +44,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use crate::matches::uci_score;
 use fianchetto_board::{Bitboards, Board, Color, FenError, Setup};
 use fianchetto_data::games::{
     self, Ending, Entry, Filter, FilterCounts, GameError, GameRecord, GamesError,
@@ -54,6 +55,10 @@ use fianchetto_movegen::{Game, MoveGen, Outcome, Termination};
 use fianchetto_search::pvs::{Pvs, PvsConfig};
 use fianchetto_search::{Bound, Limits, Search, SearchResult};
 use fianchetto_syzygy::{Tablebase, Wdl as TbWdl};
+use fianchetto_uci::matches::{
+    self as game_loop, Adjudication, Answer, Ending as End, GameRules, Judgement, Limit, MoveLimit,
+    Player, PlayerError, Players, PlyOrigin,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -142,6 +147,29 @@ impl DatagenConfig {
 
     fn limits(&self) -> Limits {
         Limits::nodes(self.hard_nodes)
+    }
+
+    /// The game loop's adjudication for a game from `opening`: this
+    /// config's win and draw rules (the draw counted from move
+    /// `draw_after_move` of the game) and its ply cap (counted from the
+    /// opening). The score rules also judge a game's last move: a move that
+    /// ends the game by the rules after a decisive or quiet stretch is
+    /// recorded as adjudicated, as self-play data always was.
+    pub fn adjudication(&self, opening: &Bitboards) -> Adjudication {
+        // The opening's ply in the game, as its move number says.
+        let ply = 2 * opening.fullmove_number().saturating_sub(1)
+            + u32::from(opening.turn() == Color::Black);
+        Adjudication {
+            resign_score: self.win_score,
+            resign_plies: self.win_plies,
+            // The moves of move `draw_after_move` on: white's is ply 2n - 1.
+            draw_from_ply: (2 * self.draw_after_move).saturating_sub(1),
+            draw_score: self.draw_score,
+            draw_plies: self.draw_plies,
+            max_plies: self.max_plies.saturating_add(ply),
+            ply_origin: PlyOrigin::GameStart,
+            scores_first: true,
+        }
     }
 }
 
@@ -346,10 +374,65 @@ fn tablebase_result(tablebase: &Tablebase, board: &Bitboards) -> Option<Option<C
     })
 }
 
+/// Self-play's side of the game loop: the searcher at the soft node limit,
+/// playing both colours, writing down every searched position's move and
+/// score as it goes.
+struct SelfPlayer<'a, E> {
+    pvs: &'a mut Pvs<E>,
+    config: &'a DatagenConfig,
+    /// The opening's check, which is the game's first search.
+    first: Option<SearchResult>,
+    record: GameRecord,
+    nodes: u64,
+    stop: Option<&'a AtomicBool>,
+}
+
+impl<E: Evaluator<Bitboards> + Clone> Player for SelfPlayer<'_, E> {
+    fn new_game(&mut self) -> Result<(), PlayerError> {
+        // Cleared before the opening's check, which was the first search.
+        Ok(())
+    }
+
+    fn play(&mut self, game: &Game<Bitboards>, _: &MoveLimit) -> Result<Answer, PlayerError> {
+        if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            // No move: the game ends here and is dropped.
+            return Ok(Answer::new(None));
+        }
+        let result = match self.first.take() {
+            Some(first) => first,
+            None => soft_search(self.pvs, game, self.config),
+        };
+        self.nodes += result.nodes;
+        if let Some(best) = result.best_move {
+            let white_score = if game.board().turn() == Color::White {
+                result.score
+            } else {
+                -result.score
+            };
+            // Search scores stay within ±32 001, so the clamp never reaches
+            // `games::NO_SCORE`.
+            let score = white_score
+                .value()
+                .clamp(-(i16::MAX as i32), i16::MAX as i32) as i16;
+            self.record.entries.push(Entry { mv: best, score });
+        }
+        Ok(Answer {
+            best: result.best_move,
+            score: Some(uci_score(result.score)),
+            depth: Some(result.depth),
+            elapsed: result.time,
+        })
+    }
+}
+
 /// Plays game `index` of `seed` with `pvs`; with a `tablebase`, a game
 /// that reaches a position its tables hold ends there with their result.
 /// `stop` (when given) abandons the game between moves; the returned game
 /// then has no entries.
+///
+/// The game is played by the one game loop
+/// ([`fianchetto_uci::matches::play_game`]) under the rules of
+/// [`DatagenConfig::adjudication`].
 pub fn play_game<E: Evaluator<Bitboards> + Clone>(
     pvs: &mut Pvs<E>,
     config: &DatagenConfig,
@@ -361,78 +444,53 @@ pub fn play_game<E: Evaluator<Bitboards> + Clone>(
 ) -> PlayedGame {
     let mut rng = game_rng(seed, index);
     let Opening {
-        mut game,
+        game,
         chess960,
         first,
         rejected,
-        mut nodes,
+        nodes,
     } = opening(pvs, config, book, &mut rng);
-    let mut record = GameRecord::new(game.board(), chess960);
-    let mut next_search = Some(first);
-    let mut win_run = WinRun::default();
-    let mut draw_run = 0u32;
-    let (winner, ending): (Option<Color>, Ending) = loop {
-        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-            record.entries.clear();
-            return PlayedGame {
-                game: record,
-                rejected_openings: rejected,
-                nodes,
-            };
-        }
-        if let Some(outcome) = game.outcome_with_claims() {
-            let winner = match outcome {
-                Outcome::Decisive { winner, .. } => Some(winner),
-                Outcome::Draw(_) => None,
-            };
-            break (winner, ending_of(outcome));
-        }
-        // (Not before the first move: a game has at least one position.)
-        let probe = tablebase.filter(|_| !record.entries.is_empty());
-        if let Some(winner) = probe.and_then(|tb| tablebase_result(tb, game.board())) {
-            break (winner, Ending::Tablebase);
-        }
-        if record.entries.len() >= config.max_plies as usize {
-            break (None, Ending::MaxPlies);
-        }
-        let result = match next_search.take() {
-            Some(first) => first,
-            None => soft_search(pvs, &game, config),
-        };
-        nodes += result.nodes;
-        let Some(best) = result.best_move else {
-            // No legal move: the rules above end such games first.
-            break (None, Ending::Unknown);
-        };
-        let board = game.board();
-        let white_score = if board.turn() == Color::White {
-            result.score
-        } else {
-            -result.score
-        };
-        // Search scores stay within ±32 001, so the clamp never reaches
-        // `games::NO_SCORE`.
-        let score = white_score
-            .value()
-            .clamp(-(i16::MAX as i32), i16::MAX as i32) as i16;
-        record.entries.push(Entry { mv: best, score });
-        let fullmove = board.fullmove_number();
-        game.play_unchecked(best);
-
-        // Win adjudication: the score stays decisive for one side.
-        if let Some(l) = win_run.update(white_score.value(), config.win_score, config.win_plies) {
-            break (Some(l), Ending::AdjudicatedWin);
-        }
-        // Draw adjudication: a long quiet stretch late in the game.
-        if fullmove >= config.draw_after_move && white_score.value().abs() <= config.draw_score {
-            draw_run += 1;
-            if draw_run >= config.draw_plies {
-                break (None, Ending::AdjudicatedDraw);
-            }
-        } else {
-            draw_run = 0;
-        }
+    let mut player = SelfPlayer {
+        pvs,
+        config,
+        first: Some(first),
+        record: GameRecord::new(game.board(), chess960),
+        nodes,
+        stop,
     };
+    let rules = GameRules {
+        limit: Limit::Nodes(config.hard_nodes),
+        margin: Duration::ZERO,
+        adjudication: config.adjudication(game.board()),
+    };
+    let mut judge = |game: &Game<Bitboards>, _plies: u32| {
+        let winner = tablebase_result(tablebase?, game.board())?;
+        Some(Judgement {
+            winner,
+            reason: "Syzygy tablebase".to_string(),
+        })
+    };
+    let end = game_loop::play_game(
+        Players::SelfPlay(&mut player),
+        &game,
+        &rules,
+        Some(&mut judge),
+    );
+    let (winner, ending) = match end.ending {
+        End::Rules(outcome) => (end.winner(), ending_of(outcome)),
+        End::Judged(judgement) => (judgement.winner, Ending::Tablebase),
+        End::Resigned(winner) => (Some(winner), Ending::AdjudicatedWin),
+        End::DrawnByScore => (None, Ending::AdjudicatedDraw),
+        End::MoveLimit => (None, Ending::MaxPlies),
+        // No move where the rules saw one: only a stopped game.
+        End::Fault { .. } => (None, Ending::Unknown),
+    };
+    let SelfPlayer {
+        mut record, nodes, ..
+    } = player;
+    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        record.entries.clear();
+    }
     record.result = Wdl::from_winner(winner);
     record.ending = ending;
     PlayedGame {
@@ -969,40 +1027,5 @@ impl std::fmt::Display for Summary {
             self.chess960,
             self.rejected_openings
         )
-    }
-}
-
-/// Win adjudication shared by self-play and matches: counts the plies in a
-/// row in which the score (white's point of view) stays decisive for the
-/// same side.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct WinRun {
-    leader: Option<Color>,
-    plies: u32,
-}
-
-impl WinRun {
-    /// Records one ply's score; returns the winner once the score has been
-    /// at least `win_score` for the same side `win_plies` plies in a row.
-    pub(crate) fn update(
-        &mut self,
-        white_score: i32,
-        win_score: i32,
-        win_plies: u32,
-    ) -> Option<Color> {
-        let leader = if white_score >= win_score {
-            Some(Color::White)
-        } else if white_score <= -win_score {
-            Some(Color::Black)
-        } else {
-            None
-        };
-        self.plies = match leader {
-            Some(l) if self.leader == Some(l) => self.plies + 1,
-            Some(_) => 1,
-            None => 0,
-        };
-        self.leader = leader;
-        leader.filter(|_| self.plies >= win_plies)
     }
 }

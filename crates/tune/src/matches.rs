@@ -2,15 +2,17 @@
 //! with θ−, and what any experiment can use to pit two configurations of the
 //! library against each other without a GUI or a UCI pipe.
 //!
-//! A game starts from an opening position, the two searchers move in turn
-//! under a [`TimeControl`] (a clock with increment, a node count or a
-//! depth), and ends by the rules (mate, stalemate, repetition, fifty moves,
-//! insufficient material), on time (with a clock), or by adjudication: a
-//! win once both searchers' scores have agreed on a decisive advantage for
-//! a few plies, a draw once the scores stay near zero late in the game, or
-//! a draw after [`MatchConfig::max_plies`]. Games come in pairs: the same
-//! opening with each searcher playing white once, which cancels most of an
-//! opening's bias.
+//! The games are played by the one game loop,
+//! [`fianchetto_uci::matches::play_game`], with each searcher as a
+//! [`SearchPlayer`]. A game starts from an opening position, the two
+//! searchers move in turn under a [`TimeControl`] (a clock with increment, a
+//! node count, a depth or a time per move), and ends by the rules (mate,
+//! stalemate, repetition, fifty moves, insufficient material), on time (with
+//! a clock), or by [adjudication](MatchConfig::adjudication): a win once both
+//! searchers' scores have agreed on a decisive advantage for a few plies, a
+//! draw once the scores stay near zero late in the game, or a draw at a ply
+//! limit. Games come in pairs: the same opening with each searcher playing
+//! white once, which cancels most of an opening's bias.
 //!
 //! ```
 //! use fianchetto_board::{Bitboards, Board};
@@ -28,82 +30,93 @@
 //! ```
 
 use crate::datagen::{opening_position, DatagenConfig};
-use fianchetto_board::{Bitboards, Board, Color, Setup};
+use fianchetto_board::{Bitboards, Board, Setup};
 use fianchetto_data::marlin::Wdl;
 use fianchetto_eval::Classical;
-use fianchetto_movegen::{Game, Outcome};
+use fianchetto_movegen::Game;
 use fianchetto_search::{Limits, Search};
-use std::str::FromStr;
+use fianchetto_uci::matches::{
+    self as game_loop, Answer, Ending, FaultKind, GameRules, MoveLimit, Player, PlayerError,
+    Players,
+};
 use std::time::{Duration, Instant};
 
-/// How long each move may take.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TimeControl {
-    /// A clock: `base` per side for the game, plus `increment` per move.
-    Clock {
-        /// Starting time of each side.
-        base: Duration,
-        /// Time added after each move.
-        increment: Duration,
-    },
-    /// A fixed number of nodes per move (deterministic, load-independent).
-    Nodes(u64),
-    /// A fixed depth per move.
-    Depth(u32),
+/// How long each move may take: the one type of `fianchetto-uci`'s game
+/// loop ([`fianchetto_uci::matches::Limit`]), under its former name here.
+pub use fianchetto_uci::matches::Limit as TimeControl;
+/// The adjudication rules: the one type of `fianchetto-uci`'s game loop.
+pub use fianchetto_uci::matches::{Adjudication, PlyOrigin};
+
+/// An in-process searcher as a [`Player`] of the game loop: each move is
+/// one search under the move's limit (capped at a depth when asked).
+pub struct SearchPlayer<'a, S: ?Sized> {
+    search: &'a mut S,
+    max_depth: Option<u32>,
 }
 
-impl std::fmt::Display for TimeControl {
-    /// `2+0.02` (seconds), `nodes 20000` or `depth 6`.
-    ///
-    /// ```
-    /// use fianchetto_tune::matches::TimeControl;
-    /// assert_eq!("2+0.02".parse::<TimeControl>().unwrap().to_string(), "2+0.02");
-    /// assert_eq!(TimeControl::Nodes(500).to_string(), "nodes 500");
-    /// ```
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TimeControl::Clock { base, increment } => {
-                write!(f, "{}+{}", base.as_secs_f64(), increment.as_secs_f64())
-            }
-            TimeControl::Nodes(n) => write!(f, "nodes {n}"),
-            TimeControl::Depth(d) => write!(f, "depth {d}"),
+impl<'a, S: Search<Bitboards> + ?Sized> SearchPlayer<'a, S> {
+    /// `search` as a player.
+    pub fn new(search: &'a mut S) -> SearchPlayer<'a, S> {
+        SearchPlayer {
+            search,
+            max_depth: None,
         }
+    }
+
+    /// The same player, never searching deeper than `depth` plies.
+    pub fn max_depth(mut self, depth: Option<u32>) -> SearchPlayer<'a, S> {
+        self.max_depth = depth;
+        self
     }
 }
 
-/// A time control that does not parse.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a time control; expected BASE+INC in seconds (e.g. 2+0.02 or 10+0.1)")]
-pub struct TimeControlError(pub String);
+/// A search's score as the UCI protocol (and so the game loop) reports it.
+pub fn uci_score(score: fianchetto_eval::Score) -> fianchetto_uci::Score {
+    match score.mate_moves() {
+        Some(moves) => fianchetto_uci::Score::Mate(moves),
+        None => fianchetto_uci::Score::Cp(score.value()),
+    }
+}
 
-impl FromStr for TimeControl {
-    type Err = TimeControlError;
+/// The search limits of one move.
+pub fn search_limits(limit: &MoveLimit) -> Limits {
+    match *limit {
+        MoveLimit::Clock {
+            white,
+            black,
+            increment,
+        } => Limits {
+            wtime: Some(white),
+            btime: Some(black),
+            winc: Some(increment),
+            binc: Some(increment),
+            ..Limits::default()
+        },
+        MoveLimit::Nodes(n) => Limits::nodes(n),
+        MoveLimit::Depth(d) => Limits::depth(d),
+        MoveLimit::MoveTime(t) => Limits::movetime(t),
+    }
+}
 
-    /// `BASE+INC` in seconds (`2+0.02`, `10+0.1`, `60`), as cutechess and
-    /// OpenBench write it.
-    ///
-    /// ```
-    /// use fianchetto_tune::matches::TimeControl;
-    /// use std::time::Duration;
-    /// assert_eq!("2+0.02".parse(), Ok(TimeControl::Clock {
-    ///     base: Duration::from_secs(2), increment: Duration::from_millis(20) }));
-    /// assert!("fast".parse::<TimeControl>().is_err());
-    /// ```
-    fn from_str(s: &str) -> Result<TimeControl, TimeControlError> {
-        let bad = || TimeControlError(s.to_string());
-        let (base, inc) = s.trim().split_once('+').unwrap_or((s.trim(), "0"));
-        let secs = |t: &str| -> Result<Duration, TimeControlError> {
-            let v: f64 = t.trim().parse().map_err(|_| bad())?;
-            if !v.is_finite() || !(0.0..=86_400.0).contains(&v) {
-                return Err(bad());
-            }
-            Ok(Duration::from_secs_f64(v))
-        };
-        let (base, increment) = (secs(base)?, secs(inc)?);
-        if base.is_zero() && increment.is_zero() {
-            return Err(bad());
+impl<S: Search<Bitboards> + ?Sized> Player for SearchPlayer<'_, S> {
+    fn new_game(&mut self) -> Result<(), PlayerError> {
+        self.search.clear();
+        Ok(())
+    }
+
+    fn play(&mut self, game: &Game<Bitboards>, limit: &MoveLimit) -> Result<Answer, PlayerError> {
+        let mut limits = search_limits(limit);
+        if self.max_depth.is_some() {
+            limits.depth = self.max_depth;
         }
-        Ok(TimeControl::Clock { base, increment })
+        let started = Instant::now();
+        let result = self.search.search(game, &limits, &mut |_| {});
+        Ok(Answer {
+            best: result.best_move,
+            score: Some(uci_score(result.score)),
+            depth: Some(result.depth),
+            elapsed: started.elapsed(),
+        })
     }
 }
 
@@ -115,19 +128,12 @@ pub struct MatchConfig {
     /// With a clock: the time a side may overrun before it loses on time
     /// (in-process games still see the scheduler's hiccups).
     pub time_margin: Duration,
-    /// A game still running after this many plies is drawn.
-    pub max_plies: u32,
-    /// Win adjudication: both sides' scores at least this (centipawns, the
-    /// winner's view) …
-    pub win_score: i32,
-    /// … for this many plies in a row.
-    pub win_plies: u32,
-    /// Draw adjudication: scores within ± this …
-    pub draw_score: i32,
-    /// … for this many plies in a row …
-    pub draw_plies: u32,
-    /// … once this many plies have been played.
-    pub draw_after_plies: u32,
+    /// The adjudication rules. The defaults, plies counted from the
+    /// opening: a win once both searchers' scores have been at least 1000
+    /// centipawns for the same side for 6 plies in a row, a draw once they
+    /// have stayed within ±10 for 12 plies from ply 81 on, a draw at ply
+    /// 400.
+    pub adjudication: Adjudication,
 }
 
 impl Default for MatchConfig {
@@ -135,12 +141,27 @@ impl Default for MatchConfig {
         MatchConfig {
             time_control: TimeControl::Nodes(20_000),
             time_margin: Duration::from_millis(200),
-            max_plies: 400,
-            win_score: 1_000,
-            win_plies: 6,
-            draw_score: 10,
-            draw_plies: 12,
-            draw_after_plies: 80,
+            adjudication: Adjudication {
+                resign_score: 1_000,
+                resign_plies: 6,
+                draw_score: 10,
+                draw_plies: 12,
+                draw_from_ply: 81,
+                max_plies: 400,
+                ply_origin: PlyOrigin::Opening,
+                scores_first: false,
+            },
+        }
+    }
+}
+
+impl MatchConfig {
+    /// The game loop's rules.
+    pub fn rules(&self) -> GameRules {
+        GameRules {
+            limit: self.time_control,
+            margin: self.time_margin,
+            adjudication: self.adjudication,
         }
     }
 }
@@ -159,7 +180,8 @@ pub struct GameResult {
 }
 
 /// Plays one game from `opening` (its history counts for repetitions):
-/// `white` moves for white, `black` for black. Both searchers are cleared
+/// `white` moves for white, `black` for black, through the game loop of
+/// [`fianchetto_uci::matches::play_game`]. Both searchers are cleared
 /// first.
 ///
 /// ```
@@ -187,81 +209,24 @@ where
     W: Search<Bitboards> + ?Sized,
     K: Search<Bitboards> + ?Sized,
 {
-    white.clear();
-    black.clear();
-    let mut game = opening.clone();
-    let mut clock = match config.time_control {
-        TimeControl::Clock { base, .. } => [base, base],
-        _ => [Duration::ZERO; 2],
-    };
-    let mut plies = 0;
-    // Consecutive plies of agreement on a decisive score (and its winner),
-    // and of near-zero scores.
-    let mut win_run = crate::datagen::WinRun::default();
-    let mut draw_run = 0;
-    let finish = |wdl: Wdl, plies: u32, adjudicated: bool, on_time: bool| GameResult {
-        wdl,
-        plies,
-        adjudicated,
-        on_time,
-    };
-    loop {
-        if let Some(outcome) = game.outcome_with_claims() {
-            let winner = match outcome {
-                Outcome::Decisive { winner, .. } => Some(winner),
-                Outcome::Draw(_) => None,
-            };
-            return finish(Wdl::from_winner(winner), plies, false, false);
-        }
-        if plies >= config.max_plies {
-            return finish(Wdl::Draw, plies, true, false);
-        }
-        let stm = game.board().turn();
-        let limits = match config.time_control {
-            TimeControl::Clock { increment, .. } => Limits {
-                wtime: Some(clock[0]),
-                btime: Some(clock[1]),
-                winc: Some(increment),
-                binc: Some(increment),
-                ..Limits::default()
-            },
-            TimeControl::Nodes(n) => Limits::nodes(n),
-            TimeControl::Depth(d) => Limits::depth(d),
-        };
-        let started = Instant::now();
-        let result = match stm {
-            Color::White => white.search(&game, &limits, &mut |_| {}),
-            Color::Black => black.search(&game, &limits, &mut |_| {}),
-        };
-        if let TimeControl::Clock { increment, .. } = config.time_control {
-            let used = started.elapsed();
-            let side = &mut clock[stm.index()];
-            if used > *side + config.time_margin {
-                return finish(Wdl::from_winner(Some(!stm)), plies, false, true);
+    let (mut white, mut black) = (SearchPlayer::new(white), SearchPlayer::new(black));
+    let end = game_loop::play_game(
+        Players::Two(&mut white, &mut black),
+        opening,
+        &config.rules(),
+        None,
+    );
+    GameResult {
+        wdl: Wdl::from_winner(end.winner()),
+        plies: end.moves.len() as u32,
+        adjudicated: end.adjudicated(),
+        on_time: matches!(
+            end.ending,
+            Ending::Fault {
+                kind: FaultKind::Time,
+                ..
             }
-            *side = side.saturating_sub(used) + increment;
-        }
-        let Some(mv) = result.best_move else {
-            // Only a position without legal moves has no best move, and the
-            // rules above end those games first.
-            return finish(Wdl::Draw, plies, true, false);
-        };
-        let score = result.score.value();
-        let white_score = if stm == Color::White { score } else { -score };
-
-        if let Some(l) = win_run.update(white_score, config.win_score, config.win_plies) {
-            return finish(Wdl::from_winner(Some(l)), plies, true, false);
-        }
-        if plies >= config.draw_after_plies && white_score.abs() <= config.draw_score {
-            draw_run += 1;
-            if draw_run >= config.draw_plies {
-                return finish(Wdl::Draw, plies, true, false);
-            }
-        } else {
-            draw_run = 0;
-        }
-        game.play_unchecked(mv);
-        plies += 1;
+        ),
     }
 }
 
@@ -349,15 +314,15 @@ mod tests {
     #[test]
     fn time_controls_parse() {
         assert_eq!(
-            "10+0.1".parse(),
-            Ok(TimeControl::Clock {
+            "10+0.1".parse::<TimeControl>().ok(),
+            Some(TimeControl::Clock {
                 base: Duration::from_secs(10),
                 increment: Duration::from_millis(100)
             })
         );
         assert_eq!(
-            "60".parse(),
-            Ok(TimeControl::Clock {
+            "60".parse::<TimeControl>().ok(),
+            Some(TimeControl::Clock {
                 base: Duration::from_secs(60),
                 increment: Duration::ZERO
             })
@@ -386,8 +351,10 @@ mod tests {
         let config = MatchConfig {
             time_control: "0.2+0.01".parse().expect("valid"),
             time_margin: Duration::from_secs(5),
-            max_plies: 40,
-            ..MatchConfig::default()
+            adjudication: Adjudication {
+                max_plies: 40,
+                ..MatchConfig::default().adjudication
+            },
         };
         let openings = Openings::Random { seed: 3 };
         let opening = openings.get(1);

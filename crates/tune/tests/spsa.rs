@@ -5,7 +5,7 @@ use fianchetto_eval::{Classical, Material, Params, Tunable, TunableError};
 use fianchetto_movegen::{Game, MoveGen};
 use fianchetto_search::pvs::Pvs;
 use fianchetto_search::{Info, Limits, Search, SearchResult};
-use fianchetto_tune::matches::{MatchConfig, Openings, TimeControl};
+use fianchetto_tune::matches::{Adjudication, MatchConfig, Openings, TimeControl};
 use fianchetto_tune::spsa::{
     format_params, parse_params, tunable_engine, EngineMatch, Objective, Spsa, SpsaConfig,
     Trajectory,
@@ -209,9 +209,12 @@ fn tunes_a_search_tunable_by_playing_games() {
     });
     let config = MatchConfig {
         time_control: TimeControl::Nodes(1_000_000),
-        max_plies: 60,
-        win_score: 300,
-        win_plies: 2,
+        adjudication: Adjudication {
+            max_plies: 60,
+            resign_score: 300,
+            resign_plies: 2,
+            ..MatchConfig::default().adjudication
+        },
         ..MatchConfig::default()
     };
     let objective =
@@ -239,7 +242,10 @@ fn engine_match_refuses_unknown_names_and_plays_eval_weights() {
     });
     let config = MatchConfig {
         time_control: TimeControl::Nodes(300),
-        max_plies: 30,
+        adjudication: Adjudication {
+            max_plies: 30,
+            ..MatchConfig::default().adjudication
+        },
         ..MatchConfig::default()
     };
     let bad = parse_params("nonsense, int, 1, 0, 2, 1, 0.002").expect("valid");
