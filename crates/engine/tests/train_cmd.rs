@@ -3,10 +3,10 @@
 //! it, runs the run file again to the same net, and rejects bad settings
 //! and bad data with a message.
 
+use fianchetto_data::games::Filter;
 use fianchetto_engine::commands::train::{run, TrainArgs};
 use fianchetto_eval::nnue::{KingBuckets, Network};
 use fianchetto_tune::datagen::{play_game, DatagenConfig};
-use fianchetto_data::games::Filter;
 use std::path::PathBuf;
 
 fn args(data: PathBuf, out: PathBuf) -> TrainArgs {

@@ -1,9 +1,8 @@
 //! `fianchetto analyse`: search one position with any algorithm and print
 //! UCI `info` lines and the `bestmove`.
 
+use super::flags::SearchFlags;
 use super::CommandError;
-use crate::backend::Backend;
-use crate::evals::EvalSelect;
 use crate::say;
 use crate::searchers::{build_search, Algo, SearchConfig};
 use crate::{with_backend, with_evaluator};
@@ -11,7 +10,7 @@ use fianchetto_board::START_FEN;
 use fianchetto_eval::{Evaluator, Preset};
 use fianchetto_movegen::{Game, MoveGen};
 use fianchetto_search::mcts::{MctsConfig, Parallelism, Variant};
-use fianchetto_search::pvs::{PvsConfig, Syzygy};
+use fianchetto_search::pvs::Syzygy;
 use fianchetto_search::tt::Replacement;
 use fianchetto_search::Limits;
 use std::time::Duration;
@@ -41,63 +40,20 @@ pub struct AnalyseArgs {
     /// Time limit in milliseconds (default when no limit is given: 3000).
     #[arg(long)]
     pub movetime: Option<u64>,
-    /// Search threads (PVS only).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub threads: u32,
-    /// Transposition table size in MB (PVS only).
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=65_536))]
-    pub hash: u32,
+    /// Threads (PVS and MCTS), hash, backend, evaluation and switches.
+    #[command(flatten)]
+    pub search: SearchFlags,
     /// Transposition table replacement policy: always, depth, depth-always.
     #[arg(long, default_value = "depth-always")]
     pub replacement: Replacement,
-    /// The evaluation.
-    #[command(flatten)]
-    pub eval: EvalSelect,
-    /// Board backend.
-    #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
-    pub backend: Backend,
-    /// PVS features to switch on or off.
-    #[command(flatten)]
-    pub switches: SwitchArgs,
     /// Syzygy tablebase directories (`:`-separated, as the UCI option
     /// SyzygyPath): PVS ranks the root moves and probes the tree with them.
     #[arg(long)]
     pub syzygy_path: Option<String>,
 }
 
-/// `--enable` and `--disable` (here and in `bench`): PVS's feature
-/// switches by name, from their one declaration.
-#[derive(clap::Args, Debug, Clone, Default)]
-pub struct SwitchArgs {
-    /// PVS features to switch on, comma-separated (`see-pins,tm-signals`): those
-    /// off by default (`--help` lists the names).
-    #[arg(long, default_value = "", long_help = switch_help("on", "`see-pins,tm-signals`"))]
-    pub enable: String,
-    /// PVS features to switch off, comma-separated (`null,lmr`), or `all`
-    /// for plain alpha-beta (`--help` lists the names).
-    #[arg(long, default_value = "", long_help = switch_help("off", "`null,lmr`, or `all` for plain alpha-beta: no table, pruning, reductions, extensions or quiescence"))]
-    pub disable: String,
-}
-
-impl SwitchArgs {
-    /// Applies the lists to `config`: first `--enable`, then `--disable`.
-    pub fn apply(&self, config: &mut PvsConfig) -> Result<(), CommandError> {
-        config
-            .enable(&self.enable)
-            .and_then(|()| config.disable(&self.disable))
-            .map_err(|e| CommandError::Usage(e.to_string()))
-    }
-}
-
-/// The long help of `--enable` or `--disable`: every switch of
-/// [`PvsConfig`], from its one declaration.
-fn switch_help(on: &str, example: &str) -> String {
-    format!(
-        "PVS features to switch {on}, comma-separated ({example}). The names (those \
-         marked off are off by default):\n\n{}",
-        PvsConfig::features_help()
-    )
-}
+/// `--enable` and `--disable`, declared with the other search flags.
+pub use super::flags::SwitchArgs;
 
 /// Parses an MCTS variant name (for clap).
 pub fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -123,16 +79,11 @@ pub fn build_game<B: MoveGen>(fen: &str, moves: &[String]) -> Result<Game<B>, Co
 
 /// Runs `analyse`: `info` lines as the search goes, then `bestmove`.
 pub fn run(args: &AnalyseArgs) -> Result<(), CommandError> {
-    let mut config = PvsConfig {
-        threads: args.threads as usize,
-        hash_mb: args.hash as usize,
-        replacement: args.replacement,
-        ..PvsConfig::default()
-    };
-    args.switches.apply(&mut config)?;
+    let mut config = args.search.pvs_config()?;
+    config.replacement = args.replacement;
     let config = SearchConfig {
         algo: args.algo,
-        mcts: MctsConfig::new(args.mcts).threads(args.threads as usize, Parallelism::Tree),
+        mcts: MctsConfig::new(args.mcts).threads(args.search.threads as usize, Parallelism::Tree),
         pvs: config,
         syzygy: match &args.syzygy_path {
             Some(path) => {
@@ -145,8 +96,8 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CommandError> {
             None => None,
         },
     };
-    let choice = args.eval.choice()?;
-    with_backend!(args.backend, B => with_evaluator!(&choice, eval => run_on::<B, _>(args, &config, eval, choice.name())))
+    let choice = args.search.eval.choice()?;
+    with_backend!(args.search.backend, B => with_evaluator!(&choice, eval => run_on::<B, _>(args, &config, eval, choice.name())))
 }
 
 fn run_on<B: MoveGen, E: Evaluator<B> + Clone + Send + 'static>(

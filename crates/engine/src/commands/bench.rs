@@ -2,9 +2,9 @@
 //! depth. The total node count is a signature of the search (it changes
 //! only when the search or the evaluation changes); the nps measures speed.
 
+use super::flags::SearchFlags;
 use super::CommandError;
-use crate::backend::Backend;
-use crate::evals::{EvalChoice, EvalSelect};
+use crate::evals::EvalChoice;
 use crate::say;
 use crate::{with_backend, with_evaluator};
 use fianchetto_eval::nnue::Simd;
@@ -30,43 +30,33 @@ pub const POSITIONS: &[&str] = &[
     "8/5pk1/6p1/3R4/8/6P1/r4PK1/8 w - - 0 40",
 ];
 
-/// Arguments of `fianchetto bench`.
+/// Arguments of `fianchetto bench`. The node signature (OpenBench's
+/// `bench`) is the total at the defaults: depth 12, 1 thread, 16 MB (the
+/// search flags' own defaults), the default evaluation, every switch as
+/// declared; the table is cleared before each position.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "The node signature (OpenBench) is the total at the defaults: \
+    depth 12, --threads 1, --hash 16, the default --eval, no --enable/--disable."
+)]
 pub struct BenchArgs {
     /// Search depth in plies.
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: u32,
-    /// Search threads (more than one makes the node count vary run to run).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub threads: u32,
-    /// Transposition table size in MB (cleared before each position).
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65_536))]
-    pub hash: u32,
-    /// The evaluation.
+    /// Threads, hash, backend, evaluation and switches.
     #[command(flatten)]
-    pub eval: EvalSelect,
-    /// Board backend.
-    #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
-    pub backend: Backend,
-    /// PVS features to switch on or off.
-    #[command(flatten)]
-    pub switches: super::analyse::SwitchArgs,
+    pub search: SearchFlags,
 }
 
 /// Runs `bench`: one line per position, then `<nodes> nodes <nps> nps`.
 pub fn run(args: &BenchArgs) -> Result<(), CommandError> {
-    let mut config = PvsConfig {
-        threads: args.threads as usize,
-        hash_mb: args.hash as usize,
-        ..PvsConfig::default()
-    };
-    args.switches.apply(&mut config)?;
-    let choice = args.eval.choice()?;
+    let config = args.search.pvs_config()?;
+    let choice = args.search.eval.choice()?;
     let hidden = match &choice {
         EvalChoice::Nnue(net) => Some(net.hidden()),
         _ => None,
     };
-    with_backend!(args.backend, B => with_evaluator!(&choice, eval => run_on::<B, _>(args, eval, config, choice.name(), hidden)))
+    with_backend!(args.search.backend, B => with_evaluator!(&choice, eval => run_on::<B, _>(args, eval, config, choice.name(), hidden)))
 }
 
 fn run_on<B: MoveGen, E: Evaluator<B> + Clone>(
@@ -104,8 +94,8 @@ fn run_on<B: MoveGen, E: Evaluator<B> + Clone>(
     say!(
         "depth {} threads {} hash {} MB eval {}{} backend {} ({}): {:.3} s",
         args.depth,
-        args.threads,
-        args.hash,
+        args.search.threads,
+        args.search.hash,
         eval_name,
         kernels,
         B::NAME,

@@ -10,6 +10,7 @@ pub mod datagen;
 pub mod engine_match;
 pub mod eval;
 pub mod fit_probcut;
+pub mod flags;
 pub mod genfens;
 pub mod perft;
 pub mod pgn;

@@ -4,9 +4,9 @@
 use super::CommandError;
 use crate::say;
 use fianchetto_board::{Bitboards, Board};
+use fianchetto_data::games::Filter;
 use fianchetto_eval::nnue::KingBuckets;
 use fianchetto_eval::{Classical, Evaluator};
-use fianchetto_data::games::Filter;
 use fianchetto_train::{
     self as train, ConfigRequest, LrSchedule, RunFile, RunOutcome, TrainData, TrainError,
 };
