@@ -3,7 +3,7 @@
 //! built from such a choice.
 //!
 //! ```
-//! use fianchetto_board::Bitboards;
+//! use fianchetto_board::{Bitboards, Board};
 //! use fianchetto_eval::Material;
 //! use fianchetto_movegen::Game;
 //! use fianchetto_search::select::{build_search, Algo, SearchConfig};
