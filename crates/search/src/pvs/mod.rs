@@ -51,6 +51,7 @@ pub mod movepick;
 mod node;
 pub mod params;
 pub mod probcut;
+mod prune;
 mod qpromotions;
 mod qsearch;
 mod static_eval;

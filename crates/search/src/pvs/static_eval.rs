@@ -20,6 +20,37 @@ const SCALE_MATERIAL: [(Role, i32); 4] = [
 ];
 
 impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
+    /// Step 4 of [`Worker::search`]: the node's raw, corrected and refined
+    /// static evaluations. The raw one is the table's when there is an
+    /// entry (the evaluator's otherwise); the correction histories correct
+    /// it; the table's bound refines that (`eval`, which the pruning rules
+    /// read). In check there is none (−∞); a singular search reuses its
+    /// node's.
+    #[inline]
+    pub(super) fn node_eval(
+        &mut self,
+        board: &B,
+        entry: Option<Entry>,
+        tt_score: Option<Score>,
+        in_check: bool,
+        singular_search: bool,
+        ply: usize,
+    ) -> (Score, Score, Score) {
+        if in_check {
+            return (-Score::INFINITE, -Score::INFINITE, -Score::INFINITE);
+        }
+        if singular_search {
+            let se = self.stack[ply].static_eval;
+            return (se, se, se);
+        }
+        let (raw, se) = self.static_eval(board, entry, ply);
+        let refined = match (entry, tt_score) {
+            (Some(e), Some(s)) if self.cfg.tt_cutoffs => refine_by_table(se, e.bound, s),
+            _ => se,
+        };
+        (raw, se, refined)
+    }
+
     pub(super) fn evaluate(&mut self, board: &B) -> Score {
         self.evals += 1;
         let mut s = self.eval.evaluate(board).0;
