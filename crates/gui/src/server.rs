@@ -41,6 +41,7 @@ use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use std::convert::Infallible;
+use std::future::Future;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -198,7 +199,7 @@ pub async fn serve(listener: TcpListener, app: Arc<App>) -> std::io::Result<()> 
             // A client that goes away or sends nonsense ends its own
             // connection; hyper has answered what deserves an answer.
             let _ = connection()
-                .serve_connection(TokioIo::new(Lingering(Some(stream))), service)
+                .serve_connection(TokioIo::new(Lingering::new(stream, IO_TIMEOUT)), service)
                 .await;
             drop(slot);
         });
@@ -220,16 +221,61 @@ fn connection() -> http1::Builder {
     builder
 }
 
-/// A connection that, when hyper is done with it, stops writing and reads
-/// (and throws away) what the client is still sending, a bounded amount
-/// for a bounded time, before it is closed.
-struct Lingering(Option<tokio::net::TcpStream>);
+/// A connection whose writes each wait at most a set time (a client that
+/// stops reading, a live one included, is dropped rather than held), and
+/// that, when hyper is done with it, stops writing and reads (and throws
+/// away) what the client is still sending, a bounded amount for a bounded
+/// time, before it is closed.
+struct Lingering {
+    stream: Option<tokio::net::TcpStream>,
+    /// How long one write may wait for the client to read.
+    write_timeout: Duration,
+    /// When the write waiting now gives up.
+    deadline: Option<Pin<Box<tokio::time::Sleep>>>,
+}
 
 impl Lingering {
+    fn new(stream: tokio::net::TcpStream, write_timeout: Duration) -> Lingering {
+        Lingering {
+            stream: Some(stream),
+            write_timeout,
+            deadline: None,
+        }
+    }
+
     fn stream(&mut self) -> std::io::Result<&mut tokio::net::TcpStream> {
-        self.0
+        self.stream
             .as_mut()
             .ok_or_else(|| std::io::ErrorKind::NotConnected.into())
+    }
+
+    /// `poll` of a write, given up with `TimedOut` once it has waited
+    /// [`Lingering::write_timeout`].
+    fn bounded<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        poll: impl FnOnce(Pin<&mut tokio::net::TcpStream>, &mut Context<'_>) -> Poll<std::io::Result<T>>,
+    ) -> Poll<std::io::Result<T>> {
+        let stream = match self.stream() {
+            Ok(s) => s,
+            Err(e) => return Poll::Ready(Err(e)),
+        };
+        match poll(Pin::new(stream), cx) {
+            Poll::Ready(r) => {
+                self.deadline = None;
+                Poll::Ready(r)
+            }
+            Poll::Pending => {
+                let timeout = self.write_timeout;
+                let deadline = self
+                    .deadline
+                    .get_or_insert_with(|| Box::pin(tokio::time::sleep(timeout)));
+                match deadline.as_mut().poll(cx) {
+                    Poll::Ready(()) => Poll::Ready(Err(std::io::ErrorKind::TimedOut.into())),
+                    Poll::Pending => Poll::Pending,
+                }
+            }
+        }
     }
 }
 
@@ -252,30 +298,21 @@ impl AsyncWrite for Lingering {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<std::io::Result<usize>> {
-        match self.stream() {
-            Ok(s) => Pin::new(s).poll_write(cx, buf),
-            Err(e) => Poll::Ready(Err(e)),
-        }
+        self.bounded(cx, |s, cx| s.poll_write(cx, buf))
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        match self.stream() {
-            Ok(s) => Pin::new(s).poll_flush(cx),
-            Err(e) => Poll::Ready(Err(e)),
-        }
+        self.bounded(cx, |s, cx| s.poll_flush(cx))
     }
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        match self.stream() {
-            Ok(s) => Pin::new(s).poll_shutdown(cx),
-            Err(e) => Poll::Ready(Err(e)),
-        }
+        self.bounded(cx, |s, cx| s.poll_shutdown(cx))
     }
 }
 
 impl Drop for Lingering {
     fn drop(&mut self) {
-        let Some(mut stream) = self.0.take() else {
+        let Some(mut stream) = self.stream.take() else {
             return;
         };
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
@@ -857,6 +894,33 @@ mod tests {
         let seen = String::from_utf8_lossy(&seen);
         assert!(seen.starts_with("HTTP/1.1 200 OK\r\n"), "{seen}");
         assert!(seen.contains("Content-Type: text/event-stream"), "{seen}");
+    }
+
+    #[test]
+    fn a_client_that_stops_reading_is_dropped() {
+        let runtime = runtime().unwrap();
+        let waited = runtime.block_on(async {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let client = tokio::net::TcpStream::connect(listener.local_addr().unwrap())
+                .await
+                .unwrap();
+            let (server, _) = listener.accept().await.unwrap();
+            let mut conn = Lingering::new(server, Duration::from_millis(300));
+            let started = Instant::now();
+            let chunk = vec![0u8; 1 << 16];
+            // The client reads nothing: the socket's buffers fill, then a
+            // write waits, and gives up.
+            let failed = loop {
+                if let Err(e) = conn.write_all(&chunk).await {
+                    break e;
+                }
+                assert!(started.elapsed() < Duration::from_secs(20), "never gave up");
+            };
+            assert_eq!(failed.kind(), std::io::ErrorKind::TimedOut);
+            drop(client);
+            started.elapsed()
+        });
+        assert!(waited < Duration::from_secs(20), "{waited:?}");
     }
 
     #[test]
