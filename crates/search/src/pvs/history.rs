@@ -356,7 +356,7 @@ pub(crate) struct QuietContext {
     pub threats: Bitboard,
     /// The squares the opponent attacks with pieces worth less than each of
     /// ours ([`threats_by_lesser`]), where the node found them
-    /// (`threat-escape`; the move picker finds them itself without).
+    /// (`threat-history`; the move picker finds them itself without).
     pub by_lesser: Option<[Bitboard; 6]>,
     /// The pawn-history row of the position (`pawn-history`).
     pub pawn_row: Option<usize>,

@@ -334,7 +334,7 @@ struct Frame {
     /// empty without).
     threats: fianchetto_board::Bitboard,
     /// The opponent's attacks by pieces worth less than each of ours
-    /// (`threat-escape`; `None` without).
+    /// (`threat-history`; `None` without).
     by_lesser: Option<[fianchetto_board::Bitboard; 6]>,
     /// The node's pawn-history row (`pawn-history`).
     pawn_row: Option<usize>,

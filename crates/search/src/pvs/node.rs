@@ -358,17 +358,17 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
 
     /// What this node's quiet histories are looked up by (see
     /// `quiet_context`): the attacks by lesser pieces, found once for the
-    /// threat history's map and the picker's `threat-escape` alike, and the
+    /// threat history's map and the picker's escape order alike, and the
     /// pawn-history row.
     #[inline]
     fn find_history_keys(&mut self, board: &B, ply: usize) {
         let cfg = self.cfg;
-        let by_lesser = (cfg.threat_history || cfg.threat_escape).then(|| threats_by_lesser(board));
+        let by_lesser = cfg.threat_history.then(|| threats_by_lesser(board));
         self.stack[ply].threats = match &by_lesser {
-            Some(maps) if cfg.threat_history => threats_beyond(board, maps),
-            _ => Bitboard::EMPTY,
+            Some(maps) => threats_beyond(board, maps),
+            None => Bitboard::EMPTY,
         };
-        self.stack[ply].by_lesser = by_lesser.filter(|_| cfg.threat_escape);
+        self.stack[ply].by_lesser = by_lesser;
         self.stack[ply].pawn_row = cfg
             .pawn_history
             .then(|| pawn_key(board) as usize & (PAWN_HISTORY_SIZE - 1));

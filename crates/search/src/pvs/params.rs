@@ -154,15 +154,15 @@ search_params! {
     history_bonus_mult = 119, 0..=600, step 20;
     /// History bonus: constant term (may be negative).
     history_bonus_base = 45, -500..=300, step 25;
-    /// History bonus: largest bonus (without `history-malus`, the malus of the moves tried before is the same).
+    /// History bonus: largest bonus (without `prior-bonus`, the malus of the moves tried before is the same).
     history_bonus_max = 9555, 500..=16384, step 400;
-    /// History malus (`history-malus`): per ply of depth squared.
+    /// History malus (`prior-bonus`): per ply of depth squared.
     history_malus_quad = 15, 0..=64, step 2;
-    /// History malus (`history-malus`): per ply of depth.
+    /// History malus (`prior-bonus`): per ply of depth.
     history_malus_mult = 168, 0..=800, step 20;
-    /// History malus (`history-malus`): constant term (may be negative).
+    /// History malus (`prior-bonus`): constant term (may be negative).
     history_malus_base = 68, -500..=400, step 25;
-    /// History malus (`history-malus`): largest malus.
+    /// History malus (`prior-bonus`): largest malus.
     history_malus_max = 12000, 500..=16384, step 400;
     /// Move ordering: capture score is this × the victim's value plus its capture history.
     capture_mvv_mult = 18, 4..=64, step 2;

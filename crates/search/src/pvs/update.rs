@@ -37,9 +37,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         let cfg = self.cfg;
         let bonus = self.history_bonus(depth);
         // What the moves tried before lose: the bonus, or with
-        // `history-malus` the same curve with numbers of its own.
+        // `prior-bonus` the same curve with numbers of its own.
         let p = self.params;
-        let malus = if cfg.history_malus {
+        let malus = if cfg.prior_bonus {
             let curve = [
                 p.history_malus_quad,
                 p.history_malus_mult,
