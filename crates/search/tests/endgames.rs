@@ -39,19 +39,9 @@ fn king_bishop_and_knight_mate_a_central_king() {
         // 120 000 nodes a move. Whether a start mates inside the fifty
         // moves at a given budget is not monotonic in the budget and shifts
         // with every change of the search (the mates take 40 to 90 plies
-        // of the 100 allowed): since `rfp-worsening` one drew by the rule
-        // at 20 000 (all mated at 30 000); since `eval-history` one drew at
-        // 20 000 and another at 30 000 (all mated at 40 000); since
-        // `pruning-history-depth` all four mate at 30 000 (in 60 to 79
-        // plies), two draw at 40 000, and all mate at 50 000 (39 to 78),
-        // 60 000 (45 to 76) and 80 000 (62 to 91). Since `deep-negative-ext`
-        // one draws at 40 000, 60 000, 80 000 and 90 000 (before it, two
-        // drew at 40 000 and two at 70 000), and all mate at 100 000 (57 to
-        // 83), 120 000 and 150 000, with it and without it. Since
-        // `hindsight` is off, one draws at 100 000 (the lone king takes a
-        // piece: insufficient material), and all mate at 80 000, 120 000
-        // and 150 000: the budget is 120 000. With `deep-negative-ext` off
-        // again all four still mate at 120 000.
+        // of the 100 allowed): with the defaults one draws at 100 000 (the
+        // lone king takes a piece: insufficient material), and all mate at
+        // 80 000, 120 000 and 150 000: the budget is 120 000.
         let (outcome, clock) = play_out(fen, 120_000);
         assert!(
             matches!(

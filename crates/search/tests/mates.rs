@@ -163,16 +163,10 @@ const QUIET_SACRIFICES: &[(&str, u32, &str)] = &[
 /// move must see the mate it threatens: before the first quiescence ply
 /// tried quiet checks (and delta pruning spared checking captures), WAC.001
 /// was found at depth 20 after 3.5 million nodes; now each of these takes
-/// at most 10 000, except WAC.001: 19 853 nodes, then 29 845 with
-/// `rfp-worsening` and `post-lmr-history` (+21 and +9 Elo in games), then
-/// between 80 000 and 85 000 with `eval-history` (+34 Elo: it gives the
+/// at most 10 000, except WAC.001: 137 433 nodes (`eval-history` gives the
 /// queen sacrifice a history malus, the evaluation falling by a queen,
-/// until the mate is seen), then 105 346 with the fifth SPSA tune's
-/// numbers (+28 Elo; 88 252 before it, with the test's 16 MB table), then
-/// 127 390 with `alpha-raise` off, 107 357 with `draw-jitter` off too and
-/// 137 433 with `hindsight` off too (the three removals passed SPRTs on
-/// distinct games). So the budget is 140 000: a twenty-fifth of the
-/// defect's.
+/// until the mate is seen). So the budget is 140 000: a twenty-fifth of
+/// the defect's.
 #[test]
 fn quiet_sacrifices_are_found_within_a_small_budget() {
     for &(fen, n, first) in QUIET_SACRIFICES {

@@ -242,8 +242,8 @@ impl Tables {
     }
 
     /// The scorer of `side`'s quiet moves in the node of `ctx`, with the
-    /// pawn history counted `pawn_weight` times (the move order's
-    /// `order-pawn-x2`).
+    /// pawn history counted `pawn_weight` times (twice in the move order,
+    /// with `pawn-history`).
     #[inline]
     pub fn quiet_scorer<'a>(
         &'a self,

@@ -15,6 +15,14 @@
 //! correction histories (pawn structure, pieces, the last two moves). Each feature is a switch in
 //! [`PvsConfig`]; every number is a named tunable in [`SearchParams`].
 //!
+//! The code is split by job: `iterate.rs` (iterative deepening, aspiration
+//! windows, root move order, reports), `node.rs` (the node search, step by
+//! numbered step), `prune.rs` (razoring, reverse futility, null move,
+//! ProbCut and the move loop's pruning), `qsearch.rs` (quiescence),
+//! `update.rs` (what the histories learn), `static_eval.rs` (the static
+//! evaluation, its scaling and correction histories), and this file (the
+//! searcher, the threads' shared state and the per-thread worker).
+//!
 //! Evaluators see every move through [`Evaluator::push`] / [`Evaluator::pop`];
 //! a null move is pushed as [`Move::NULL`] (the position after it differs
 //! only in the side to move). Hot paths allocate nothing: move lists live on
