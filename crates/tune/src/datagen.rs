@@ -44,7 +44,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::matches::uci_score;
+use crate::matches::answer;
 use fianchetto_board::{Bitboards, Board, Color, FenError, Setup};
 use fianchetto_data::games::{
     self, Ending, Entry, Filter, FilterCounts, GameError, GameRecord, GamesError,
@@ -416,12 +416,7 @@ impl<E: Evaluator<Bitboards> + Clone> Player for SelfPlayer<'_, E> {
                 .clamp(-(i16::MAX as i32), i16::MAX as i32) as i16;
             self.record.entries.push(Entry { mv: best, score });
         }
-        Ok(Answer {
-            best: result.best_move,
-            score: Some(uci_score(result.score)),
-            depth: Some(result.depth),
-            elapsed: result.time,
-        })
+        Ok(answer(&result, result.time))
     }
 }
 

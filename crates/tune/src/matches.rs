@@ -34,7 +34,7 @@ use fianchetto_board::{Bitboards, Board, Setup};
 use fianchetto_data::marlin::Wdl;
 use fianchetto_eval::Classical;
 use fianchetto_movegen::Game;
-use fianchetto_search::{Limits, Search};
+use fianchetto_search::{Limits, Search, SearchResult};
 use fianchetto_uci::matches::{
     self as game_loop, Answer, Ending, FaultKind, GameRules, MoveLimit, Player, PlayerError,
     Players,
@@ -111,12 +111,17 @@ impl<S: Search<Bitboards> + ?Sized> Player for SearchPlayer<'_, S> {
         }
         let started = Instant::now();
         let result = self.search.search(game, &limits, &mut |_| {});
-        Ok(Answer {
-            best: result.best_move,
-            score: Some(uci_score(result.score)),
-            depth: Some(result.depth),
-            elapsed: started.elapsed(),
-        })
+        Ok(answer(&result, started.elapsed()))
+    }
+}
+
+/// A search's result as a player's answer, taking `elapsed`.
+pub(crate) fn answer(result: &SearchResult, elapsed: Duration) -> Answer {
+    Answer {
+        best: result.best_move,
+        score: Some(uci_score(result.score)),
+        depth: Some(result.depth),
+        elapsed,
     }
 }
 

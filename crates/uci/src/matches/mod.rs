@@ -18,6 +18,10 @@
 //!   (pentanomial) and, when asked, an SPRT that stops the match once it
 //!   decides ([`stats`]).
 //!
+//! Each game is played by [`play_game`], the one game loop of the
+//! workspace, between two [`Player`]s: here two [`Engine`]s; in
+//! `fianchetto-tune` (self-play data, SPSA) in-process searchers.
+//!
 //! ```no_run
 //! use fianchetto_uci::matches::{run, Event, Limit, MatchConfig, EngineSpec};
 //! use fianchetto_uci::EngineConfig;
