@@ -19,6 +19,11 @@
 //! - a `Host` other than the address the app listens on (DNS rebinding)
 //!   and a cross-site `Origin` are refused (403): see [`check_origin`].
 //!
+//! A write that the client does not take within [`IO_TIMEOUT`] (it
+//! stopped reading, a live stream's included) drops the connection; a
+//! refused request's unread rest is read and thrown away for up to a
+//! second, so that the client sees the refusal rather than a reset.
+//!
 //! Why Server-Sent Events: the page needs requests and one stream of
 //! updates from the server, nothing the browser sends back on a live
 //! channel. SSE is plain HTTP (a response that never ends), and the
