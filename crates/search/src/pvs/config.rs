@@ -250,7 +250,8 @@ pvs_switches! {
     /// pinned pieces out of the exchange (off: every attacker takes part,
     /// as in most engines' SEE). Off: pins cost time on every call and no
     /// SPRT has shown that they pay (the last, at [0, 5] on 5 000 nodes:
-    /// +0.7 [−8.6, +9.9] Elo after 2 984 games, undecided).
+    /// +0.7 [−8.6, +9.9] Elo after 2 984 games, undecided). Kept for the
+    /// ablation, whose last row (P) adds it.
     see_pins, "see-pins" = false, "pinned pieces left out of the search's SEE";
     /// ProbCut: a shallow search predicts a fail-high of the deep one.
     probcut, "probcut" = true, "ProbCut";
@@ -258,6 +259,8 @@ pvs_switches! {
     /// probability [`ProbCut::confidence`]); off: the fixed margin
     /// (`probcut_margin` above beta, `probcut_reduction` plies shallower,
     /// tunables of [`SearchParams`]), until the fitted rule wins an SPRT.
+    /// A research option: it is how the regressions that `fianchetto
+    /// fit-probcut` fits for an evaluation of one's own reach the search.
     probcut_fitted, "probcut-fitted" = false, "ProbCut by fitted regressions instead of the fixed margin";
     /// Internal iterative reduction: search one ply shallower without a
     /// hash move.
@@ -272,7 +275,8 @@ pvs_switches! {
     /// undecided at 2+0.02 (+6 [−5, +16] Elo after 1 200 games on idle
     /// cores; −18 ± 32 on a loaded machine before), at 10+0.1 (+0.9
     /// [−19.6, +21.4] after 384 games) and at 60+0.6 (−3.2 [−35.4, +29.1]
-    /// after 110 games).
+    /// after 110 games). A research option for long time controls, where
+    /// the tests so far are too short to decide.
     time_signals, "tm-signals" = false, "time management by node share and falling score too";
 }
 
