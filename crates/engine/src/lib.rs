@@ -27,6 +27,9 @@ pub use fianchetto_gui as gui;
 /// Runs generic code on an evaluator chosen by name (see
 /// [`fianchetto_eval::select`]).
 pub use fianchetto_eval::with_evaluator;
+/// Runs generic code on a board backend chosen by name (see
+/// [`fianchetto_movegen::backend`]).
+pub use fianchetto_movegen::with_backend;
 
 /// The README's example, compiled and run as a doctest.
 #[cfg(doctest)]

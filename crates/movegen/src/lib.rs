@@ -23,6 +23,7 @@
 extern crate alloc;
 
 mod array_gen;
+pub mod backend;
 mod bitboard_gen;
 pub mod epd;
 mod game;
