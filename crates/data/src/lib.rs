@@ -54,6 +54,8 @@ pub mod games;
 pub mod marlin;
 pub mod positions;
 pub mod score;
+#[doc(hidden)]
+pub mod testing;
 pub mod tools;
 
 /// The README's example, compiled and run as a doctest.

@@ -2,11 +2,11 @@
 //! convert into each other without loss of what both hold; merge, dedup and
 //! stats count what they should; bad inputs leave no output behind.
 
-use fianchetto_board::{Bitboards, Board, Setup};
-use fianchetto_data::games::{self, Entry, Filter, GameReader, GameRecord, Skip};
-use fianchetto_data::marlin::{read_all, PackedBoard, Wdl, RECORD_SIZE};
+use fianchetto_board::{Bitboards, Board};
+use fianchetto_data::games::{self, Filter, GameReader, GameRecord, Skip};
+use fianchetto_data::marlin::{read_all, PackedBoard, RECORD_SIZE};
+use fianchetto_data::testing::{self, options};
 use fianchetto_data::tools::{copy, stats, CopyOptions, DataFileError, DataFormat};
-use fianchetto_movegen::MoveGen;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::path::PathBuf;
@@ -20,57 +20,12 @@ fn dir(name: &str) -> PathBuf {
     dir
 }
 
-/// A random legal game of up to `plies` plies from `start`, with made-up
-/// scores from white's point of view (some of them mates), as self-play
-/// writes them.
-fn random_game(start: Bitboards, chess960: bool, seed: u64, plies: usize) -> GameRecord {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut board = start;
-    let mut game = GameRecord::new(&board, chess960);
-    for _ in 0..plies {
-        let moves = board.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
-        let score = match rng.next_u64() % 20 {
-            0 => 31_990,
-            1 => -31_995,
-            _ => (rng.next_u64() % 1201) as i16 - 600,
-        };
-        game.entries.push(Entry { mv, score });
-        board.play_unchecked(mv);
-    }
-    game.result = [Wdl::BlackWin, Wdl::Draw, Wdl::WhiteWin][(seed % 3) as usize];
-    game.ending = games::Ending::ALL[(seed % 10) as usize];
-    game
-}
-
-/// A few games (one from a Chess960 start).
+/// The tests' games, each drawn from a generator seeded with its seed.
 fn played() -> Vec<GameRecord> {
-    let mut games: Vec<GameRecord> = (0..3)
-        .map(|i| random_game(Bitboards::startpos(), false, 21 + i, 60 + 10 * i as usize))
-        .collect();
-    let start = Bitboards::from_setup(&Setup::chess960(618).unwrap()).unwrap();
-    games.push(random_game(start, true, 24, 70));
-    games
-}
-
-fn write_games(path: &PathBuf, games: &[GameRecord]) {
-    let mut bytes = games::header().to_vec();
-    for g in games {
-        g.write_to(&mut bytes).unwrap();
-    }
-    std::fs::write(path, bytes).unwrap();
-}
-
-fn options(to: DataFormat, filter: Filter) -> CopyOptions {
-    CopyOptions {
-        to,
-        filter,
-        force: true,
-        ..CopyOptions::default()
-    }
+    testing::played(|seed| {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        move || rng.next_u64()
+    })
 }
 
 #[test]
@@ -78,7 +33,7 @@ fn marlin_and_games_convert_without_loss() {
     let dir = dir("marlin_and_games_convert_without_loss");
     let games = played();
     let source = dir.join("played.games");
-    write_games(&source, &games);
+    testing::write_games(&source, &games).unwrap();
 
     // games -> marlin, unfiltered: one record per position, each the
     // position the moves reach, with its score and the game's result.
@@ -176,7 +131,7 @@ fn merge_dedup_and_stats_count_what_they_should() {
     let dir = dir("merge_dedup_and_stats_count_what_they_should");
     let games = played();
     let a = dir.join("a.games");
-    write_games(&a, &games);
+    testing::write_games(&a, &games).unwrap();
     let b = dir.join("b.bin");
     copy(
         std::slice::from_ref(&a),
@@ -253,7 +208,7 @@ fn bad_inputs_and_outputs_are_refused_and_nothing_is_left() {
     let dir = dir("bad_inputs_and_outputs_are_refused_and_nothing_is_left");
     let games = played();
     let good = dir.join("good.games");
-    write_games(&good, &games);
+    testing::write_games(&good, &games).unwrap();
     let out = dir.join("out.bin");
     let _ = std::fs::remove_file(&out);
 
@@ -314,7 +269,7 @@ fn a_file_cut_inside_a_game_gives_its_whole_games() {
     let dir = dir("a_file_cut_inside_a_game_gives_its_whole_games");
     let games = played();
     let whole = dir.join("whole.games");
-    write_games(&whole, &games[..2]);
+    testing::write_games(&whole, &games[..2]).unwrap();
     let mut bytes = std::fs::read(&whole).unwrap();
     let third = bytes.len();
     let mut tail = Vec::new();

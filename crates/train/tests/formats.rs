@@ -2,11 +2,9 @@
 //! games filtered as they are read, or the marlinformat records
 //! `fianchetto data convert` writes from them with the same filter.
 
-use fianchetto_board::{Bitboards, Board, Setup};
-use fianchetto_data::games::{self, Ending, Entry, Filter, GameRecord};
-use fianchetto_data::marlin::Wdl;
-use fianchetto_data::tools::{copy, CopyOptions, DataFormat};
-use fianchetto_movegen::MoveGen;
+use fianchetto_data::games::{Filter, GameRecord};
+use fianchetto_data::testing::{self, options};
+use fianchetto_data::tools::{copy, DataFormat};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::path::PathBuf;
@@ -18,56 +16,12 @@ fn dir(name: &str) -> PathBuf {
     dir
 }
 
-/// A random legal game of up to `plies` plies from `start`, with made-up
-/// scores from white's point of view (some of them mates).
-fn random_game(start: Bitboards, chess960: bool, seed: u64, plies: usize) -> GameRecord {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut board = start;
-    let mut game = GameRecord::new(&board, chess960);
-    for _ in 0..plies {
-        let moves = board.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
-        let score = match rng.next_u64() % 20 {
-            0 => 31_990,
-            1 => -31_995,
-            _ => (rng.next_u64() % 1201) as i16 - 600,
-        };
-        game.entries.push(Entry { mv, score });
-        board.play_unchecked(mv);
-    }
-    game.result = [Wdl::BlackWin, Wdl::Draw, Wdl::WhiteWin][(seed % 3) as usize];
-    game.ending = Ending::ALL[(seed % 10) as usize];
-    game
-}
-
-/// A few games (one from a Chess960 start).
+/// The tests' games, each drawn from a generator seeded with its seed.
 fn played() -> Vec<GameRecord> {
-    let mut games: Vec<GameRecord> = (0..3)
-        .map(|i| random_game(Bitboards::startpos(), false, 21 + i, 60 + 10 * i as usize))
-        .collect();
-    let start = Bitboards::from_setup(&Setup::chess960(618).unwrap()).unwrap();
-    games.push(random_game(start, true, 24, 70));
-    games
-}
-
-fn write_games(path: &PathBuf, games: &[GameRecord]) {
-    let mut bytes = games::header().to_vec();
-    for g in games {
-        g.write_to(&mut bytes).unwrap();
-    }
-    std::fs::write(path, bytes).unwrap();
-}
-
-fn options(to: DataFormat, filter: Filter) -> CopyOptions {
-    CopyOptions {
-        to,
-        filter,
-        force: true,
-        ..CopyOptions::default()
-    }
+    testing::played(|seed| {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        move || rng.next_u64()
+    })
 }
 
 /// The stored mate bound of the data is the evaluation's.
@@ -93,7 +47,7 @@ fn a_trainer_reads_the_same_positions_from_either_format() {
     let dir = dir("a_trainer_reads_the_same_positions_from_either_format");
     let games = played();
     let source = dir.join("train.games");
-    write_games(&source, &games);
+    testing::write_games(&source, &games).unwrap();
     for filter in [Filter::default(), Filter::NONE] {
         let marlin = dir.join(format!("train-{filter}.bin"));
         copy(
@@ -114,7 +68,7 @@ fn a_trainer_reads_the_same_positions_from_either_format() {
     let cut = dir.join("cut.games");
     std::fs::write(&cut, &bytes).unwrap();
     let whole = dir.join("whole.games");
-    write_games(&whole, &games[..games.len() - 1]);
+    testing::write_games(&whole, &games[..games.len() - 1]).unwrap();
     let from_cut = TrainData::load(std::slice::from_ref(&cut)).unwrap();
     let from_whole = TrainData::load(&[whole]).unwrap();
     assert!(!from_cut.is_empty());
