@@ -14,7 +14,9 @@ build no longer has are listed.
 A switch that absorbed others (a refinement folded into the feature it refines) is
 checked with `--alias corrhist=corrhist-pieces,corrhist-cont` (repeatable): flipping
 `corrhist` in the new build must give the nodes of flipping `corrhist`, `corrhist-pieces`
-and `corrhist-cont` together in the old one.
+and `corrhist-cont` together in the old one. A switch the old build lacks (an umbrella
+over several old switches: `--alias history-extras=threat-history,pawn-history,…`) is
+checked against flipping its aliases alone.
 """
 import argparse
 import re
@@ -62,11 +64,18 @@ def main():
     for name in sorted(set(old) - set(new)):
         print(f"gone from the new build: {name}")
     skip = set(filter(None, a.skip.split(",")))
+    for name in sorted(set(alias) - set(new)):
+        raise SystemExit(f"--alias {name}: no such switch in the new build")
+    for name in sorted(set(new) - set(old) - set(alias)):
+        print(f"new in the new build, not checked (no --alias): {name}")
+    # A switch new in the new build (an umbrella over several old ones) is checked
+    # against its aliases alone; one the old build has, against itself and its aliases.
     runs = [("defaults", [], [])] + [
-        (f"{n}={'false' if on else 'true'}" + (f" (old: also {','.join(alias[n])})" if n in alias else ""),
-         ["--disable" if on else "--enable", ",".join([n] + alias.get(n, []))],
+        (f"{n}={'false' if on else 'true'}"
+         + (f" (old: {'also ' if n in old else ''}{','.join(alias[n])})" if n in alias else ""),
+         ["--disable" if on else "--enable", ",".join(([n] if n in old else []) + alias.get(n, []))],
          ["--disable" if on else "--enable", n])
-        for n, on in new.items() if n in old and n not in skip
+        for n, on in new.items() if (n in old or n in alias) and n not in skip
     ]
     different = 0
     for label, old_extra, new_extra in runs:

@@ -23,7 +23,7 @@ pub trait Evaluator<B: Board>: Send {
     fn reset(&mut self, _root: &B) {}
 
     /// Whether a search may scale this evaluation by the material left and
-    /// damp it as the half-move clock runs (PVS's `eval-scale`). Networks
+    /// damp it as the half-move clock runs (PVS's `search-extras`). Networks
     /// trained on search scores know neither and gain by it; a hand-crafted
     /// evaluation with its own endgame terms keeps its scale (the damping
     /// costs a few centipawns a ply, more than the classical evaluation's

@@ -201,7 +201,7 @@ fn a_stopped_iteration_keeps_a_better_root_move() {
     let g = Game::new(Bitboards::from_fen("4r1k1/1p3ppp/8/3Q4/8/8/5PPP/6K1 w - - 0 1").unwrap());
     let grab = parse_uci(g.board(), "d5b7").unwrap();
     let config = PvsConfig {
-        qs_checks: false,
+        search_extras: false,
         ..PvsConfig::default()
     };
     // The result, and the first move of the last line reported.

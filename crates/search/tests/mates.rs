@@ -163,7 +163,7 @@ const QUIET_SACRIFICES: &[(&str, u32, &str)] = &[
 /// move must see the mate it threatens: before the first quiescence ply
 /// tried quiet checks (and delta pruning spared checking captures), WAC.001
 /// was found at depth 20 after 3.5 million nodes; now each of these takes
-/// at most 10 000, except WAC.001: 137 433 nodes (`eval-history` gives the
+/// at most 10 000, except WAC.001: 137 433 nodes (the evaluation-swing history of `history-extras` gives the
 /// queen sacrifice a history malus, the evaluation falling by a queen,
 /// until the mate is seen). So the budget is 140 000: a twenty-fifth of
 /// the defect's.

@@ -118,21 +118,6 @@ pvs_switches! {
     /// Continuation history (replies to the moves 1, 2 and 4 plies back)
     /// in quiet-move ordering, reductions and pruning.
     cont_history, "cont-history" = true, "continuation history (1, 2, 4 plies back)";
-    /// Threat-aware quiet moves: the butterfly history keeps separate
-    /// entries by whether the opponent attacks a quiet move's from and to
-    /// squares (with `pawn-history`, SPRT [0, 10] at 5 000 nodes: +28 [+11,
-    /// +46] Elo, H1 after 824 games), and the move picker orders earlier the
-    /// quiet moves that take a piece off a square a lesser enemy piece
-    /// attacks, later those that move onto one (SPRT [0, 10] at 5 000
-    /// nodes: +12 [+3, +21] Elo, H1 after 2 795 games; off on 2 410
-    /// distinct games: −19 [−29, −9], H0 of SPRT [−5, 0]).
-    threat_history, "threat-history" = true, "quiet moves by threats: butterfly history by threatened squares, escapes from lesser attackers first";
-    /// Pawn history: quiet moves by what worked in the same pawn structure,
-    /// added to their history; the move picker counts it twice, as
-    /// Stockfish's picker weighs it beside its main history (pruning and
-    /// reductions read the plain sum). (Counting it twice: SPRT [0, 10] at
-    /// 5 000 nodes, +13 [+3, +23] Elo, H1 after 2 318 games.)
-    pawn_history, "pawn-history" = true, "pawn-structure history of quiet moves";
     /// Capture history: captures ordered by victim plus what they achieved.
     capture_history, "capture-history" = true, "capture history";
     /// History-adjusted late-move reductions (good history, less reduction).
@@ -147,13 +132,6 @@ pvs_switches! {
     /// after 1 621 games; re-tested on the 6 000-opening book, all off lost
     /// −18 [−28, −8] after 2 822 distinct games, H0 of SPRT [−5, 0].)
     correction_history, "corrhist" = true, "pawn, piece and continuation correction histories of the static evaluation";
-    /// The static evaluation scaled by the material left (more weight with
-    /// more pieces on the board, so that the side ahead trades down only
-    /// when that keeps its edge) and damped as the half-move clock nears
-    /// the fifty-move rule. Only evaluations that allow it
-    /// ([`Evaluator::search_may_scale`](fianchetto_eval::Evaluator::search_may_scale):
-    /// NNUE, not the hand-crafted ones) are scaled.
-    eval_scaling, "eval-scale" = true, "evaluation scaled by material and the half-move clock";
 
     /// Quiescence search at the horizon (off: static evaluation).
     quiescence, "qsearch" = true, "quiescence search";
@@ -162,10 +140,6 @@ pvs_switches! {
     /// Delta pruning: skip captures that cannot raise alpha in quiescence
     /// (never a capture that gives check).
     delta_pruning, "delta" = true, "delta pruning in quiescence";
-    /// Quiet checks at the first quiescence ply: the mate a quiet sacrifice
-    /// threatens is seen by the shallow searches under null moves and
-    /// reductions (WAC.001: depth 2 instead of 20).
-    qs_checks, "qs-checks" = true, "quiet checks at the first quiescence ply";
     /// Quiescence also tries quiet promotions to a queen.
     qs_promotions, "qs-promo" = true, "quiet queen promotions in quiescence";
 
@@ -179,51 +153,58 @@ pvs_switches! {
     /// is expected to, is searched a ply shallower (negative extension).
     singular, "singular" = true, "singular, double and negative extensions, and multi-cut";
 
-    /// Stockfish's history updates around a node: a node where no move
-    /// raised alpha gives the quiet move that led to it a history bonus in
-    /// the parent, and the moves tried before a cut-off lose a malus of
-    /// their own (`history_malus_*`: half as much again as the bonus), not
-    /// the cut-off's bonus negated. (Accepted together: SPRT [0, 5] at
-    /// 5 000 nodes, +14.0 [+5.4, +22.5] Elo, H1 after 3 437 distinct games;
-    /// the removal of each alone lost SPRT [−5, 0], the bonus −9.1 [−15.5,
-    /// −2.7] after 6 302 games, the malus −12.7 [−20.8, −4.7] after 3 960.)
-    prior_bonus, "prior-bonus" = true, "history bonus for the move that led to a fail-low, and a malus of its own for the moves before a cut-off";
-    /// A quiet move whose reduced search beat alpha teaches the
-    /// continuation histories what its full-depth re-search found: a
-    /// bonus when it beat beta, a malus when it fell back to alpha. (SPRT
-    /// [0, 10] at 5 000 nodes, one test continued over four runs: +9 [+2,
-    /// +17] Elo, H1 after 4 706 games.)
-    post_lmr_history, "post-lmr-history" = true, "continuation histories learn from LMR re-searches";
-    /// The two static evaluations around a quiet move teach the butterfly
-    /// history of its mover: a move after which the opponent's position
-    /// looks worse than the mover's did gains, one that let it improve
-    /// loses (Stockfish's "static evaluation difference" history). (SPRT
-    /// [0, 10] at 5 000 nodes: +34 [+15, +53] Elo, H1 after 696 games.)
-    eval_history, "eval-history" = true, "the evaluation swing of a quiet move feeds its history";
-    /// Futility and SEE pruning of a quiet move use its reduced depth
-    /// moved by its history (history / `lmr_history_div`, as LMR does).
-    /// (SPRT [0, 10] at 5 000 nodes, one test continued over two runs:
-    /// +11 [+2, +21] Elo, H1 after 2 892 games.)
-    pruning_history_depth, "pruning-history-depth" = true, "quiet pruning at a history-adjusted depth";
-    /// A capture whose victim, history and a depth margin still leave the
-    /// static evaluation below alpha is skipped (futility for captures).
-    /// (SPRT [0, 10] at 5 000 nodes, one test continued over three runs:
-    /// +10 [+2, +19] Elo, H1 after 3 367 games.)
-    capture_futility, "capture-futility" = true, "futility pruning of captures";
-    /// Captures that are reduced (those losing material by SEE) are
-    /// reduced less for a good capture history and more for a bad one.
-    /// (SPRT [0, 10] at 5 000 nodes: +23 [+7, +38] Elo, H1 after 1 004
-    /// games.)
-    lmr_capture_history, "lmr-capture-history" = true, "capture reductions moved by capture history";
-    /// Later moves are reduced more when the nodes below keep failing high.
-    cutoff_count, "cutoff-count" = true, "cut-off counts of the children in reductions";
-    /// Quiescence stands pat on the table's score where its bound says
-    /// the static evaluation is too low (a lower bound above it) or too
-    /// high (an upper bound below it), as the main search's evaluation is
-    /// refined in its step 4. (SPRT [0, 10] at 5 000 nodes: undecided at
-    /// +8 after 3 000 games on the defaults of ea38a41, then H1 on those of
-    /// 2a49beb, +22 [+7, +36] after 1 233 games.)
-    qs_tt_eval, "qs-tt-eval" = true, "quiescence stands pat on the table's score where its bound refines the evaluation";
+    /// The project's own history and ordering refinements, added after the
+    /// BuhoChess thesis' configurations; each passed its SPRT ([0, 10] at
+    /// 5 000 nodes; the figures are in CHANGELOG.md). The ablation's
+    /// cumulative rows ([`crate::ablation::configurations`]) leave them
+    /// off, so that they reproduce the published configurations; the
+    /// defaults turn them on. Each works only where the feature it refines
+    /// runs:
+    /// - threats: the butterfly history keeps separate entries by whether
+    ///   the opponent attacks a quiet move's from and to squares, and the
+    ///   move picker orders earlier the quiet moves that take a piece off a
+    ///   square a lesser enemy piece attacks, later those that move onto one;
+    /// - pawn history: quiet moves by what worked in the same pawn
+    ///   structure, added to their history (the move picker counts it
+    ///   twice, as Stockfish's picker weighs it beside its main history);
+    /// - Stockfish's updates around a node: a node where no move raised
+    ///   alpha gives the quiet move that led to it a bonus in the parent,
+    ///   and the moves tried before a cut-off lose a malus of their own
+    ///   (`history_malus_*`), not the cut-off's bonus negated;
+    /// - a quiet move whose reduced search beat alpha teaches the
+    ///   continuation histories what its full-depth re-search found;
+    /// - the two static evaluations around a quiet move teach the butterfly
+    ///   history of its mover (Stockfish's "static evaluation difference");
+    /// - futility and SEE pruning of a quiet move use its reduced depth
+    ///   moved by its history, as LMR does;
+    /// - reduced captures are reduced less for a good capture history and
+    ///   more for a bad one;
+    /// - later moves are reduced more when the nodes below keep failing
+    ///   high (cut-off counts).
+    history_extras, "history-extras" = true, "the project's history refinements: threats, pawn history, prior bonus and malus, post-LMR and evaluation-swing history, history-adjusted pruning depth and reductions, cut-off counts";
+    /// The project's own pruning, quiescence and evaluation refinements,
+    /// added after the BuhoChess thesis' configurations; each passed its
+    /// SPRT ([0, 10] at 5 000 nodes; the figures are in CHANGELOG.md). The
+    /// ablation's cumulative rows ([`crate::ablation::configurations`])
+    /// leave them off, so that they reproduce the published
+    /// configurations; the defaults turn them on. Each works only where the
+    /// feature it refines runs:
+    /// - futility pruning of captures: a capture whose victim, history and
+    ///   a depth margin still leave the static evaluation below alpha is
+    ///   skipped;
+    /// - reverse futility's margin shrinks by a third of a depth's margin
+    ///   when the opponent's last move made its position worse (by the two
+    ///   static evaluations; with `rfp`);
+    /// - quiet checks at the first quiescence ply: the mate a quiet
+    ///   sacrifice threatens is seen by the shallow searches under null
+    ///   moves and reductions (WAC.001: depth 2 instead of 20);
+    /// - quiescence stands pat on the table's score where its bound says the
+    ///   static evaluation is too low or too high (with `tt-cutoffs`);
+    /// - the static evaluation scaled by the material left and damped as the
+    ///   half-move clock nears the fifty-move rule, for the evaluations that
+    ///   allow it ([`Evaluator::search_may_scale`](fianchetto_eval::Evaluator::search_may_scale):
+    ///   NNUE, not the hand-crafted ones).
+    search_extras, "search-extras" = true, "the project's pruning and quiescence refinements: capture futility, RFP after a worsening, quiescence checks and table evaluation, evaluation scaling";
 
     /// Mate-distance pruning.
     mate_distance, "mdp" = true, "mate-distance pruning";
@@ -231,11 +212,6 @@ pvs_switches! {
     null_move, "null" = true, "null-move pruning";
     /// Reverse futility pruning (static null move).
     reverse_futility, "rfp" = true, "reverse futility pruning";
-    /// Reverse futility's margin shrinks by a third of a depth's margin
-    /// when the opponent's last move made its position worse (by the two
-    /// static evaluations). (SPRT [0, 10] at 5 000 nodes: +21 [+7, +36]
-    /// Elo, H1 after 1 102 games; replicated: +19 [+4, +34] in 1 000.)
-    rfp_worsening, "rfp-worsening" = true, "reverse futility margin lower when the opponent worsened";
     /// Futility pruning of quiet moves near the horizon.
     futility, "futility" = true, "futility pruning";
     /// Razoring: drop into quiescence far below alpha near the horizon.
@@ -417,6 +393,6 @@ mod tests {
         assert_eq!(off.is_on("no-such-switch"), None);
         let help = PvsConfig::features_help();
         assert_eq!(help.lines().count(), PvsConfig::FEATURES.len());
-        assert!(help.contains("qs-checks: ") && help.contains("corrhist: "));
+        assert!(help.contains("search-extras: ") && help.contains("corrhist: "));
     }
 }

@@ -8,9 +8,9 @@
 //!
 //! - Butterfly history, `[side][from threatened][to threatened][from][to]`:
 //!   quiet moves that caused cutoffs, told apart by whether the opponent
-//!   attacks their from and to squares (with the `threat-history` switch).
+//!   attacks their from and to squares (with the `history-extras` switch).
 //! - Pawn history, `[pawn structure][piece, to]`: quiet moves that worked in
-//!   the same pawn structure (with `pawn-history`).
+//!   the same pawn structure (with `history-extras`).
 //! - Continuation history, `[piece, to of an earlier move][piece, to of this
 //!   move]`: how good a quiet move is as a reply to the move 1, 2 or 4
 //!   plies before it (the "counter-move" and "follow-up" histories
@@ -52,10 +52,10 @@ pub type Butterfly = [[[[i16; 64]; 64]; 2]; 2];
 /// [`crate::Search::clear`]).
 pub(crate) struct Tables {
     /// Butterfly history: `[side]` of [`Butterfly`] tables. Without the
-    /// `threat-history` switch only the unthreatened quarter is used.
+    /// `history-extras` switch only the unthreatened quarter is used.
     pub history: Box<[Butterfly; 2]>,
     /// Pawn history, `[pawn key % PAWN_HISTORY_SIZE][piece-to]`: quiet
-    /// moves that worked in a pawn structure (`pawn-history`).
+    /// moves that worked in a pawn structure (`history-extras`).
     pub pawn: Box<[ContRow]>,
     /// Counter moves: `[piece][to]` of the previous move.
     pub counters: [[Move; 64]; 12],
@@ -243,7 +243,7 @@ impl Tables {
 
     /// The scorer of `side`'s quiet moves in the node of `ctx`, with the
     /// pawn history counted `pawn_weight` times (twice in the move order,
-    /// with `pawn-history`).
+    /// with `history-extras`).
     #[inline]
     pub fn quiet_scorer<'a>(
         &'a self,
@@ -352,13 +352,13 @@ pub(crate) struct QuietContext {
     /// The piece-to indices (continuation-history rows) of the moves 1, 2
     /// and 4 plies back, where known.
     pub cont: [Option<u16>; 3],
-    /// The squares the opponent attacks (`threat-history`; empty without).
+    /// The squares the opponent attacks (`history-extras`; empty without).
     pub threats: Bitboard,
     /// The squares the opponent attacks with pieces worth less than each of
     /// ours ([`threats_by_lesser`]), where the node found them
-    /// (`threat-history`; the move picker finds them itself without).
+    /// (`history-extras`; the move picker finds them itself without).
     pub by_lesser: Option<[Bitboard; 6]>,
-    /// The pawn-history row of the position (`pawn-history`).
+    /// The pawn-history row of the position (`history-extras`).
     pub pawn_row: Option<usize>,
 }
 

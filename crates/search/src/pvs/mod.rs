@@ -335,16 +335,16 @@ struct Frame {
     /// Double extensions on the line from the root to this ply.
     double_exts: i32,
     /// Beta cut-offs of the nodes at this ply since the node two plies up
-    /// started (`cutoff-count`): many mean the parent's moves keep being
+    /// started (`history-extras`): many mean the parent's moves keep being
     /// refuted, so its later moves are reduced more.
     cutoffs: i32,
-    /// The squares the opponent attacks at this node (`threat-history`;
+    /// The squares the opponent attacks at this node (`history-extras`;
     /// empty without).
     threats: fianchetto_board::Bitboard,
     /// The opponent's attacks by pieces worth less than each of ours
-    /// (`threat-history`; `None` without).
+    /// (`history-extras`; `None` without).
     by_lesser: Option<[fianchetto_board::Bitboard; 6]>,
-    /// The node's pawn-history row (`pawn-history`).
+    /// The node's pawn-history row (`history-extras`).
     pawn_row: Option<usize>,
 }
 

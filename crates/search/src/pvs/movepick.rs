@@ -86,7 +86,7 @@ impl<'t> Ordering<'t> {
     }
 }
 
-/// `threat-history`: by role index, the ordering bonus of a quiet move that
+/// Threat ordering (`history-extras`): by role index, the ordering bonus of a quiet move that
 /// takes a piece off a square attacked by a lesser enemy piece to one that
 /// is not, about half Stockfish's on our history scale; a move onto such a
 /// square loses [`THREAT_INTO_PERCENT`] of it.
@@ -414,7 +414,7 @@ impl MovePicker {
         }
         let us = board.turn();
         // The main search's nodes found the threat maps at their start.
-        let lesser = if ord.cfg.threat_history {
+        let lesser = if ord.cfg.history_extras {
             Some(
                 ord.quiet
                     .by_lesser
@@ -829,7 +829,7 @@ mod tests {
     #[test]
     fn losing_captures_come_after_every_quiet_move() {
         let mut cfg = PvsConfig::default();
-        cfg.set("threat-history", false).expect("a switch");
+        cfg.set("history-extras", false).expect("a switch");
         let margin = -cfg.params.bad_capture_margin;
         let mut tested = 0;
         for board in random_positions(400) {

@@ -19,7 +19,7 @@ use fianchetto_movegen::MoveGen;
 const LMR_MIN_DEPTH: i32 = 3;
 
 /// Cut-off count: later moves are reduced one ply more once the nodes
-/// below have failed high more than this many times (`cutoff-count`;
+/// below have failed high more than this many times (`history-extras`;
 /// accepted at +14 [+3, +25] Elo, 2 224 games at 5 000 nodes a move).
 const CUTOFF_COUNT_REDUCE: i32 = 2;
 
@@ -187,9 +187,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         let swing = self.eval_swing(ply, static_eval);
 
         // Step 4a. The evaluation swing of the quiet move that led here
-        // teaches its butterfly history (`eval-history`: +34 [+15, +53] Elo,
+        // teaches its butterfly history (`history-extras`: +34 [+15, +53] Elo,
         // 696 games at 5 000 nodes).
-        if let (true, false, Some(sum)) = (cfg.eval_history, singular_search, swing) {
+        if let (true, false, Some(sum)) = (cfg.history_extras, singular_search, swing) {
             self.learn_from_eval_swing(board, ply, sum);
         }
 
@@ -339,12 +339,12 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         // Step 12. A cutoff teaches the histories: the best move gains, the
         // moves tried before it lose (and the cut-off is counted for the
         // parent's reductions). A node where no move raised alpha teaches
-        // the parent that its quiet move was good (`prior-bonus`): it
+        // the parent that its quiet move was good (`history-extras`): it
         // refuted everything here.
         if best >= beta && !best_move.is_null() {
             self.update_histories(board, best_move, &quiets_tried, &captures_tried, depth, ply);
             self.stack[ply].cutoffs += 1;
-        } else if cfg.prior_bonus && best_move.is_null() && !singular_search && ply > 0 {
+        } else if cfg.history_extras && best_move.is_null() && !singular_search && ply > 0 {
             self.reward_prior_move(board, depth, ply);
         }
 
@@ -363,14 +363,14 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     #[inline]
     fn find_history_keys(&mut self, board: &B, ply: usize) {
         let cfg = self.cfg;
-        let by_lesser = cfg.threat_history.then(|| threats_by_lesser(board));
+        let by_lesser = cfg.history_extras.then(|| threats_by_lesser(board));
         self.stack[ply].threats = match &by_lesser {
             Some(maps) => threats_beyond(board, maps),
             None => Bitboard::EMPTY,
         };
         self.stack[ply].by_lesser = by_lesser;
         self.stack[ply].pawn_row = cfg
-            .pawn_history
+            .history_extras
             .then(|| pawn_key(board) as usize & (PAWN_HISTORY_SIZE - 1));
     }
 
@@ -530,8 +530,8 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             score =
                 -self.search::<false>(next, -alpha - 1, -alpha, new_depth, ply + 1, !n.cut_node);
             // A reduced quiet move that beat alpha: its continuation
-            // histories learn what the full depth found (`post-lmr-history`).
-            if cfg.post_lmr_history && reduced && m.quiet && !self.aborted {
+            // histories learn what the full depth found (`history-extras`).
+            if cfg.history_extras && reduced && m.quiet && !self.aborted {
                 self.learn_from_research(board, m.mv, score, (alpha, beta), new_depth, quiet_ctx);
             }
         }
@@ -571,9 +571,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     /// less for each condition below, and the histories' shares. PV nodes
     /// and checks are reduced less; expected cut-nodes, nodes whose
     /// evaluation is not improving, and nodes whose children keep failing
-    /// high (`cutoff-count`) more; a quiet move by its history
+    /// high (`history-extras`) more; a quiet move by its history
     /// (`history-lmr`), a killer a ply less, a capture by its capture
-    /// history (`lmr-capture-history`: +23 [+7, +38] Elo, 1 004 games at
+    /// history (`history-extras`: +23 [+7, +38] Elo, 1 004 games at
     /// 5 000 nodes).
     #[inline]
     fn reduction<const PV: bool>(&self, n: &Node, m: &MoveFacts) -> i32 {
@@ -582,7 +582,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         r += p.lmr_cut_node * i32::from(n.cut_node) + i32::from(!n.improving)
             - i32::from(PV)
             - i32::from(m.check);
-        if cfg.cutoff_count && self.stack[n.ply + 1].cutoffs > CUTOFF_COUNT_REDUCE {
+        if cfg.history_extras && self.stack[n.ply + 1].cutoffs > CUTOFF_COUNT_REDUCE {
             r += 1;
         }
         if m.quiet {
@@ -592,7 +592,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             if cfg.history_lmr {
                 r -= m.history / p.lmr_history_div.max(1);
             }
-        } else if cfg.lmr_capture_history {
+        } else if cfg.history_extras {
             r -= m.history / p.lmr_capture_history_div.max(1);
         }
         r

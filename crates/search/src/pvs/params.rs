@@ -144,7 +144,7 @@ search_params! {
     lmr_div = 203, 150..=400, step 12;
     /// Late-move reductions: one ply less per this much history (history-adjusted reductions).
     lmr_history_div = 8388, 2048..=20000, step 500;
-    /// Late-move reductions: a reduced capture's one ply less per this much capture history (`lmr-capture-history`).
+    /// Late-move reductions: a reduced capture's one ply less per this much capture history (`history-extras`).
     lmr_capture_history_div = 5802, 1500..=16000, step 500;
     /// Late-move reductions: plies more at an expected cut-node (a node whose parent expects it to fail high: its late moves are least likely to matter).
     lmr_cut_node = 1, 0..=3, step 1;
@@ -154,15 +154,15 @@ search_params! {
     history_bonus_mult = 119, 0..=600, step 20;
     /// History bonus: constant term (may be negative).
     history_bonus_base = 45, -500..=300, step 25;
-    /// History bonus: largest bonus (without `prior-bonus`, the malus of the moves tried before is the same).
+    /// History bonus: largest bonus (without `history-extras`, the malus of the moves tried before is the same).
     history_bonus_max = 9555, 500..=16384, step 400;
-    /// History malus (`prior-bonus`): per ply of depth squared.
+    /// History malus (`history-extras`): per ply of depth squared.
     history_malus_quad = 15, 0..=64, step 2;
-    /// History malus (`prior-bonus`): per ply of depth.
+    /// History malus (`history-extras`): per ply of depth.
     history_malus_mult = 168, 0..=800, step 20;
-    /// History malus (`prior-bonus`): constant term (may be negative).
+    /// History malus (`history-extras`): constant term (may be negative).
     history_malus_base = 68, -500..=400, step 25;
-    /// History malus (`prior-bonus`): largest malus.
+    /// History malus (`history-extras`): largest malus.
     history_malus_max = 12000, 500..=16384, step 400;
     /// Move ordering: capture score is this × the victim's value plus its capture history.
     capture_mvv_mult = 18, 4..=64, step 2;

@@ -23,22 +23,22 @@ const NMP_MAX_EVAL_REDUCTION: i32 = 3;
 /// null-move cut-off is verified by a search without null moves (zugzwang).
 const NMP_VERIFY_DEPTH: i32 = 12;
 
-/// Reverse futility with `rfp-worsening`: the margin shrinks by this
+/// Reverse futility with `search-extras`: the margin shrinks by this
 /// fraction of a depth's margin when the opponent's position got worse by
 /// its last move (this node's evaluation beats the parent's, negated).
 const RFP_WORSENING_DIVISOR: i32 = 3;
 
-/// `capture-futility`: a capture at a reduced depth up to this is skipped
+/// Capture futility (`search-extras`): a capture at a reduced depth up to this is skipped
 /// when the static evaluation plus [`CAPTURE_FUTILITY_BASE`],
 /// [`CAPTURE_FUTILITY_MULT`] per ply of reduced depth, the victim's value
 /// and its capture history over [`CAPTURE_FUTILITY_HISTORY_DIV`] stays at
 /// or below alpha (Stockfish's margins, in our pawn of 100).
 const CAPTURE_FUTILITY_DEPTH: i32 = 6;
-/// `capture-futility`: the margin at a reduced depth of 0.
+/// Capture futility (`search-extras`): the margin at a reduced depth of 0.
 const CAPTURE_FUTILITY_BASE: i32 = 120;
-/// `capture-futility`: the margin per ply of reduced depth.
+/// Capture futility (`search-extras`): the margin per ply of reduced depth.
 const CAPTURE_FUTILITY_MULT: i32 = 110;
-/// `capture-futility`: the capture history over this counts in the margin.
+/// Capture futility (`search-extras`): the capture history over this counts in the margin.
 const CAPTURE_FUTILITY_HISTORY_DIV: i32 = 16;
 
 impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
@@ -75,7 +75,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     /// razoring and futility: -82% nodes to depth 8, ablation row G; the
     /// mated-beta guard was a correctness fix, -1 [-16, +14] Elo.) The
     /// margin is lower when the opponent's last move worsened its position
-    /// by the evaluations' `swing` (`rfp-worsening`: +21 [+7, +36] Elo,
+    /// by the evaluations' `swing` (`search-extras`: +21 [+7, +36] Elo,
     /// 1 102 games at 5 000 nodes).
     #[inline]
     pub(super) fn reverse_futility(
@@ -89,7 +89,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         if !cfg.reverse_futility || depth > p.rfp_depth {
             return None;
         }
-        let worsening = cfg.rfp_worsening && swing.is_some_and(|sum| sum > 0);
+        let worsening = cfg.search_extras && swing.is_some_and(|sum| sum > 0);
         let margin = p.rfp_margin * depth
             - if n.improving { p.rfp_improving } else { 0 }
             - if worsening {
@@ -232,9 +232,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     /// decided before it is played. Late-move pruning stops the picker's
     /// quiet moves altogether; a quiet move is also skipped for a bad
     /// history, by futility and by SEE, judged at the depth its history
-    /// would give it (`pruning-history-depth`: +11 [+2, +21] Elo, 2 892
+    /// would give it (`history-extras`: +11 [+2, +21] Elo, 2 892
     /// games at 5 000 nodes); a capture by its own futility
-    /// (`capture-futility`: +10 [+2, +19] Elo, 3 367 games) and by SEE.
+    /// (`search-extras`: +10 [+2, +19] Elo, 3 367 games) and by SEE.
     /// (Late-move and SEE pruning: ablation row I, -87% nodes to depth 8;
     /// futility: row G, -82%; history pruning came with continuation and
     /// capture history, +53 [+19, +88] Elo in 232 games.)
@@ -267,7 +267,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             {
                 return true;
             }
-            let lmr_depth = if cfg.pruning_history_depth {
+            let lmr_depth = if cfg.history_extras {
                 (m.lmr_depth + history / p.lmr_history_div.max(1)).max(0)
             } else {
                 m.lmr_depth
@@ -291,7 +291,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 )
         } else {
             let lmr_depth = m.lmr_depth;
-            if cfg.capture_futility
+            if cfg.search_extras
                 && !n.in_check
                 && !check
                 && mv.is_capture()

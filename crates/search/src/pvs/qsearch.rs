@@ -22,7 +22,7 @@ pub(super) const QS_DEPTH_NO_CHECKS: i32 = -1;
 impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     /// Quiescence search: stand pat or a capture (every move when in
     /// check). With `checks` (the first ply below the main search, when the
-    /// `qs-checks` switch is on) the quiet checks are tried too, so that a
+    /// `search-extras` switch is on) the quiet checks are tried too, so that a
     /// mate in one threatened by the last move is not mistaken for a quiet
     /// position: without them a quiet sacrifice that threatens mate looks
     /// like a blunder to every shallow search (null-move and reduced searches
@@ -62,7 +62,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         } else {
             None
         };
-        let checks = checks && cfg.qs_checks;
+        let checks = checks && cfg.search_extras;
         // A search with quiet checks is one "ply" deeper than one without.
         let qs_depth = if checks {
             QS_DEPTH_CHECKS
@@ -87,7 +87,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         } else {
             let (raw, se) = self.static_eval(board, entry, ply);
             best = match (entry, tt_score) {
-                (Some(e), Some(s)) if cfg.qs_tt_eval && cfg.tt_cutoffs => {
+                (Some(e), Some(s)) if cfg.search_extras && cfg.tt_cutoffs => {
                     refine_by_table(se, e.bound, s)
                 }
                 _ => se,

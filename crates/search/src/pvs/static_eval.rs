@@ -54,7 +54,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     pub(super) fn evaluate(&mut self, board: &B) -> Score {
         self.evals += 1;
         let mut s = self.eval.evaluate(board).0;
-        if self.cfg.eval_scaling && self.eval.search_may_scale() {
+        if self.cfg.search_extras && self.eval.search_may_scale() {
             s = scale_evaluation(s, board, self.params);
         }
         // Keep static scores out of the mate range, whatever the evaluator does.
@@ -72,8 +72,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
     /// This node's static evaluation plus its parent's, each from its own
     /// side to move: how much the move that led here worsened the mover's
     /// position by the evaluations (above 0: worse). `None` at the root and
-    /// when either node is in check (no evaluation). `rfp-worsening` and
-    /// `eval-history` read it.
+    /// when either node is in check (no evaluation). Reverse futility and the
+    /// evaluation-swing history read it (with `search-extras` and
+    /// `history-extras`).
     #[inline]
     pub(super) fn eval_swing(&self, ply: usize, static_eval: Score) -> Option<i32> {
         let parent = self.stack[ply.checked_sub(1)?].static_eval;
@@ -185,7 +186,7 @@ pub(super) fn refine_by_table(eval: Score, bound: TtBound, score: Score) -> Scor
 }
 
 /// `eval` scaled by the material on the board and damped by the half-move
-/// clock (the `eval-scale` switch): with the default numbers, ×1.02 with
+/// clock (with the `search-extras` switch): with the default numbers, ×1.02 with
 /// every piece on the board, ×0.75 with pawns alone, and halved at a clock
 /// of 110 half-moves. More material makes an edge worth more, so that the
 /// side ahead trades only when the edge survives the trade; and a position

@@ -9,7 +9,7 @@ use fianchetto_board::Move;
 use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::MoveGen;
 
-/// `eval-history`: the butterfly bonus of a quiet move is this many
+/// Evaluation-swing history (`history-extras`): the butterfly bonus of a quiet move is this many
 /// history units per centipawn that the move's two static evaluations sum
 /// to (negated: a positive sum means the mover's position got worse)...
 const EVAL_HISTORY_MULT: i32 = 24;
@@ -37,9 +37,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         let cfg = self.cfg;
         let bonus = self.history_bonus(depth);
         // What the moves tried before lose: the bonus, or with
-        // `prior-bonus` the same curve with numbers of its own.
+        // `history-extras` the same curve with numbers of its own.
         let p = self.params;
-        let malus = if cfg.prior_bonus {
+        let malus = if cfg.history_extras {
             let curve = [
                 p.history_malus_quad,
                 p.history_malus_mult,
@@ -96,7 +96,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             .update_quiet(board.turn(), mv, piece_to(board, mv), ctx, bonus);
     }
 
-    /// `eval-history`: the quiet move that led to `ply` gains butterfly
+    /// Evaluation-swing history (`history-extras`): the quiet move that led to `ply` gains butterfly
     /// history when it left the opponent worse off by the two static
     /// evaluations (`sum`, see `eval_swing`, below 0), and loses half as
     /// much when it let the opponent improve. (Teaching the pawn history
@@ -126,7 +126,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             .update_quiet(!board.turn(), prior.mv, prior.cont, &ctx, bonus);
     }
 
-    /// A reduced quiet move beat alpha (`post-lmr-history`): its
+    /// A reduced quiet move beat alpha (`history-extras`): its
     /// continuation histories learn what the full-depth search found, a
     /// bonus when its `score` beat beta, a malus when it fell back to alpha
     /// (SPRT [0, 10] at 5 000 nodes, one test continued over four runs: +9
