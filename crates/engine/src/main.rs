@@ -132,3 +132,17 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// clap's own checks of every subcommand, among them that each
+    /// `mut_arg` names a flag the subcommand has (the flags are declared
+    /// once in `commands::flags` and overridden per subcommand).
+    #[test]
+    fn command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

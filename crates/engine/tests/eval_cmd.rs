@@ -2,6 +2,7 @@
 
 use fianchetto_engine::backend::Backend;
 use fianchetto_engine::commands::eval::{run, EvalArgs};
+use fianchetto_engine::commands::flags::BackendFlag;
 use fianchetto_engine::evals::{EvalName, EvalSelect};
 use std::process::Command;
 
@@ -12,11 +13,11 @@ fn eval_command_runs_and_rejects_bad_input() {
             let args = EvalArgs {
                 fen: fianchetto_board::START_FEN.to_string(),
                 eval: EvalSelect {
-                    eval,
+                    eval: Some(eval),
                     evalfile: None,
                     weights: None,
                 },
-                backend,
+                board: BackendFlag { kind: backend },
             };
             assert!(run(&args).is_ok());
         }
@@ -24,17 +25,21 @@ fn eval_command_runs_and_rejects_bad_input() {
     let bad = EvalArgs {
         fen: "not a fen".into(),
         eval: EvalSelect::default(),
-        backend: Backend::Bitboard,
+        board: BackendFlag {
+            kind: Backend::Bitboard,
+        },
     };
     assert!(run(&bad).is_err());
     let missing_net = EvalArgs {
         fen: fianchetto_board::START_FEN.to_string(),
         eval: EvalSelect {
-            eval: EvalName::Nnue,
+            eval: Some(EvalName::Nnue),
             evalfile: Some("/no/such.nnue".into()),
             weights: None,
         },
-        backend: Backend::Bitboard,
+        board: BackendFlag {
+            kind: Backend::Bitboard,
+        },
     };
     assert!(run(&missing_net).is_err());
 }

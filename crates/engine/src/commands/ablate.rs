@@ -11,9 +11,8 @@
 //! Both print Markdown tables. The configurations, the searchers and the
 //! measurement live in [`fianchetto_search::ablation`] (re-exported here).
 
+use super::flags::{BackendFlag, EvalSelect, HashFlag};
 use super::CommandError;
-use crate::backend::Backend;
-use crate::evals::EvalSelect;
 use crate::say;
 use crate::{with_backend, with_evaluator};
 use fianchetto_eval::Evaluator;
@@ -43,21 +42,22 @@ pub struct AblateArgs {
     /// nodes than this (plain alpha-beta explodes).
     #[arg(long, default_value_t = 5_000_000)]
     pub max_nodes: u64,
-    /// Transposition table size in MB.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65_536))]
-    pub hash: u32,
+    /// `--hash`: every configuration's table (the replacement-policy table
+    /// has 4096 entries whatever it says).
+    #[command(flatten)]
+    pub table: HashFlag,
     /// The evaluation.
     #[command(flatten)]
     pub eval: EvalSelect,
-    /// Board backend.
-    #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
-    pub backend: Backend,
+    /// `--backend`.
+    #[command(flatten)]
+    pub board: BackendFlag,
 }
 
 /// Runs the experiment and prints its tables.
 pub fn run(args: &AblateArgs) -> Result<(), CommandError> {
     let choice = args.eval.choice()?;
-    with_backend!(args.backend, B => with_evaluator!(&choice, eval => {
+    with_backend!(args.board.kind, B => with_evaluator!(&choice, eval => {
         if args.rookie { rookie::<B, _>(args, eval) } else { buhochess::<B, _>(args, eval) }
     }))
 }
@@ -66,13 +66,13 @@ fn buhochess<B: MoveGen, E: Evaluator<B> + Clone>(
     args: &AblateArgs,
     eval: E,
 ) -> Result<(), CommandError> {
-    let configs = configurations(args.hash as usize);
+    let configs = configurations(args.table.mb as usize);
     let never = Arc::new(AtomicBool::new(false));
     for (title, fens) in [("Middlegame", MIDDLEGAMES), ("Endgame", ENDGAMES)] {
         say!(
             "\n### {title}: nodes to depth (sum over {} positions; {} eval, {} backend)\n",
             fens.len(),
-            args.eval.eval,
+            args.eval.name(),
             B::NAME
         );
         let mut header = "| configuration |".to_string();
@@ -176,7 +176,7 @@ fn rookie<B: MoveGen, E: Evaluator<B> + Clone + Send + 'static>(
     ];
     say!(
         "\n### Rookie experiment: fool's mate (black to play Qd8-h4#), fixed depth, {} eval, {} backend, best time of 5 runs\n",
-        args.eval.eval,
+        args.eval.name(),
         B::NAME
     );
     say!("| search | depth | positions evaluated | nodes | time | best | Rookie: positions | Rookie: time |");

@@ -83,7 +83,8 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CommandError> {
     config.replacement = args.replacement;
     let config = SearchConfig {
         algo: args.algo,
-        mcts: MctsConfig::new(args.mcts).threads(args.search.threads as usize, Parallelism::Tree),
+        mcts: MctsConfig::new(args.mcts)
+            .threads(args.search.threads.count as usize, Parallelism::Tree),
         pvs: config,
         syzygy: match &args.syzygy_path {
             Some(path) => {
@@ -97,7 +98,7 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CommandError> {
         },
     };
     let choice = args.search.eval.choice()?;
-    with_backend!(args.search.backend, B => with_evaluator!(&choice, eval => run_on::<B, _>(args, &config, eval, choice.name())))
+    with_backend!(args.search.backend.kind, B => with_evaluator!(&choice, eval => run_on::<B, _>(args, &config, eval, choice.name())))
 }
 
 fn run_on<B: MoveGen, E: Evaluator<B> + Clone + Send + 'static>(

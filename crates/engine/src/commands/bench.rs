@@ -56,7 +56,7 @@ pub fn run(args: &BenchArgs) -> Result<(), CommandError> {
         EvalChoice::Nnue(net) => Some(net.hidden()),
         _ => None,
     };
-    with_backend!(args.search.backend, B => with_evaluator!(&choice, eval => run_on::<B, _>(args, eval, config, choice.name(), hidden)))
+    with_backend!(args.search.backend.kind, B => with_evaluator!(&choice, eval => run_on::<B, _>(args, eval, config, choice.name(), hidden)))
 }
 
 fn run_on<B: MoveGen, E: Evaluator<B> + Clone>(
@@ -94,8 +94,8 @@ fn run_on<B: MoveGen, E: Evaluator<B> + Clone>(
     say!(
         "depth {} threads {} hash {} MB eval {}{} backend {} ({}): {:.3} s",
         args.depth,
-        args.search.threads,
-        args.search.hash,
+        args.search.threads.count,
+        args.search.hash.mb,
         eval_name,
         kernels,
         B::NAME,

@@ -1,8 +1,8 @@
 //! `fianchetto datagen`: self-play training data, kept as whole games (the
 //! games format) or as marlinformat records.
 
+use super::flags::{EvalSelect, HashFlag, ThreadsFlag};
 use super::CommandError;
-use crate::evals::EvalSelect;
 use crate::{say, with_evaluator};
 use fianchetto_syzygy::Tablebase;
 use fianchetto_tune::datagen::{self, DatagenConfig, Format, RunOptions, Target};
@@ -10,8 +10,19 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-/// Arguments of `fianchetto datagen`.
+/// Arguments of `fianchetto datagen`. `--threads` and `--hash` are the
+/// search flags' own, with datagen's meaning and default: workers each
+/// playing their own games, 1 MB each.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_arg("threads", |a| a
+        .help("Worker threads, each playing its own games (every search in them runs on one thread)")
+        .value_parser(clap::value_parser!(u32).range(1..=1024))),
+    mut_arg("hash", |a| a
+        .default_value("1")
+        .help("Hash table per worker, in MB (default 1, not the 16 of analyse and bench: \
+               a small table stays in the caches, and the games a seed gives depend on it)")),
+)]
 pub struct DatagenArgs {
     /// Output file. An existing file is resumed (same seed) or appended to
     /// (another seed); it must hold data of the chosen format.
@@ -30,9 +41,9 @@ pub struct DatagenArgs {
     /// Stop once this many games have been written to the file.
     #[arg(long)]
     pub games: Option<u64>,
-    /// Worker threads, each playing its own games.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: u32,
+    /// Worker threads (`--threads`).
+    #[command(flatten)]
+    pub workers: ThreadsFlag,
     /// Soft node limit of each search (it ends after the iteration that
     /// passes it).
     #[arg(long, default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(1..))]
@@ -61,9 +72,9 @@ pub struct DatagenArgs {
     /// network engine).
     #[command(flatten)]
     pub eval: EvalSelect,
-    /// Hash table per thread, in MB (small is fast: it stays in the caches).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4096))]
-    pub hash: u32,
+    /// Hash table per worker (`--hash`).
+    #[command(flatten)]
+    pub table: HashFlag,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -104,7 +115,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), CommandError> {
     let config = DatagenConfig {
         soft_nodes: args.nodes,
         hard_nodes: args.nodes.saturating_mul(20),
-        hash_mb: args.hash as usize,
+        hash_mb: args.table.mb as usize,
         chess960_permille: (args.chess960_share * 1000.0).round() as u32,
         dfrc: args.dfrc,
         ..DatagenConfig::default()
@@ -125,7 +136,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), CommandError> {
             FormatArg::Marlin => Format::Marlin,
         },
         target,
-        threads: args.threads as usize,
+        threads: args.workers.count as usize,
         seed: args.seed,
         book,
         tablebase,

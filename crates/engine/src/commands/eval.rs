@@ -1,9 +1,9 @@
 //! `fianchetto eval`: the static evaluation of a position, term by term,
 //! and the network's output beside it.
 
+use super::flags::{BackendFlag, EvalSelect};
 use super::CommandError;
-use crate::backend::Backend;
-use crate::evals::{EvalChoice, EvalSelect};
+use crate::evals::EvalChoice;
 use crate::{say, with_backend};
 use fianchetto_board::{Board, START_FEN};
 use fianchetto_eval::nnue::Nnue;
@@ -18,9 +18,9 @@ pub struct EvalArgs {
     /// The evaluation.
     #[command(flatten)]
     pub eval: EvalSelect,
-    /// Board backend.
-    #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
-    pub backend: Backend,
+    /// `--backend`.
+    #[command(flatten)]
+    pub board: BackendFlag,
 }
 
 /// Runs `eval`: prints the breakdown table (term, white mg/eg, black mg/eg,
@@ -28,7 +28,7 @@ pub struct EvalArgs {
 /// `Final evaluation: <N> cp (side to move)`.
 pub fn run(args: &EvalArgs) -> Result<(), CommandError> {
     let choice = args.eval.choice()?;
-    with_backend!(args.backend, B => run_on::<B>(args, &choice))
+    with_backend!(args.board.kind, B => run_on::<B>(args, &choice))
 }
 
 fn run_on<B: Board>(args: &EvalArgs, choice: &EvalChoice) -> Result<(), CommandError> {

@@ -2,6 +2,7 @@
 //! positions (see `fianchetto_tune::probcut`), printed and written as the
 //! table the search's ProbCut reads.
 
+use super::flags::{HashFlag, ThreadsFlag};
 use super::CommandError;
 use crate::say;
 use fianchetto_tune::probcut::{
@@ -10,8 +11,13 @@ use fianchetto_tune::probcut::{
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// Arguments of `fianchetto fit-probcut`.
+/// Arguments of `fianchetto fit-probcut`. `--threads` and `--hash` are
+/// the search flags' own; `--threads` counts positions searched at once.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_arg("threads", |a| a.help("Positions searched at once (each search runs on one thread)")),
+    mut_arg("hash", |a| a.help("Hash table per searcher, in MB")),
+)]
 pub struct FitProbcutArgs {
     /// Positions to search.
     #[arg(long, default_value_t = 1_000, value_parser = clap::value_parser!(u32).range(3..))]
@@ -23,12 +29,12 @@ pub struct FitProbcutArgs {
     /// evenly over it; default: positions of fresh self-play games.
     #[arg(long)]
     pub data: Option<PathBuf>,
-    /// Positions searched at once.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub threads: u32,
-    /// Hash table per searcher, MB.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=4096))]
-    pub hash: u32,
+    /// Positions searched at once (`--threads`).
+    #[command(flatten)]
+    pub parallel: ThreadsFlag,
+    /// Hash table per searcher (`--hash`).
+    #[command(flatten)]
+    pub table: HashFlag,
     /// Scores beyond ± this (centipawns) are left out of the fit.
     #[arg(long, default_value_t = 1_000, value_parser = clap::value_parser!(i32).range(50..=30_000))]
     pub max_score: i32,
@@ -68,8 +74,8 @@ pub fn run(args: &FitProbcutArgs) -> Result<(), CommandError> {
     let config = FitConfig {
         pairs: pairs.clone(),
         max_score: args.max_score,
-        hash_mb: args.hash as usize,
-        threads: args.threads as usize,
+        hash_mb: args.table.mb as usize,
+        threads: args.parallel.count as usize,
         progress: !args.quiet,
     };
     say!(

@@ -1,11 +1,46 @@
-//! The flags of every subcommand that searches one position with a
-//! configured engine (`analyse`, `bench`), declared once: hash, threads,
-//! backend, the evaluation and its network file, and the PVS switches.
+//! The flags of the subcommands that search, declared once each and
+//! flattened where they apply: `--threads` ([`ThreadsFlag`]), `--hash`
+//! ([`HashFlag`]), `--backend` ([`BackendFlag`]), `--eval`/`--evalfile`/
+//! `--weights` ([`EvalSelect`]) and `--enable`/`--disable` ([`SwitchArgs`]).
+//! [`SearchFlags`] is all of them, for the subcommands that search one
+//! position with a configured engine (`analyse`, `bench`).
+//!
+//! Each flag has one default. A subcommand whose runs depend on another
+//! default (`datagen`'s 1 MB per worker, `tune spsa`'s 8 MB), or whose
+//! `--threads` means games played at once, overrides the default or the
+//! help on its own `Args` struct with `#[command(mut_arg("hash", …))]`
+//! and says why in its `--help`. `perft` keeps its own `--hash` and
+//! `--threads`: its table and threads count moves, they do not search.
 
 use super::CommandError;
 use crate::backend::Backend;
-use crate::evals::EvalSelect;
 use fianchetto_search::pvs::PvsConfig;
+
+pub use crate::evals::EvalSelect;
+
+/// `--threads`: search threads, 1 by default.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct ThreadsFlag {
+    /// Search threads (more than one makes node counts vary run to run).
+    #[arg(id = "threads", long = "threads", value_name = "THREADS", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub count: u32,
+}
+
+/// `--hash`: the transposition table's size in MB, 16 by default.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct HashFlag {
+    /// Transposition table size in MB (PVS).
+    #[arg(id = "hash", long = "hash", value_name = "HASH", default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=65_536))]
+    pub mb: u32,
+}
+
+/// `--backend`: the board representation, the bitboards by default.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct BackendFlag {
+    /// Board backend.
+    #[arg(id = "backend", long = "backend", value_name = "BACKEND", value_enum, default_value_t = Backend::Bitboard)]
+    pub kind: Backend,
+}
 
 /// `--threads`, `--hash`, `--backend`, `--eval`/`--evalfile`/`--weights` and
 /// `--enable`/`--disable`, with one default each: 1 thread, 16 MB, the
@@ -13,18 +48,18 @@ use fianchetto_search::pvs::PvsConfig;
 /// node signature is measured at these defaults.
 #[derive(Debug, Clone, clap::Args)]
 pub struct SearchFlags {
-    /// Search threads (more than one makes node counts vary run to run).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub threads: u32,
-    /// Transposition table size in MB (PVS).
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=65_536))]
-    pub hash: u32,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: ThreadsFlag,
+    /// `--hash`.
+    #[command(flatten)]
+    pub hash: HashFlag,
     /// The evaluation.
     #[command(flatten)]
     pub eval: EvalSelect,
-    /// Board backend.
-    #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
-    pub backend: Backend,
+    /// `--backend`.
+    #[command(flatten)]
+    pub backend: BackendFlag,
     /// PVS features to switch on or off.
     #[command(flatten)]
     pub switches: SwitchArgs,
@@ -35,8 +70,8 @@ impl SearchFlags {
     /// switches (`--enable` first, then `--disable`).
     pub fn pvs_config(&self) -> Result<PvsConfig, CommandError> {
         let mut config = PvsConfig {
-            threads: self.threads as usize,
-            hash_mb: self.hash as usize,
+            threads: self.threads.count as usize,
+            hash_mb: self.hash.mb as usize,
             ..PvsConfig::default()
         };
         self.switches.apply(&mut config)?;

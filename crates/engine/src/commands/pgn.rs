@@ -3,8 +3,8 @@
 //! to standard output in export format. Malformed games are reported on
 //! standard error and skipped.
 
+use super::flags::BackendFlag;
 use super::CommandError;
-use crate::backend::Backend;
 use crate::{say, with_backend};
 use fianchetto_movegen::pgn::{GameBuilder, PgnError, ReadError, Reader, Replay, Visitor, Writer};
 use fianchetto_movegen::MoveGen;
@@ -15,6 +15,7 @@ use std::time::Instant;
 
 /// Arguments of `fianchetto pgn`.
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("backend", |a| a.help("Board backend the moves are played on")))]
 pub struct PgnArgs {
     /// The PGN file (`-`: standard input).
     pub file: PathBuf,
@@ -28,9 +29,9 @@ pub struct PgnArgs {
     /// Do not play the variations (faster; their moves go unchecked).
     #[arg(long)]
     pub skip_variations: bool,
-    /// Board backend the moves are played on.
-    #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
-    pub backend: Backend,
+    /// `--backend`.
+    #[command(flatten)]
+    pub board: BackendFlag,
     /// No progress bar, and no line per malformed game on standard error.
     #[arg(long)]
     pub quiet: bool,
@@ -65,7 +66,7 @@ pub fn run(args: &PgnArgs) -> Result<(), CommandError> {
     };
     let bar = progress_bar(len, args.quiet);
     let reader = Reader::from_buf_read(BufReader::with_capacity(1 << 16, input));
-    let stats = with_backend!(args.backend, B => read_all::<B, _>(reader, args, &bar))?;
+    let stats = with_backend!(args.board.kind, B => read_all::<B, _>(reader, args, &bar))?;
     bar.finish_and_clear();
     if args.stats {
         let seconds = start.elapsed().as_secs_f64().max(1e-9);

@@ -2,9 +2,9 @@
 //! algorithm, depth or time, and evaluation selectable, or a difficulty level
 //! that picks them (the Rookie app's idea).
 
+use super::flags::{BackendFlag, EvalSelect};
 use super::CommandError;
-use crate::backend::Backend;
-use crate::evals::{load_network, EvalChoice, EvalName};
+use crate::evals::EvalName;
 use crate::play::{play_session, Opponent};
 use crate::searchers::{build_search, engine_mcts, Algo, SearchConfig};
 use crate::{with_backend, with_evaluator};
@@ -22,8 +22,13 @@ pub enum Side {
     Black,
 }
 
-/// Arguments of `fianchetto play`.
+/// Arguments of `fianchetto play`. `--eval`, `--evalfile`, `--weights` and
+/// `--backend` are the search flags' own; `--eval` has no default of its
+/// own here, the level picks it.
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("eval", |a| a
+    .default_value(None::<&'static str>)
+    .help("Evaluation: nnue, classical, buhochess or material (default: the level's)")))]
 pub struct PlayArgs {
     /// Difficulty 1 (a beginner's minimax) to 8 (full-strength PVS, 3 s a
     /// move); `--algo`, `--depth`, `--movetime` and `--eval` override it.
@@ -44,12 +49,12 @@ pub struct PlayArgs {
     /// Thinking time per move in milliseconds.
     #[arg(long)]
     pub movetime: Option<u64>,
-    /// Evaluation.
-    #[arg(long, value_enum)]
-    pub eval: Option<EvalName>,
-    /// Board backend.
-    #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
-    pub backend: Backend,
+    /// The evaluation (`--eval` overrides the level's).
+    #[command(flatten)]
+    pub eval: EvalSelect,
+    /// `--backend`.
+    #[command(flatten)]
+    pub board: BackendFlag,
 }
 
 /// What a level means: algorithm, depth, move time (ms), evaluation.
@@ -92,12 +97,12 @@ impl<B: MoveGen> Opponent<B> for SearchOpponent<B> {
 pub fn run(args: &PlayArgs) -> Result<(), CommandError> {
     let (algo, depth, movetime, eval) = level(args.level);
     let algo = args.algo.unwrap_or(algo);
-    let eval = args.eval.unwrap_or(eval);
-    let net = match eval {
-        EvalName::Nnue => load_network(None).map_err(|e| CommandError::Usage(e.to_string()))?,
-        _ => std::sync::Arc::new(fianchetto_eval::nnue::Network::zero()),
-    };
-    let choice = EvalChoice::new(eval, &net);
+    let eval = args.eval.eval.unwrap_or(eval);
+    let choice = EvalSelect {
+        eval: Some(eval),
+        ..args.eval.clone()
+    }
+    .choice()?;
     let (depth, movetime) = match (args.depth, args.movetime) {
         (None, None) => (depth, movetime),
         explicit => explicit,
@@ -119,7 +124,7 @@ pub fn run(args: &PlayArgs) -> Result<(), CommandError> {
         Side::White => Color::White,
         Side::Black => Color::Black,
     };
-    with_backend!(args.backend, B => {
+    with_backend!(args.board.kind, B => {
         let start = B::from_fen(&args.fen)?;
         let config = SearchConfig {
             algo,

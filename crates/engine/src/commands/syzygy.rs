@@ -2,8 +2,8 @@
 //! position (WDL, DTZ, the best move, every move with `--moves`), and
 //! `--bench FILE`: probes per second over a file of positions.
 
+use super::flags::BackendFlag;
 use super::CommandError;
-use crate::backend::Backend;
 use crate::{say, with_backend};
 use fianchetto_board::CastlingMode;
 use fianchetto_movegen::{to_san, to_uci, MoveGen};
@@ -32,9 +32,9 @@ pub struct SyzygyArgs {
     /// Passes over the file's positions for `--bench`.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     pub rounds: u32,
-    /// Board backend.
-    #[arg(long, value_enum, default_value_t = Backend::Bitboard)]
-    pub backend: Backend,
+    /// `--backend`.
+    #[command(flatten)]
+    pub board: BackendFlag,
 }
 
 /// Runs `syzygy`.
@@ -45,7 +45,7 @@ pub fn run(args: &SyzygyArgs) -> Result<(), CommandError> {
             .add_directories(list)
             .map_err(|e| CommandError::Usage(e.to_string()))?;
     }
-    with_backend!(args.backend, B => match &args.bench {
+    with_backend!(args.board.kind, B => match &args.bench {
         Some(file) => bench::<B>(&tables, file, args.rounds),
         None => probe::<B>(&tables, args),
     })

@@ -1,8 +1,9 @@
 //! `fianchetto tune texel` and `fianchetto tune spsa`: the front ends of
 //! fianchetto-tune's Texel and SPSA tuners.
 
+use super::flags::{EvalSelect, HashFlag, ThreadsFlag};
 use super::CommandError;
-use crate::evals::{EvalChoice, EvalName, EvalSelect};
+use crate::evals::{EvalChoice, EvalName};
 use crate::say;
 use fianchetto_eval::nnue::Nnue;
 use fianchetto_eval::{Classical, Params, Preset, Tunable, TunableError, TunableSpec};
@@ -44,8 +45,11 @@ pub fn run(args: &TuneArgs) -> Result<(), CommandError> {
     }
 }
 
-/// Arguments of `fianchetto tune texel`.
+/// Arguments of `fianchetto tune texel`. `--threads` is the search
+/// flags' own (1 by default); here it counts the threads computing
+/// gradients.
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("threads", |a| a.help("Threads computing gradients")))]
 pub struct TexelArgs {
     /// Data files: marlinformat (what `datagen` writes) or EPD/FEN lines
     /// with a result (`c9 "1-0";`, `[0.5]`, …); told apart by content.
@@ -63,9 +67,9 @@ pub struct TexelArgs {
     /// Positions per step (0: the whole data, plain gradient descent).
     #[arg(long, default_value_t = 16_384)]
     pub batch_size: usize,
-    /// Threads computing gradients.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub threads: u32,
+    /// Threads computing gradients (`--threads`).
+    #[command(flatten)]
+    pub parallel: ThreadsFlag,
     /// Use at most this many positions (after filtering).
     #[arg(long)]
     pub positions: Option<usize>,
@@ -178,7 +182,7 @@ fn run_texel(args: &TexelArgs) -> Result<(), CommandError> {
         epochs: args.epochs as usize,
         learning_rate: args.lr,
         batch_size: args.batch_size,
-        threads: args.threads as usize,
+        threads: args.parallel.count as usize,
         k: args.k,
         lambda: args.lambda,
         trainable: Some(trainable),
@@ -282,8 +286,28 @@ fn run_texel(args: &TexelArgs) -> Result<(), CommandError> {
     Ok(())
 }
 
-/// Arguments of `fianchetto tune spsa`.
+/// Arguments of `fianchetto tune spsa`. `--threads`, `--hash`, `--eval`,
+/// `--evalfile` and `--weights` are the search flags' own, with SPSA's
+/// meaning and defaults: games played at once, 8 MB per engine, an
+/// evaluation that follows the parameters, and `--weights` as another name
+/// for `--init`.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_arg("threads", |a| a.help("Games played at once (each engine searches on one thread)")),
+    mut_arg("hash", |a| a
+        .default_value("8")
+        .help("Hash table per engine, in MB (default 8, not the 16 of analyse and bench: \
+               the games of a tune, and so its result for a seed, depend on it)")),
+    mut_arg("eval", |a| a
+        .default_value(None::<&'static str>)
+        .help("Evaluation the games are played with. Default: nnue, the engine's own, so \
+               search tunables are tuned for the evaluation that will use them; classical \
+               when the parameters name evaluation weights, which only the classical \
+               evaluation has")),
+    mut_arg("weights", |a| a
+        .conflicts_with("init")
+        .help("The same as --init")),
+)]
 pub struct SpsaArgs {
     /// The parameters, one per line: `name, int, value, min, max, c_end,
     /// r_end` (OpenBench's format; `fianchetto spsa-params` prints it).
@@ -301,9 +325,9 @@ pub struct SpsaArgs {
     /// Nodes per move instead of a clock (default 20000 when no --tc).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub threads: u32,
+    /// Games played at once (`--threads`).
+    #[command(flatten)]
+    pub parallel: ThreadsFlag,
     /// Step numerator a for every parameter (default: from each r_end).
     #[arg(long, value_parser = positive_f64)]
     pub a: Option<f64>,
@@ -326,18 +350,13 @@ pub struct SpsaArgs {
     /// over the classical weights).
     #[arg(long)]
     pub init: Option<PathBuf>,
-    /// Evaluation the games are played with. Default: nnue, the engine's own,
-    /// so search tunables are tuned for the evaluation that will use them;
-    /// classical when the parameters name evaluation weights, which only the
-    /// classical evaluation has.
-    #[arg(long = "eval", value_enum)]
-    pub eval: Option<EvalName>,
-    /// Network file for `--eval nnue` (default: the embedded network).
-    #[arg(long)]
-    pub evalfile: Option<PathBuf>,
-    /// Hash table per engine, MB.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=4096))]
-    pub hash: u32,
+    /// The evaluation the games are played with (`--eval`, `--evalfile`;
+    /// `--weights` is `--init`).
+    #[command(flatten)]
+    pub eval: EvalSelect,
+    /// Hash table per engine (`--hash`).
+    #[command(flatten)]
+    pub table: HashFlag,
     /// Seed of the perturbations and openings.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -397,7 +416,9 @@ fn run_spsa(args: &SpsaArgs) -> Result<(), CommandError> {
         .map_err(|e| CommandError::Usage(format!("{}: {e}", args.params.display())))?;
     let params = parse_params(&text)
         .map_err(|e| CommandError::Usage(format!("{}: {e}", args.params.display())))?;
-    let base = base_params(Preset::Classical, args.init.as_deref())?;
+    // `--weights` is another name for `--init` (clap refuses both).
+    let init = args.init.as_deref().or(args.eval.weights.as_deref());
+    let base = base_params(Preset::Classical, init)?;
     let time_control = match (&args.tc, args.nodes) {
         (Some(tc), _) => tc.parse::<TimeControl>().map_err(|e| usage(&e))?,
         (None, Some(n)) => TimeControl::Nodes(n),
@@ -411,7 +432,7 @@ fn run_spsa(args: &SpsaArgs) -> Result<(), CommandError> {
     };
     let pvs_config = PvsConfig {
         threads: 1,
-        hash_mb: args.hash as usize,
+        hash_mb: args.table.mb as usize,
         ..PvsConfig::default()
     };
     // A name is a search tunable or an evaluation weight; evaluation
@@ -420,7 +441,7 @@ fn run_spsa(args: &SpsaArgs) -> Result<(), CommandError> {
         .iter()
         .find(|p| SearchParams::info(&p.name).is_none())
         .map(|p| p.name.clone());
-    let eval = match (args.eval, &eval_weight) {
+    let eval = match (args.eval.eval, &eval_weight) {
         (None, None) => EvalName::Nnue,
         (None | Some(EvalName::Classical), Some(_)) => EvalName::Classical,
         (Some(e), None) => e,
@@ -432,8 +453,8 @@ fn run_spsa(args: &SpsaArgs) -> Result<(), CommandError> {
         }
     };
     let choice = EvalSelect {
-        eval,
-        evalfile: args.evalfile.clone(),
+        eval: Some(eval),
+        evalfile: args.eval.evalfile.clone(),
         // The starting weights of a tune are `--init`'s.
         weights: None,
     }
@@ -465,7 +486,7 @@ fn run_spsa(args: &SpsaArgs) -> Result<(), CommandError> {
         &build,
         match_config,
         openings,
-        args.threads as usize,
+        args.parallel.count as usize,
     )
     .map_err(|e| usage(&e))?;
     let config = SpsaConfig {
