@@ -30,7 +30,7 @@
 
 use crate::common::{drive, is_draw, no_moves_score, Ctx};
 use crate::see::mvv_lva;
-use crate::{Info, Limits, Search, SearchResult, MAX_PLY};
+use crate::{Limits, Report, Search, SearchResult, MAX_PLY};
 use arrayvec::ArrayVec;
 use fianchetto_board::{Board, Move};
 use fianchetto_eval::{Evaluator, Score};
@@ -111,12 +111,7 @@ impl<E> AlphaBeta<E> {
 }
 
 impl<B: MoveGen, E: Evaluator<B>> Search<B> for AlphaBeta<E> {
-    fn search(
-        &mut self,
-        game: &Game<B>,
-        limits: &Limits,
-        report: &mut dyn FnMut(&Info),
-    ) -> SearchResult {
+    fn search(&mut self, game: &Game<B>, limits: &Limits, report: Report<'_>) -> SearchResult {
         self.eval.reset(game.board());
         *self.killers = [[Move::NULL; 2]; MAX_PLY + 1];
         let mut s = State {

@@ -52,13 +52,19 @@ pub mod mcts;
 pub mod minimax;
 pub mod pvs;
 pub mod scout;
-pub mod select;
 pub mod see;
+pub mod select;
 pub mod strength;
 pub mod time;
 pub mod tt;
 
 pub use limits::{Bound, Info, Limits, SearchResult};
+
+/// Where a search sends its progress: called with an [`Info`] after each
+/// completed iteration (depth, score, principal variation, node counts).
+/// Pass `&mut |_| {}` to ignore it, or a closure that prints UCI `info`
+/// lines.
+pub type Report<'a> = &'a mut dyn FnMut(&Info);
 
 use fianchetto_movegen::{Game, MoveGen};
 
@@ -75,12 +81,7 @@ pub trait Search<B: MoveGen> {
     /// Searches the current position of `game` until a limit is reached,
     /// calling `report` after each completed iteration, and returns the
     /// best move found.
-    fn search(
-        &mut self,
-        game: &Game<B>,
-        limits: &Limits,
-        report: &mut dyn FnMut(&Info),
-    ) -> SearchResult;
+    fn search(&mut self, game: &Game<B>, limits: &Limits, report: Report<'_>) -> SearchResult;
 
     /// Forgets everything learned so far (hash table, history): the next
     /// search starts as if new (UCI `ucinewgame`).
@@ -91,12 +92,7 @@ pub trait Search<B: MoveGen> {
 }
 
 impl<B: MoveGen, S: Search<B> + ?Sized> Search<B> for Box<S> {
-    fn search(
-        &mut self,
-        game: &Game<B>,
-        limits: &Limits,
-        report: &mut dyn FnMut(&Info),
-    ) -> SearchResult {
+    fn search(&mut self, game: &Game<B>, limits: &Limits, report: Report<'_>) -> SearchResult {
         (**self).search(game, limits, report)
     }
     fn clear(&mut self) {

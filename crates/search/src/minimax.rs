@@ -24,7 +24,7 @@
 //! ```
 
 use crate::common::{drive, open_node, with_child, Ctx};
-use crate::{Info, Limits, Search, SearchResult};
+use crate::{Limits, Report, Search, SearchResult};
 use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{Game, MoveGen};
 
@@ -53,12 +53,7 @@ impl<E> Minimax<E> {
 }
 
 impl<B: MoveGen, E: Evaluator<B>> Search<B> for Minimax<E> {
-    fn search(
-        &mut self,
-        game: &Game<B>,
-        limits: &Limits,
-        report: &mut dyn FnMut(&Info),
-    ) -> SearchResult {
+    fn search(&mut self, game: &Game<B>, limits: &Limits, report: Report<'_>) -> SearchResult {
         let eval = &mut self.eval;
         eval.reset(game.board());
         drive(game, limits, report, self.iterative, |ctx, depth| {

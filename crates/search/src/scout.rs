@@ -23,7 +23,7 @@
 //! ```
 
 use crate::common::{drive, is_draw, no_moves_score, open_node, with_child, Ctx};
-use crate::{Info, Limits, Search, SearchResult, MAX_PLY};
+use crate::{Limits, Report, Search, SearchResult, MAX_PLY};
 use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{Game, MoveGen};
 
@@ -51,12 +51,7 @@ impl<E> Scout<E> {
 }
 
 impl<B: MoveGen, E: Evaluator<B>> Search<B> for Scout<E> {
-    fn search(
-        &mut self,
-        game: &Game<B>,
-        limits: &Limits,
-        report: &mut dyn FnMut(&Info),
-    ) -> SearchResult {
+    fn search(&mut self, game: &Game<B>, limits: &Limits, report: Report<'_>) -> SearchResult {
         let eval = &mut self.eval;
         eval.reset(game.board());
         drive(game, limits, report, self.iterative, |ctx, depth| {

@@ -4,7 +4,7 @@
 use fianchetto_eval::{Classical, Material, Params, Tunable, TunableError};
 use fianchetto_movegen::{Game, MoveGen};
 use fianchetto_search::pvs::Pvs;
-use fianchetto_search::{Info, Limits, Search, SearchResult};
+use fianchetto_search::{Limits, Report, Search, SearchResult};
 use fianchetto_tune::matches::{Adjudication, MatchConfig, Openings, TimeControl};
 use fianchetto_tune::spsa::{
     format_params, parse_params, tunable_engine, EngineMatch, Objective, Spsa, SpsaConfig,
@@ -184,12 +184,7 @@ struct FixedDepth {
 }
 
 impl<B: MoveGen> Search<B> for FixedDepth {
-    fn search(
-        &mut self,
-        game: &Game<B>,
-        _: &Limits,
-        report: &mut dyn FnMut(&Info),
-    ) -> SearchResult {
+    fn search(&mut self, game: &Game<B>, _: &Limits, report: Report<'_>) -> SearchResult {
         self.pvs.search(game, &Limits::depth(self.depth), report)
     }
     fn clear(&mut self) {

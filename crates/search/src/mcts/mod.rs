@@ -62,7 +62,7 @@ pub use config::{MctsConfig, Parallelism, Variant};
 
 use crate::limits::nps;
 use crate::time::TimeManager;
-use crate::{Bound, Info, Limits, Search, SearchResult};
+use crate::{Bound, Info, Limits, Report, Search, SearchResult};
 use fianchetto_board::Move;
 use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{Game, MoveGen};
@@ -307,12 +307,7 @@ fn child_score(child: &RootChild, scale: f64) -> Score {
 }
 
 impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Mcts<E> {
-    fn search(
-        &mut self,
-        game: &Game<B>,
-        limits: &Limits,
-        report: &mut dyn FnMut(&Info),
-    ) -> SearchResult {
+    fn search(&mut self, game: &Game<B>, limits: &Limits, report: Report<'_>) -> SearchResult {
         let board = game.board().clone();
         let time = TimeManager::new(limits, board.turn());
         let mut root_moves = board.legal_moves();
