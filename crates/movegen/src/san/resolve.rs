@@ -1,0 +1,257 @@
+//! Finding the one legal move a [`San`] names on a board, or saying why
+//! there is none.
+
+use super::*;
+
+/// The file a `San::Normal` move must start from, if the text says: the
+/// file it gives, or for a pawn move with neither file nor capture mark the
+/// destination's file (a plain pawn move is a push: `d5` never means
+/// `exd5`).
+fn source_file(role: Role, from_file: Option<File>, capture: bool, to: Square) -> Option<File> {
+    match from_file {
+        None if role == Role::Pawn && !capture => Some(to.file()),
+        other => other,
+    }
+}
+
+/// The one legal move `san` names, found without generating every
+/// legal move (what reading PGN spends most of its time on): the squares
+/// from which a piece of the named kind reaches the destination, each
+/// checked by whether the king is attacked after the move. `None` when that
+/// finds no move or several, and for castling: [`resolve_slow`] then
+/// decides, and words the error.
+pub(super) fn resolve_fast<B: Board>(board: &B, san: San) -> Option<Move> {
+    let San::Normal {
+        role,
+        from_file,
+        from_rank,
+        capture,
+        en_passant,
+        to,
+        promotion,
+        ..
+    } = san
+    else {
+        return None;
+    };
+    let from_file = source_file(role, from_file, capture, to);
+    let us = board.turn();
+    let them = !us;
+    let theirs = board.by_color(them);
+    if board.by_color(us).contains(to) {
+        return None;
+    }
+    let mut from_mask = Bitboard::FULL;
+    if let Some(file) = from_file {
+        from_mask &= Bitboard::file(file);
+    }
+    if let Some(rank) = from_rank {
+        from_mask &= Bitboard::rank(rank);
+    }
+    let takes = theirs.contains(to);
+    let mut found = None;
+    // Records a candidate; `false` when a second legal one shows up.
+    let mut consider = |from: Square, kind: MoveKind| -> bool {
+        let mv = Move::new(from, to, kind);
+        if (capture && !mv.is_capture()) || (en_passant && !mv.is_en_passant()) {
+            return true;
+        }
+        if !king_safe_after(board, mv, role) {
+            return true;
+        }
+        found.is_none() && {
+            found = Some(mv);
+            true
+        }
+    };
+    if role == Role::Pawn {
+        let last_rank = to.rank() == Rank::EIGHTH.relative(us);
+        if last_rank != promotion.is_some() {
+            // A promotion without its piece is ambiguous, one elsewhere
+            // illegal: the slow path says which.
+            return None;
+        }
+        let kind = |capture: bool| match promotion {
+            Some(role) => MoveKind::promotion(role, capture),
+            None if capture => Some(MoveKind::Capture),
+            None => Some(MoveKind::Quiet),
+        };
+        let pawns = board.pieces(us, Role::Pawn) & from_mask;
+        let en_passant_target = !takes && board.ep_square() == Some(to);
+        if takes || en_passant_target {
+            let capture_kind = if en_passant_target {
+                Some(MoveKind::EnPassant)
+            } else {
+                kind(true)
+            };
+            for from in pawn_attacks(them, to) & pawns {
+                if !consider(from, capture_kind?) {
+                    return None;
+                }
+            }
+        } else {
+            let step = -us.forward();
+            let one = to.offset(step)?;
+            if pawns.contains(one) {
+                if !consider(one, kind(false)?) {
+                    return None;
+                }
+            } else if !board.occupied().contains(one) && to.rank().relative(us).index() == 3 {
+                let two = one.offset(step)?;
+                if pawns.contains(two) && !consider(two, MoveKind::DoublePush) {
+                    return None;
+                }
+            }
+        }
+    } else {
+        if promotion.is_some() {
+            return None;
+        }
+        let kind = if takes {
+            MoveKind::Capture
+        } else {
+            MoveKind::Quiet
+        };
+        let sources = attacks(role, us, to, board.occupied()) & board.pieces(us, role) & from_mask;
+        for from in sources {
+            if !consider(from, kind) {
+                return None;
+            }
+        }
+    }
+    found
+}
+
+/// Whether the side to move's king is safe after `mv` (a move of a `role`
+/// that is not castling): no piece of the other side attacks it once the
+/// move's squares are updated and its capture removed.
+fn king_safe_after<B: Board>(board: &B, mv: Move, role: Role) -> bool {
+    let us = board.turn();
+    let (from, to) = (mv.from(), mv.to());
+    let mut occupied = board.occupied().without(from).with(to);
+    let mut captured = Bitboard::from_square(to);
+    if mv.is_en_passant() {
+        let victim = Square::from_coords(to.file(), from.rank());
+        occupied = occupied.without(victim);
+        captured = captured.with(victim);
+    }
+    let king = if role == Role::King {
+        to
+    } else {
+        board.king(us)
+    };
+    (board.attackers(king, !us, occupied) & !captured).is_empty()
+}
+
+/// Finds the move among all legal ones, or says why there is none or more
+/// than one (naming the move as `text` gives it: only called on errors).
+pub(super) fn resolve_slow<B: MoveGen>(
+    board: &B,
+    text: impl FnOnce() -> String,
+    san: San,
+) -> Result<Move, SanError> {
+    let legal = board.legal_moves();
+    let mut found: Option<Move> = None;
+    let mut others = Vec::new();
+    for &m in &legal {
+        if matches(board, m, san) {
+            match found {
+                None => found = Some(m),
+                Some(_) => others.push(m),
+            }
+        }
+    }
+    match found {
+        Some(m) if others.is_empty() => Ok(m),
+        Some(m) => {
+            others.insert(0, m);
+            Err(SanError::Ambiguous {
+                text: text(),
+                // Legal moves of `board`, so each has its SAN.
+                candidates: others
+                    .into_iter()
+                    .filter_map(|m| to_san(board, m).ok())
+                    .collect(),
+                fen: board.fen(),
+            })
+        }
+        None => Err(SanError::Illegal {
+            text: text(),
+            reason: why_illegal(board, san),
+            fen: board.fen(),
+        }),
+    }
+}
+
+/// Whether the legal move `m` is one that `san` describes.
+fn matches<B: Board>(board: &B, m: Move, san: San) -> bool {
+    match san {
+        San::Castle { side, .. } => m.castling_side() == Some(side),
+        San::Normal {
+            role,
+            from_file,
+            from_rank,
+            capture,
+            en_passant,
+            to,
+            promotion,
+            ..
+        } => {
+            let from_file = source_file(role, from_file, capture, to);
+            !m.is_castle()
+                && m.to() == to
+                && moving_role(board, m) == role
+                && from_file.is_none_or(|f| m.from().file() == f)
+                && from_rank.is_none_or(|r| m.from().rank() == r)
+                && (!capture || m.is_capture())
+                && (!en_passant || m.is_en_passant())
+                // No promotion letter matches every promotion, so that `e8`
+                // comes back as ambiguous and the user picks the piece.
+                && (promotion.is_none() || m.promotion() == promotion)
+        }
+    }
+}
+
+/// A sentence saying why no legal move matches `san`.
+fn why_illegal<B: MoveGen>(board: &B, san: San) -> String {
+    let side = board.turn();
+    match san {
+        San::Castle { side: wing, .. } => {
+            let wing = match wing {
+                CastlingSide::King => "king",
+                CastlingSide::Queen => "queen",
+            };
+            format!("{side} cannot castle on the {wing} side here")
+        }
+        San::Normal {
+            role,
+            capture,
+            en_passant,
+            to,
+            ..
+        } => {
+            let name = role_name(role);
+            if board.in_check() {
+                format!("{side} is in check and no {name} move to {to} answers it")
+            } else if en_passant && board.ep_square() != Some(to) {
+                format!("no en-passant capture on {to} is possible")
+            } else if capture && board.piece_at(to).is_none() && board.ep_square() != Some(to) {
+                format!("there is nothing to capture on {to}")
+            } else {
+                format!("no {side} {name} matching the text can move to {to}")
+            }
+        }
+    }
+}
+
+/// The English name of a role, for messages.
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
+}
