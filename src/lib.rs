@@ -60,6 +60,10 @@ pub use fianchetto_engine as engine;
 #[cfg(feature = "eval")]
 #[doc(inline)]
 pub use fianchetto_eval as eval;
+/// The local web app: play, analyse and watch the algorithms in a browser.
+#[cfg(feature = "gui")]
+#[doc(inline)]
+pub use fianchetto_gui as gui;
 /// Move generation, perft, notation (UCI, SAN), game rules, PGN and EPD.
 #[cfg(feature = "movegen")]
 #[doc(inline)]
@@ -103,6 +107,9 @@ pub use fianchetto_engine;
 #[cfg(feature = "eval")]
 #[doc(hidden)]
 pub use fianchetto_eval;
+#[cfg(feature = "gui")]
+#[doc(hidden)]
+pub use fianchetto_gui;
 #[cfg(feature = "movegen")]
 #[doc(hidden)]
 pub use fianchetto_movegen;
