@@ -4,28 +4,15 @@
 
 use fianchetto_board::{Bitboards, Board, CastlingMode};
 use fianchetto_movegen::{parse_uci, Game};
-use std::io::Write;
-use std::process::{Command, Stdio};
+
+mod common;
 
 /// King b1 between rooks a1 and h1: both castlings are legal, and O-O-O
 /// (king to c1) shares its king's move with the ordinary step b1c1.
 const POSITION: &str = "4k3/8/8/8/8/8/8/RK5R w HA - 0 1";
 
 fn fianchetto(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fianchetto"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("engine reads");
-    let out = child.wait_with_output().expect("engine ends");
+    let out = common::run(args, input);
     let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
     text.push_str(&String::from_utf8_lossy(&out.stderr));
     text

@@ -4,9 +4,10 @@
 //! file of the movegen crate's PGN corpus; without `--stats` it writes the
 //! games back as PGN.
 
-use std::io::Write;
+use common::run;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+
+mod common;
 
 const PGN: &str = "[Event \"one\"]\n[Result \"1-0\"]\n\n\
     1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 {oops} 4. Qxf7# 1-0\n\n\
@@ -21,26 +22,6 @@ fn temp_file(name: &str, text: &str) -> PathBuf {
     path
 }
 
-fn run(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fianchetto"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    if let Some(text) = stdin {
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(text.as_bytes())
-            .expect("writes");
-    }
-    drop(child.stdin.take());
-    child.wait_with_output().expect("the binary ends")
-}
-
 fn lines(bytes: &[u8]) -> Vec<String> {
     String::from_utf8_lossy(bytes)
         .lines()
@@ -52,7 +33,7 @@ fn lines(bytes: &[u8]) -> Vec<String> {
 fn stats_counts_games_plies_and_errors() {
     let path = temp_file("stats.pgn", PGN);
     let path_text = path.to_string_lossy().to_string();
-    let out = run(&["pgn", &path_text, "--stats"], None);
+    let out = run(&["pgn", &path_text, "--stats"], "");
     assert!(out.status.success(), "{out:?}");
     let stdout = lines(&out.stdout);
     // Games one (7 plies) and three (3 plies) read; two and four do not.
@@ -77,7 +58,7 @@ fn stats_counts_games_plies_and_errors() {
     // Without checking variations, game four reads; `--quiet` prints no errors.
     let out = run(
         &["pgn", &path_text, "--stats", "--skip-variations", "--quiet"],
-        None,
+        "",
     );
     assert_eq!(lines(&out.stdout)[..3], ["games 4", "plies 12", "errors 1"]);
     assert!(out.stderr.is_empty(), "{:?}", lines(&out.stderr));
@@ -85,7 +66,7 @@ fn stats_counts_games_plies_and_errors() {
     // From standard input, on another backend.
     let out = run(
         &["pgn", "-", "--stats", "--backend", "mailbox", "--quiet"],
-        Some(PGN),
+        PGN,
     );
     assert_eq!(lines(&out.stdout)[..3], ["games 4", "plies 10", "errors 2"]);
     let _ = std::fs::remove_file(&path);
@@ -93,7 +74,7 @@ fn stats_counts_games_plies_and_errors() {
 
 #[test]
 fn without_stats_the_games_are_written_back() {
-    let out = run(&["pgn", "-", "--quiet"], Some(PGN));
+    let out = run(&["pgn", "-", "--quiet"], PGN);
     assert!(out.status.success(), "{out:?}");
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert_eq!(text.matches("[Event ").count(), 2, "{text}");
@@ -106,7 +87,7 @@ fn without_stats_the_games_are_written_back() {
         "{text}"
     );
     // What it writes reads again without error.
-    let again = run(&["pgn", "-", "--stats", "--quiet"], Some(&text));
+    let again = run(&["pgn", "-", "--stats", "--quiet"], &text);
     assert_eq!(
         lines(&again.stdout)[..3],
         ["games 2", "plies 10", "errors 0"]
@@ -127,7 +108,7 @@ fn stats_agree_with_python_chess_on_the_corpus() {
             panic!("bad line {line:?}");
         };
         let path = dir.join(name).to_string_lossy().to_string();
-        let out = run(&["pgn", &path, "--stats", "--quiet"], None);
+        let out = run(&["pgn", &path, "--stats", "--quiet"], "");
         assert!(out.status.success(), "{name}: {out:?}");
         assert_eq!(
             lines(&out.stdout)[..3],
@@ -145,7 +126,7 @@ fn stats_agree_with_python_chess_on_the_corpus() {
 
 #[test]
 fn a_missing_file_is_a_clear_error() {
-    let out = run(&["pgn", "/nonexistent/games.pgn", "--stats"], None);
+    let out = run(&["pgn", "/nonexistent/games.pgn", "--stats"], "");
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(

@@ -124,37 +124,37 @@ fn spsa_params_and_a_tiny_spsa_run() {
     assert!(text.contains("rfp_margin"), "{text}");
 
     // An unknown name is refused before any game, naming it.
-    std::fs::write(&params, "no_such_weight, int, 1, 0, 2, 1, 0.002\n").expect("write");
-    let bad = bin()
-        .args(["tune", "spsa", "--quiet", "--params"])
-        .arg(&params)
-        .output()
-        .expect("runs");
-    assert_eq!(bad.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("no_such_weight"));
+    let err = spsa_refused(&params, "no_such_weight, int, 1, 0, 2, 1, 0.002\n", &[]);
+    assert!(err.contains("no_such_weight"), "{err}");
     // Evaluation weights belong to the classical evaluation: with another
     // one they are refused before any game, naming the weight.
-    std::fs::write(&params, "tempo[0], int, 10, 0, 40, 2, 0.002\n").expect("write");
-    let bad = bin()
-        .args(["tune", "spsa", "--quiet", "--eval", "nnue", "--params"])
-        .arg(&params)
-        .output()
-        .expect("runs");
-    assert_eq!(bad.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&bad.stderr);
+    let err = spsa_refused(
+        &params,
+        "tempo[0], int, 10, 0, 40, 2, 0.002\n",
+        &["--eval", "nnue"],
+    );
     assert!(
         err.contains("tempo[0]") && err.contains("--eval classical"),
         "{err}"
     );
     // A malformed line is named.
-    std::fs::write(&params, "tempo[0], int, 1\n").expect("write");
+    let err = spsa_refused(&params, "tempo[0], int, 1\n", &[]);
+    assert!(err.contains("line 1"), "{err}");
+}
+
+/// `tune spsa` (with `extra` arguments) on `params` holding `text`: refused
+/// with exit status 2; its standard error.
+fn spsa_refused(params: &Path, text: &str, extra: &[&str]) -> String {
+    std::fs::write(params, text).expect("write");
     let bad = bin()
-        .args(["tune", "spsa", "--quiet", "--params"])
-        .arg(&params)
+        .args(["tune", "spsa", "--quiet"])
+        .args(extra)
+        .arg("--params")
+        .arg(params)
         .output()
         .expect("runs");
     assert_eq!(bad.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("line 1"));
+    String::from_utf8_lossy(&bad.stderr).into_owned()
 }
 
 #[test]

@@ -1,13 +1,33 @@
-//! The `fianchetto` binary driven over stdin/stdout as a GUI would: the
-//! process and its reader thread, shared by the tests that speak UCI to it.
+//! The `fianchetto` binary driven over stdin/stdout: run once on an input,
+//! or as a GUI would (the process and its reader thread), shared by the
+//! tests of its commands and of UCI.
 
 // Each test binary uses a different part of this helper.
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
+
+/// Runs the binary under test once with `args`, `input` on its standard
+/// input (then closed), and waits for it: its status and both outputs.
+pub fn run(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fianchetto"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("the binary reads its input");
+    child.wait_with_output().expect("the binary ends")
+}
 
 /// How long [`Engine::expect`] waits for its line.
 const EXPECT_TIMEOUT: Duration = Duration::from_secs(60);
