@@ -6,7 +6,16 @@ use crate::marlin::Wdl;
 use crate::tools::{CopyOptions, DataFormat};
 use fianchetto_board::{Bitboards, Board, Setup};
 use fianchetto_movegen::MoveGen;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// A scratch folder of the test `name`'s own, made if need be: tests run in
+/// parallel, and some check that nothing is left beside their output, so
+/// they must not share one.
+pub fn scratch_dir(name: &str) -> std::io::Result<PathBuf> {
+    let dir = std::env::temp_dir().join(format!("fianchetto-test-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
 
 /// A random legal game of up to `plies` plies from `start`, its moves and
 /// made-up scores from white's point of view (some of them mates, as

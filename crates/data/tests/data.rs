@@ -9,16 +9,6 @@ use fianchetto_data::testing::{self, options};
 use fianchetto_data::tools::{copy, stats, CopyOptions, DataFileError, DataFormat};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::path::PathBuf;
-
-/// A scratch folder of the test `name`'s own: the tests run in parallel, and
-/// one checks that no temporary file is left beside its output, so they must
-/// not share a folder.
-fn dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fianchetto-data-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// The tests' games, each drawn from a generator seeded with its seed.
 fn played() -> Vec<GameRecord> {
@@ -30,7 +20,7 @@ fn played() -> Vec<GameRecord> {
 
 #[test]
 fn marlin_and_games_convert_without_loss() {
-    let dir = dir("marlin_and_games_convert_without_loss");
+    let dir = testing::scratch_dir("marlin_and_games_convert_without_loss").unwrap();
     let games = played();
     let source = dir.join("played.games");
     testing::write_games(&source, &games).unwrap();
@@ -128,7 +118,7 @@ fn marlin_and_games_convert_without_loss() {
 
 #[test]
 fn merge_dedup_and_stats_count_what_they_should() {
-    let dir = dir("merge_dedup_and_stats_count_what_they_should");
+    let dir = testing::scratch_dir("merge_dedup_and_stats_count_what_they_should").unwrap();
     let games = played();
     let a = dir.join("a.games");
     testing::write_games(&a, &games).unwrap();
@@ -205,7 +195,8 @@ fn merge_dedup_and_stats_count_what_they_should() {
 
 #[test]
 fn bad_inputs_and_outputs_are_refused_and_nothing_is_left() {
-    let dir = dir("bad_inputs_and_outputs_are_refused_and_nothing_is_left");
+    let dir =
+        testing::scratch_dir("bad_inputs_and_outputs_are_refused_and_nothing_is_left").unwrap();
     let games = played();
     let good = dir.join("good.games");
     testing::write_games(&good, &games).unwrap();
@@ -266,7 +257,7 @@ fn bad_inputs_and_outputs_are_refused_and_nothing_is_left() {
 fn a_file_cut_inside_a_game_gives_its_whole_games() {
     // What a copy cut short, or a file `datagen` is still writing, looks
     // like: two whole games and the first half of a third.
-    let dir = dir("a_file_cut_inside_a_game_gives_its_whole_games");
+    let dir = testing::scratch_dir("a_file_cut_inside_a_game_gives_its_whole_games").unwrap();
     let games = played();
     let whole = dir.join("whole.games");
     testing::write_games(&whole, &games[..2]).unwrap();

@@ -7,14 +7,6 @@ use fianchetto_data::testing::{self, options};
 use fianchetto_data::tools::{copy, DataFormat};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::path::PathBuf;
-
-/// A scratch folder of the test `name`'s own.
-fn dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fianchetto-train-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// The tests' games, each drawn from a generator seeded with its seed.
 fn played() -> Vec<GameRecord> {
@@ -44,7 +36,8 @@ fn the_data_mate_bound_is_the_evaluation_one() {
 #[test]
 fn a_trainer_reads_the_same_positions_from_either_format() {
     use fianchetto_train::TrainData;
-    let dir = dir("a_trainer_reads_the_same_positions_from_either_format");
+    let dir =
+        testing::scratch_dir("a_trainer_reads_the_same_positions_from_either_format").unwrap();
     let games = played();
     let source = dir.join("train.games");
     testing::write_games(&source, &games).unwrap();
