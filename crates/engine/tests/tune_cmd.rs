@@ -38,6 +38,18 @@ fn tiny_spsa(params: &Path, out: &Path, iterations: u32) -> String {
         .expect("runs"))
 }
 
+/// The binary with `args`, then `--data data --out out`.
+fn on_data(args: &[&str], data: &Path, out: &Path) -> Output {
+    bin()
+        .args(args)
+        .arg("--data")
+        .arg(data)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .expect("runs")
+}
+
 fn ok(out: &Output) -> String {
     assert!(
         out.status.success(),
@@ -65,13 +77,11 @@ fn texel_writes_loadable_weights_and_a_plot() {
     let data = d.join("data.epd");
     std::fs::write(&data, EPD).expect("write");
     let out = d.join("weights.txt");
-    let text = ok(&bin()
-        .args(["tune", "texel", "--epochs", "5", "--quiet", "--data"])
-        .arg(&data)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .expect("runs"));
+    let text = ok(&on_data(
+        &["tune", "texel", "--epochs", "5", "--quiet"],
+        &data,
+        &out,
+    ));
     assert!(text.contains("K = "), "{text}");
     assert_eq!(text.matches("epoch ").count(), 5, "{text}");
     let weights = std::fs::read_to_string(&out).expect("written");
@@ -82,13 +92,7 @@ fn texel_writes_loadable_weights_and_a_plot() {
 
     // A line without a result is named.
     std::fs::write(&data, "4k3/8/8/8/8/8/8/R3K3 w - -\n").expect("write");
-    let bad = bin()
-        .args(["tune", "texel", "--quiet", "--data"])
-        .arg(&data)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .expect("runs");
+    let bad = on_data(&["tune", "texel", "--quiet"], &data, &out);
     assert_eq!(bad.status.code(), Some(2));
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains(":1: no game result"), "{err}");
@@ -163,13 +167,11 @@ fn fit_probcut_writes_a_table_the_search_reads() {
     let data = d.join("positions.epd");
     std::fs::write(&data, EPD).expect("write");
     let table = d.join("probcut.txt");
-    let text = ok(&bin()
-        .args(["fit-probcut", "--pairs", "1:2,1:3", "--quiet", "--data"])
-        .arg(&data)
-        .arg("--out")
-        .arg(&table)
-        .output()
-        .expect("runs"));
+    let text = ok(&on_data(
+        &["fit-probcut", "--pairs", "1:2,1:3", "--quiet"],
+        &data,
+        &table,
+    ));
     assert!(text.contains("    1:3   all "), "{text}");
     let fits = fianchetto_search::pvs::probcut::parse_fits(
         &std::fs::read_to_string(&table).expect("written"),

@@ -7,7 +7,7 @@ use fianchetto_data::marlin::{read_all, DataError, PackedBoard, RECORD_SIZE};
 use fianchetto_eval::{Material, Score};
 use fianchetto_movegen::MoveGen;
 use fianchetto_tune::datagen::{
-    self, play_game, DatagenConfig, DatagenError, Format, RunOptions, Target,
+    self, play_game, DatagenConfig, DatagenError, Format, RunOptions, Summary, Target,
 };
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -45,6 +45,16 @@ fn opts(out: &Path, format: Format, games: u64, threads: usize) -> RunOptions {
     }
 }
 
+/// [`datagen::run`] with the tests' config and evaluation, never stopped.
+fn generate(options: &RunOptions) -> Result<Summary, DatagenError> {
+    datagen::run(
+        &config(),
+        Material::classic(),
+        options,
+        &AtomicBool::new(false),
+    )
+}
+
 fn read_games(path: &Path) -> Vec<games::GameRecord> {
     GameReader::open(path)
         .unwrap()
@@ -55,14 +65,7 @@ fn read_games(path: &Path) -> Vec<games::GameRecord> {
 #[test]
 fn written_games_are_the_games_played() {
     let out = temp("roundtrip.games");
-    let stop = AtomicBool::new(false);
-    let summary = datagen::run(
-        &config(),
-        Material::classic(),
-        &opts(&out, Format::Games, 3, 1),
-        &stop,
-    )
-    .unwrap();
+    let summary = generate(&opts(&out, Format::Games, 3, 1)).unwrap();
     assert_eq!(summary.games, 3);
 
     let mut searcher = config().searcher(Material::classic());
@@ -104,14 +107,7 @@ fn written_games_are_the_games_played() {
 #[test]
 fn marlin_output_is_the_filtered_games() {
     let out = temp("roundtrip.bin");
-    let stop = AtomicBool::new(false);
-    let summary = datagen::run(
-        &config(),
-        Material::classic(),
-        &opts(&out, Format::Marlin, 3, 1),
-        &stop,
-    )
-    .unwrap();
+    let summary = generate(&opts(&out, Format::Marlin, 3, 1)).unwrap();
     assert_eq!(summary.games, 3);
 
     let mut expected = Vec::new();
@@ -148,27 +144,14 @@ fn marlin_output_is_the_filtered_games() {
 
 #[test]
 fn resume_after_a_kill_loses_only_the_game_in_flight() {
-    let stop = AtomicBool::new(false);
     let straight = temp("straight.games");
-    datagen::run(
-        &config(),
-        Material::classic(),
-        &opts(&straight, Format::Games, 4, 1),
-        &stop,
-    )
-    .unwrap();
+    generate(&opts(&straight, Format::Games, 4, 1)).unwrap();
     let whole = std::fs::read(&straight).unwrap();
 
     // A run that wrote two games, then was killed halfway through writing
     // the third: the file ends inside a game.
     let resumed = temp("resumed.games");
-    datagen::run(
-        &config(),
-        Material::classic(),
-        &opts(&resumed, Format::Games, 2, 1),
-        &stop,
-    )
-    .unwrap();
+    generate(&opts(&resumed, Format::Games, 2, 1)).unwrap();
     let two = std::fs::read(&resumed).unwrap();
     let third_len = read_games(&straight)[2].encoded_len();
     let mut killed = two.clone();
@@ -183,24 +166,12 @@ fn resume_after_a_kill_loses_only_the_game_in_flight() {
         matches!(err, GamesError::Truncated { game: 2, offset, .. } if offset == two.len() as u64),
         "{err}"
     );
-    let summary = datagen::run(
-        &config(),
-        Material::classic(),
-        &opts(&resumed, Format::Games, 4, 2),
-        &stop,
-    )
-    .unwrap();
+    let summary = generate(&opts(&resumed, Format::Games, 4, 2)).unwrap();
     assert_eq!(summary.games, 2);
     assert_eq!(std::fs::read(&resumed).unwrap(), whole);
 
     // Already done: nothing more is written.
-    let again = datagen::run(
-        &config(),
-        Material::classic(),
-        &opts(&resumed, Format::Games, 4, 2),
-        &stop,
-    )
-    .unwrap();
+    let again = generate(&opts(&resumed, Format::Games, 4, 2)).unwrap();
     assert_eq!(again.games, 0);
 
     // Without the sidecar (a copied file), the half game is found and cut
@@ -209,7 +180,7 @@ fn resume_after_a_kill_loses_only_the_game_in_flight() {
     std::fs::write(&copy, &killed).unwrap();
     let mut options = opts(&copy, Format::Games, 1, 1);
     options.seed = 12;
-    datagen::run(&config(), Material::classic(), &options, &stop).unwrap();
+    generate(&options).unwrap();
     let games = read_games(&copy);
     assert_eq!(games.len(), 3);
     assert_eq!(games[..2], read_games(&straight)[..2]);
@@ -217,33 +188,14 @@ fn resume_after_a_kill_loses_only_the_game_in_flight() {
 
 #[test]
 fn a_marlin_run_resumes_too() {
-    let stop = AtomicBool::new(false);
     let straight = temp("straight.bin");
-    datagen::run(
-        &config(),
-        Material::classic(),
-        &opts(&straight, Format::Marlin, 4, 1),
-        &stop,
-    )
-    .unwrap();
+    generate(&opts(&straight, Format::Marlin, 4, 1)).unwrap();
     let resumed = temp("resumed.bin");
-    datagen::run(
-        &config(),
-        Material::classic(),
-        &opts(&resumed, Format::Marlin, 2, 1),
-        &stop,
-    )
-    .unwrap();
+    generate(&opts(&resumed, Format::Marlin, 2, 1)).unwrap();
     let mut bytes = std::fs::read(&resumed).unwrap();
     bytes.extend_from_slice(&[0xAB; RECORD_SIZE + 10]);
     std::fs::write(&resumed, &bytes).unwrap();
-    datagen::run(
-        &config(),
-        Material::classic(),
-        &opts(&resumed, Format::Marlin, 4, 2),
-        &stop,
-    )
-    .unwrap();
+    generate(&opts(&resumed, Format::Marlin, 4, 2)).unwrap();
     assert_eq!(
         std::fs::read(&resumed).unwrap(),
         std::fs::read(&straight).unwrap()
@@ -341,14 +293,7 @@ fn a_game_ends_where_the_tablebase_knows_the_result() {
 fn foreign_and_truncated_files_are_refused() {
     let out = temp("foreign.bin");
     std::fs::write(&out, [1u8; 33]).unwrap();
-    let stop = AtomicBool::new(false);
-    let err = datagen::run(
-        &config(),
-        Material::classic(),
-        &opts(&out, Format::Marlin, 1, 1),
-        &stop,
-    )
-    .unwrap_err();
+    let err = generate(&opts(&out, Format::Marlin, 1, 1)).unwrap_err();
     assert!(
         matches!(
             err,
@@ -360,13 +305,7 @@ fn foreign_and_truncated_files_are_refused() {
     // Nothing was written to it.
     assert_eq!(std::fs::read(&out).unwrap(), vec![1u8; 33]);
     // Nor is marlinformat data appended to as games.
-    let err = datagen::run(
-        &config(),
-        Material::classic(),
-        &opts(&out, Format::Games, 1, 1),
-        &stop,
-    )
-    .unwrap_err();
+    let err = generate(&opts(&out, Format::Games, 1, 1)).unwrap_err();
     assert!(matches!(err, DatagenError::FormatMismatch { .. }), "{err}");
     assert_eq!(std::fs::read(&out).unwrap(), vec![1u8; 33]);
 
