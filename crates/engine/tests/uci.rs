@@ -178,22 +178,7 @@ fn malformed_input_is_reported_and_changes_nothing() {
 #[test]
 fn long_move_lists_and_game_over_positions() {
     // 200 plies of a legal game (seeded, avoiding the end of the game).
-    let mut game = Game::new(Bitboards::startpos());
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut moves = Vec::new();
-    while moves.len() < 200 {
-        let list = game.board().legal_moves();
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let mv = list[(seed % list.len() as u64) as usize];
-        game.play_unchecked(mv);
-        if game.outcome().is_some() {
-            game.undo();
-            continue;
-        }
-        moves.push(mv.to_string());
-    }
+    let (game, moves) = random_game(0x2545_f491_4f6c_dd1d, 200);
     let mut e = Engine::start();
     e.send(&format!("position startpos moves {}", moves.join(" ")));
     e.send("go depth 3");
@@ -544,12 +529,14 @@ fn a_clock_search_never_passes_its_maximum() {
     e.quit();
 }
 
-/// A random legal game of `plies` plies (seeded), stopping before its end.
-fn random_game(seed: u64, plies: usize) -> Vec<String> {
+/// A random legal game of `plies` plies (seeded xorshift): a move that
+/// would end the game is taken back and another drawn. The game and its
+/// moves.
+fn random_game(seed: u64, plies: usize) -> (Game<Bitboards>, Vec<String>) {
     let mut game = Game::new(Bitboards::startpos());
     let mut s = seed | 1;
     let mut moves = Vec::new();
-    for _ in 0..plies {
+    while moves.len() < plies {
         let list = game.board().legal_moves();
         s ^= s << 13;
         s ^= s >> 7;
@@ -558,11 +545,11 @@ fn random_game(seed: u64, plies: usize) -> Vec<String> {
         game.play_unchecked(mv);
         if game.outcome().is_some() {
             game.undo();
-            break;
+            continue;
         }
         moves.push(mv.to_string());
     }
-    moves
+    (game, moves)
 }
 
 #[test]
@@ -570,6 +557,8 @@ fn the_bestmove_safety_net_is_never_needed() {
     // The harness fails on any `search bug` line; this drives every kind of
     // search end through it and checks each move's legality itself.
     let mut e = Engine::start();
+    let (_, long) = random_game(7, 120);
+    let (_, short) = random_game(99, 61);
     let positions: Vec<(String, Vec<String>)> = vec![
         (fianchetto_board::START_FEN.to_string(), vec![]),
         // Mate in one, mated, stalemated, a single legal move.
@@ -589,8 +578,8 @@ fn the_bestmove_safety_net_is_never_needed() {
                 .map(String::from)
                 .collect(),
         ),
-        (fianchetto_board::START_FEN.to_string(), random_game(7, 120)),
-        (fianchetto_board::START_FEN.to_string(), random_game(99, 61)),
+        (fianchetto_board::START_FEN.to_string(), long),
+        (fianchetto_board::START_FEN.to_string(), short),
     ];
     let gos = [
         "go depth 1",
