@@ -8,7 +8,7 @@ use crate::{with_backend, with_evaluator};
 use fianchetto_board::{Move, Setup};
 use fianchetto_movegen::{Game, MoveGen};
 use fianchetto_search::pvs::{PvsConfig, Syzygy};
-use fianchetto_search::{Info, Limits, Search, SearchResult};
+use fianchetto_search::{Limits, Report, Search, SearchResult};
 use fianchetto_syzygy::Tablebase;
 use std::sync::Arc;
 
@@ -22,7 +22,7 @@ pub trait Driver: Send {
         start: &Setup,
         moves: &[Move],
         limits: &Limits,
-        report: &mut dyn FnMut(&Info),
+        report: Report<'_>,
     ) -> SearchResult;
     /// Forgets the hash table and history (`ucinewgame`, `Clear Hash`).
     fn clear(&mut self);
@@ -49,7 +49,7 @@ impl<B: MoveGen> Driver for Typed<B> {
         start: &Setup,
         moves: &[Move],
         limits: &Limits,
-        report: &mut dyn FnMut(&Info),
+        report: Report<'_>,
     ) -> SearchResult {
         match game::<B>(start, moves) {
             Some(g) => self.search.search(&g, limits, report),

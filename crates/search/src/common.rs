@@ -4,7 +4,7 @@
 
 use crate::limits::nps;
 use crate::time::TimeManager;
-use crate::{Info, Limits, SearchResult, MAX_PLY};
+use crate::{Info, Limits, Report, SearchResult, MAX_PLY};
 use fianchetto_board::{Board, Move};
 use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{Game, MoveGen, MoveList};
@@ -281,7 +281,7 @@ pub(crate) fn root_moves<B: MoveGen>(board: &B, searchmoves: &[Move]) -> MoveLis
 pub(crate) fn drive<B, F>(
     game: &Game<B>,
     limits: &Limits,
-    report: &mut dyn FnMut(&Info),
+    report: Report<'_>,
     iterative: bool,
     mut root: F,
 ) -> SearchResult
