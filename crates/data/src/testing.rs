@@ -3,7 +3,7 @@
 
 use crate::games::{self, Ending, Entry, Filter, GameRecord};
 use crate::marlin::Wdl;
-use crate::tools::{CopyOptions, DataFormat};
+use crate::tools::{copy, CopyOptions, CopySummary, DataFileError, DataFormat};
 use fianchetto_board::{Bitboards, Board, Setup};
 use fianchetto_movegen::MoveGen;
 use std::path::{Path, PathBuf};
@@ -82,4 +82,15 @@ pub fn options(to: DataFormat, filter: Filter) -> CopyOptions {
         force: true,
         ..CopyOptions::default()
     }
+}
+
+/// Copies the one file `input` to `output` in format `to`, keeping what
+/// `filter` keeps, overwriting the output.
+pub fn convert(
+    input: &Path,
+    output: &Path,
+    to: DataFormat,
+    filter: Filter,
+) -> Result<CopySummary, DataFileError> {
+    copy(&[input.to_path_buf()], output, &options(to, filter))
 }

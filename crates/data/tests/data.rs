@@ -28,12 +28,7 @@ fn marlin_and_games_convert_without_loss() {
     // games -> marlin, unfiltered: one record per position, each the
     // position the moves reach, with its score and the game's result.
     let marlin = dir.join("all.bin");
-    let s = copy(
-        std::slice::from_ref(&source),
-        &marlin,
-        &options(DataFormat::Marlin, Filter::NONE),
-    )
-    .unwrap();
+    let s = testing::convert(&source, &marlin, DataFormat::Marlin, Filter::NONE).unwrap();
     let entries: usize = games.iter().map(|g| g.entries.len()).sum();
     assert_eq!(s.positions_written, entries as u64);
     let mut expected = Vec::new();
@@ -52,12 +47,7 @@ fn marlin_and_games_convert_without_loss() {
     // (which no record holds) and the ending (which marlinformat does not
     // record).
     let back = dir.join("back.games");
-    let s = copy(
-        std::slice::from_ref(&marlin),
-        &back,
-        &options(DataFormat::Games, Filter::NONE),
-    )
-    .unwrap();
+    let s = testing::convert(&marlin, &back, DataFormat::Games, Filter::NONE).unwrap();
     assert_eq!(s.games_written, games.len() as u64);
     let read: Vec<GameRecord> = GameReader::open(&back)
         .unwrap()
@@ -76,12 +66,7 @@ fn marlin_and_games_convert_without_loss() {
 
     // ... and back to marlin: the same bytes.
     let again = dir.join("again.bin");
-    copy(
-        std::slice::from_ref(&back),
-        &again,
-        &options(DataFormat::Marlin, Filter::NONE),
-    )
-    .unwrap();
+    testing::convert(&back, &again, DataFormat::Marlin, Filter::NONE).unwrap();
     assert_eq!(std::fs::read(&again).unwrap(), bytes);
 
     // Filtered marlin (what datagen's marlin output holds) round-trips too,
@@ -94,19 +79,9 @@ fn marlin_and_games_convert_without_loss() {
     )
     .unwrap();
     let as_games = dir.join("filtered.games");
-    copy(
-        std::slice::from_ref(&filtered),
-        &as_games,
-        &options(DataFormat::Games, Filter::NONE),
-    )
-    .unwrap();
+    testing::convert(&filtered, &as_games, DataFormat::Games, Filter::NONE).unwrap();
     let round = dir.join("round.bin");
-    copy(
-        std::slice::from_ref(&as_games),
-        &round,
-        &options(DataFormat::Marlin, Filter::NONE),
-    )
-    .unwrap();
+    testing::convert(&as_games, &round, DataFormat::Marlin, Filter::NONE).unwrap();
     assert_eq!(
         std::fs::read(&round).unwrap(),
         std::fs::read(&filtered).unwrap()
@@ -123,12 +98,7 @@ fn merge_dedup_and_stats_count_what_they_should() {
     let a = dir.join("a.games");
     testing::write_games(&a, &games).unwrap();
     let b = dir.join("b.bin");
-    copy(
-        std::slice::from_ref(&a),
-        &b,
-        &options(DataFormat::Marlin, Filter::NONE),
-    )
-    .unwrap();
+    testing::convert(&a, &b, DataFormat::Marlin, Filter::NONE).unwrap();
 
     let merged = dir.join("merged.games");
     let s = copy(
@@ -285,12 +255,7 @@ fn a_file_cut_inside_a_game_gives_its_whole_games() {
 
     // Convert copies them: the output is the whole file before the cut.
     let out = dir.join("cut-copy.games");
-    let summary = copy(
-        std::slice::from_ref(&cut),
-        &out,
-        &options(DataFormat::Games, Filter::NONE),
-    )
-    .unwrap();
+    let summary = testing::convert(&cut, &out, DataFormat::Games, Filter::NONE).unwrap();
     assert_eq!(summary.games_written, 2);
     assert_eq!(summary.cut_short, s.cut_short);
     assert_eq!(std::fs::read(&out).unwrap(), bytes[..third]);

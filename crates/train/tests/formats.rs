@@ -3,8 +3,8 @@
 //! `fianchetto data convert` writes from them with the same filter.
 
 use fianchetto_data::games::{Filter, GameRecord};
-use fianchetto_data::testing::{self, options};
-use fianchetto_data::tools::{copy, DataFormat};
+use fianchetto_data::testing;
+use fianchetto_data::tools::DataFormat;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -43,12 +43,7 @@ fn a_trainer_reads_the_same_positions_from_either_format() {
     testing::write_games(&source, &games).unwrap();
     for filter in [Filter::default(), Filter::NONE] {
         let marlin = dir.join(format!("train-{filter}.bin"));
-        copy(
-            std::slice::from_ref(&source),
-            &marlin,
-            &options(DataFormat::Marlin, filter),
-        )
-        .unwrap();
+        testing::convert(&source, &marlin, DataFormat::Marlin, filter).unwrap();
         let from_games = TrainData::load_filtered(std::slice::from_ref(&source), &filter).unwrap();
         let from_marlin = TrainData::load(&[marlin]).unwrap();
         assert_eq!(from_games.len(), from_marlin.len());
