@@ -65,13 +65,16 @@ pub fn played<R: FnMut() -> u64>(mut rng: impl FnMut(u64) -> R) -> Vec<GameRecor
     games
 }
 
-/// Writes `games` as a games file (header included) at `path`.
-pub fn write_games(path: &Path, games: &[GameRecord]) -> std::io::Result<()> {
+/// Writes `games` as the games file (header included) `name` in `dir`; its
+/// path.
+pub fn write_games(dir: &Path, name: &str, games: &[GameRecord]) -> std::io::Result<PathBuf> {
     let mut bytes = games::header().to_vec();
     for g in games {
         g.write_to(&mut bytes).map_err(std::io::Error::other)?;
     }
-    std::fs::write(path, bytes)
+    let path = dir.join(name);
+    std::fs::write(&path, bytes)?;
+    Ok(path)
 }
 
 /// Options that copy to `to` with `filter`, overwriting the output.

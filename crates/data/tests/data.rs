@@ -22,8 +22,7 @@ fn played() -> Vec<GameRecord> {
 fn marlin_and_games_convert_without_loss() {
     let dir = testing::scratch_dir("marlin_and_games_convert_without_loss").unwrap();
     let games = played();
-    let source = dir.join("played.games");
-    testing::write_games(&source, &games).unwrap();
+    let source = testing::write_games(&dir, "played.games", &games).unwrap();
 
     // games -> marlin, unfiltered: one record per position, each the
     // position the moves reach, with its score and the game's result.
@@ -95,8 +94,7 @@ fn marlin_and_games_convert_without_loss() {
 fn merge_dedup_and_stats_count_what_they_should() {
     let dir = testing::scratch_dir("merge_dedup_and_stats_count_what_they_should").unwrap();
     let games = played();
-    let a = dir.join("a.games");
-    testing::write_games(&a, &games).unwrap();
+    let a = testing::write_games(&dir, "a.games", &games).unwrap();
     let b = dir.join("b.bin");
     testing::convert(&a, &b, DataFormat::Marlin, Filter::NONE).unwrap();
 
@@ -168,8 +166,7 @@ fn bad_inputs_and_outputs_are_refused_and_nothing_is_left() {
     let dir =
         testing::scratch_dir("bad_inputs_and_outputs_are_refused_and_nothing_is_left").unwrap();
     let games = played();
-    let good = dir.join("good.games");
-    testing::write_games(&good, &games).unwrap();
+    let good = testing::write_games(&dir, "good.games", &games).unwrap();
     let out = dir.join("out.bin");
     let _ = std::fs::remove_file(&out);
 
@@ -229,8 +226,7 @@ fn a_file_cut_inside_a_game_gives_its_whole_games() {
     // like: two whole games and the first half of a third.
     let dir = testing::scratch_dir("a_file_cut_inside_a_game_gives_its_whole_games").unwrap();
     let games = played();
-    let whole = dir.join("whole.games");
-    testing::write_games(&whole, &games[..2]).unwrap();
+    let whole = testing::write_games(&dir, "whole.games", &games[..2]).unwrap();
     let mut bytes = std::fs::read(&whole).unwrap();
     let third = bytes.len();
     let mut tail = Vec::new();

@@ -39,8 +39,7 @@ fn a_trainer_reads_the_same_positions_from_either_format() {
     let dir =
         testing::scratch_dir("a_trainer_reads_the_same_positions_from_either_format").unwrap();
     let games = played();
-    let source = dir.join("train.games");
-    testing::write_games(&source, &games).unwrap();
+    let source = testing::write_games(&dir, "train.games", &games).unwrap();
     for filter in [Filter::default(), Filter::NONE] {
         let marlin = dir.join(format!("train-{filter}.bin"));
         testing::convert(&source, &marlin, DataFormat::Marlin, filter).unwrap();
@@ -55,8 +54,7 @@ fn a_trainer_reads_the_same_positions_from_either_format() {
     bytes.truncate(bytes.len() - 3);
     let cut = dir.join("cut.games");
     std::fs::write(&cut, &bytes).unwrap();
-    let whole = dir.join("whole.games");
-    testing::write_games(&whole, &games[..games.len() - 1]).unwrap();
+    let whole = testing::write_games(&dir, "whole.games", &games[..games.len() - 1]).unwrap();
     let from_cut = TrainData::load(std::slice::from_ref(&cut)).unwrap();
     let from_whole = TrainData::load(&[whole]).unwrap();
     assert!(!from_cut.is_empty());
