@@ -77,7 +77,7 @@ pub use tablebase::{Syzygy, Tablebase};
 use crate::common::{is_draw, root_moves, Path, PvTable};
 use crate::time::TimeManager;
 use crate::tt::{Bound as TtBound, TranspositionTable};
-use crate::{Info, Limits, Search, SearchResult, MAX_PLY};
+use crate::{Limits, Report, Search, SearchResult, MAX_PLY};
 use fianchetto_board::Move;
 use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{Game, MoveGen, MoveList};
@@ -204,12 +204,7 @@ impl<E> Pvs<E> {
 }
 
 impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Pvs<E> {
-    fn search(
-        &mut self,
-        game: &Game<B>,
-        limits: &Limits,
-        report: &mut dyn FnMut(&Info),
-    ) -> SearchResult {
+    fn search(&mut self, game: &Game<B>, limits: &Limits, report: Report) -> SearchResult {
         let threads = self.config.threads.max(1);
         while self.tables.len() < threads {
             self.tables.push(Tables::new());
