@@ -165,3 +165,60 @@ fn tablebase_hits_are_reported_and_wins_are_not_mates() {
         );
     }
 }
+
+/// A folder of its own for a test, emptied first.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "fianchetto-syzygy-uci-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_table_that_cannot_be_opened_is_reported() {
+    // KQvK is good; KPvK.rtbw has a wrong magic number, KPvK.rtbz is cut
+    // short to 3 bytes.
+    let dir = scratch("bad-table");
+    let src = tables::tables_dir();
+    for name in ["KQvK.rtbw", "KQvK.rtbz"] {
+        std::fs::copy(src.join(name), dir.join(name)).unwrap();
+    }
+    let mut wdl = std::fs::read(src.join("KPvK.rtbw")).unwrap();
+    wdl[0] ^= 0xff;
+    std::fs::write(dir.join("KPvK.rtbw"), wdl).unwrap();
+    std::fs::write(dir.join("KPvK.rtbz"), [0xd7, 0x66, 0x0c]).unwrap();
+
+    let mut e = Engine::start();
+    e.send(&format!(
+        "setoption name SyzygyPath value {}",
+        dir.display()
+    ));
+    e.send("isready");
+    let said = e.until(|l| l == "readyok", std::time::Duration::from_secs(20));
+    let strings: Vec<&String> = said
+        .iter()
+        .filter(|l| l.starts_with("info string"))
+        .collect();
+    let about = |name: &str| strings.iter().filter(|l| l.contains(name)).count();
+    assert_eq!(about("KPvK.rtbw"), 1, "{said:?}");
+    assert!(
+        strings
+            .iter()
+            .any(|l| l.contains("KPvK.rtbw") && l.contains("magic")),
+        "{said:?}"
+    );
+    assert_eq!(about("KPvK.rtbz"), 1, "{said:?}");
+    assert_eq!(about("KQvK"), 0, "{said:?}");
+    // The good tables are still used, and the engine plays on.
+    assert!(
+        strings.iter().any(|l| l.contains("4 table files")),
+        "{said:?}"
+    );
+    e.send("position fen 8/8/8/3k4/8/8/8/KQ6 w - - 0 1");
+    e.send("go depth 3");
+    e.expect("bestmove");
+    let _ = std::fs::remove_dir_all(&dir);
+}

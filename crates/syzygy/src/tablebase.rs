@@ -229,6 +229,23 @@ impl Tablebase {
         Ok(found)
     }
 
+    /// Opens every table file found so far (those not yet opened) and reads
+    /// its header, as a probe would on first use; returns the error of each
+    /// file that could not be opened or was refused, in file-name order
+    /// (none when all are good). A refused file stays refused: probes that
+    /// need it get the same error. Only the headers are checked here, not
+    /// the compressed data.
+    pub fn open_all(&self) -> Vec<SyzygyError> {
+        let mut slots: Vec<&Slot> = self
+            .entries
+            .iter()
+            .flat_map(|e| [e.wdl.as_ref(), e.dtz.as_ref()])
+            .flatten()
+            .collect();
+        slots.sort_by(|a, b| a.path.cmp(&b.path));
+        slots.iter().filter_map(|s| s.table().err()).collect()
+    }
+
     /// The most pieces of a table found (0 when none).
     pub fn max_pieces(&self) -> u32 {
         self.max_pieces

@@ -362,6 +362,11 @@ impl Session {
                         tables.materials(),
                         tables.max_pieces()
                     ));
+                    // Each table is opened now, not at its first probe in a
+                    // search, so that every file refused is named here.
+                    for bad in tables.open_all() {
+                        self.error(format!("Syzygy table refused, not used: {bad}"));
+                    }
                     self.syzygy = Some(Arc::new(tables));
                 }
                 Err(e) => {
