@@ -155,9 +155,117 @@ impl EvalChoice {
 /// names are the same for every hand-crafted preset, so one check serves
 /// them all.
 pub fn read_weights(file: &Path) -> Result<String, String> {
-    let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
+    let text = read_weights_text(file)?;
     Params::from_text(Params::classical_hand_set(), &text).map_err(|e| e.to_string())?;
     Ok(text)
+}
+
+/// The largest weights file [`read_weights`] reads: 1 MiB (what
+/// `tune texel` writes is a few kilobytes).
+pub const MAX_WEIGHTS_BYTES: u64 = 1 << 20;
+
+/// What a path is when it is not a regular file (`None` when it is one):
+/// the words of an error that refuses to read it.
+fn not_regular(meta: &std::fs::Metadata) -> Option<&'static str> {
+    let kind = meta.file_type();
+    if kind.is_file() {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return Some("a FIFO");
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return Some("a device");
+        }
+        if kind.is_socket() {
+            return Some("a socket");
+        }
+    }
+    Some(if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    })
+}
+
+/// Opens `path` for reading once its metadata says it is a regular file
+/// (a FIFO, device or directory is refused before opening, which could
+/// block), with its length.
+fn open_regular(path: &Path) -> std::io::Result<(std::fs::File, u64)> {
+    let refuse = |what: &str| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{what}, not a regular file"),
+        )
+    };
+    if let Some(what) = not_regular(&std::fs::metadata(path)?) {
+        return Err(refuse(what));
+    }
+    let file = std::fs::File::open(path)?;
+    // The path may have been replaced between the two looks.
+    let meta = file.metadata()?;
+    if let Some(what) = not_regular(&meta) {
+        return Err(refuse(what));
+    }
+    Ok((file, meta.len()))
+}
+
+/// The text of the weights file `file`: a regular file of at most
+/// [`MAX_WEIGHTS_BYTES`], in UTF-8.
+fn read_weights_text(file: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let (f, len) = open_regular(file).map_err(|e| e.to_string())?;
+    let too_long =
+        || format!("larger than {MAX_WEIGHTS_BYTES} bytes, the most a weights file may hold");
+    if len > MAX_WEIGHTS_BYTES {
+        return Err(too_long());
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    f.take(MAX_WEIGHTS_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_WEIGHTS_BYTES {
+        return Err(too_long());
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "not UTF-8 text (byte {} is not valid)",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// The bytes of the network file `path`, read only once they can be one:
+/// `path` must be a regular file (a FIFO, device or directory is refused
+/// before it is opened), and its length must be the one its header's
+/// architecture gives, checked from the file's metadata before the weights
+/// are read. The read is bounded by that length, so a file that grows
+/// meanwhile is refused too (by [`Network::from_bytes`]).
+pub(crate) fn read_network_file(path: &Path) -> Result<Vec<u8>, LoadNetError> {
+    use crate::nnue::format::{check_len, HEADER_SIZE};
+    use std::io::Read;
+    let io = |source| LoadNetError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let net = |source| LoadNetError::Net {
+        path: path.to_path_buf(),
+        source,
+    };
+    let (mut file, len) = open_regular(path).map_err(io)?;
+    let mut bytes = Vec::with_capacity(HEADER_SIZE);
+    file.by_ref()
+        .take(HEADER_SIZE as u64)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    let expected = check_len(&bytes, len).map_err(net)?;
+    bytes.reserve_exact(expected.saturating_sub(bytes.len()));
+    let rest = (expected.saturating_sub(bytes.len()) as u64).saturating_add(1);
+    file.take(rest).read_to_end(&mut bytes).map_err(io)?;
+    Ok(bytes)
 }
 
 /// Why a network could not be loaded.
@@ -193,10 +301,7 @@ pub fn load_network(path: Option<&Path>) -> Result<Arc<Network>, LoadNetError> {
             source,
         }),
         Some(path) => {
-            let bytes = std::fs::read(path).map_err(|source| LoadNetError::Io {
-                path: path.to_path_buf(),
-                source,
-            })?;
+            let bytes = read_network_file(path)?;
             Network::from_bytes(&bytes)
                 .map(Arc::new)
                 .map_err(|source| LoadNetError::Net {

@@ -79,7 +79,8 @@ fn extreme_net(arch: Arch, seed: u64) -> Network {
             }
         })
         .collect();
-    let out_bias = vec![i32::MAX / 2; arch.output_buckets.count];
+    // The largest bias accepted (one that alone scores 30 999 centipawns).
+    let out_bias = vec![arch.quant.max_output_bias() as i32; arch.output_buckets.count];
     Network::new(arch, ft_weights, ft_bias, out_weights, out_bias)
         .expect("weights at the limits are accepted")
 }

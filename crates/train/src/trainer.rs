@@ -628,7 +628,8 @@ impl Trainer {
     /// The quantized network of the architecture: feature weights and
     /// biases × QA and output weights × QB rounded to `i16` (within the
     /// bounds of [`Quant`](fianchetto_eval::nnue::Quant), which training
-    /// clips to), the output biases × QA·QB rounded to `i32`.
+    /// clips to), the output biases × QA·QB rounded to `i32` (within
+    /// [`Quant::max_output_bias`](fianchetto_eval::nnue::Quant::max_output_bias)).
     ///
     /// Rounding costs precision, mostly in the output weights (steps of
     /// 1/64): the quantized evaluation typically differs from
@@ -656,7 +657,13 @@ impl Trainer {
             .collect();
         let out_bias = self.params[l.out_bias()]
             .iter()
-            .map(|&b| (b as f64 * f64::from(q.qa) * f64::from(q.qb)).round() as i32)
+            // Within the evaluation range, as loading requires.
+            .map(|&b| {
+                let max = q.max_output_bias() as f64;
+                (b as f64 * f64::from(q.qa) * f64::from(q.qb))
+                    .round()
+                    .clamp(-max, max) as i32
+            })
             .collect();
         match Network::new(arch, ft_weights, ft_bias, out_weights, out_bias) {
             Ok(net) => net,

@@ -56,6 +56,11 @@ pub const MAX_OUTPUT_BUCKETS: usize = 16;
 /// accumulator sums (so that it fits an `i16`).
 pub const MAX_PIECES: i32 = 32;
 
+/// The largest evaluation, in centipawns, a network's output bias may
+/// give on its own: one below the mate range (`Score::MATE_BOUND`,
+/// 31 000), where evaluations are clamped.
+pub const MAX_EVAL_CP: i32 = 30_999;
+
 /// The activation of the hidden layer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Activation {
@@ -309,6 +314,17 @@ impl Quant {
     /// the SIMD output layer relies on (`i16::MAX / QA`: 128 for QA 255).
     pub const fn max_output_weight(&self) -> i32 {
         i16::MAX as i32 / self.qa
+    }
+
+    /// The largest output bias (in absolute value) a network may have:
+    /// one that alone scores [`MAX_EVAL_CP`] centipawns
+    /// (`MAX_EVAL_CP · QA · QB / scale`: 1 264 759 for the default
+    /// quantisation). A larger one would put every evaluation of its bucket
+    /// at the clamp, whatever the position.
+    pub const fn max_output_bias(&self) -> i64 {
+        // A scale below 1 is invalid ([`Quant::is_valid`]); 1 keeps this total.
+        let scale = if self.scale > 0 { self.scale } else { 1 };
+        MAX_EVAL_CP as i64 * self.qa as i64 * self.qb as i64 / scale as i64
     }
 
     /// The bound on a neuron's bias and each of its feature weights (in

@@ -34,7 +34,8 @@
 
 use super::aligned::Aligned;
 use super::arch::{
-    Activation, Arch, ArchProblem, KingBuckets, OutputBuckets, Quant, MAX_KING_BUCKETS, MAX_PIECES,
+    Activation, Arch, ArchProblem, KingBuckets, OutputBuckets, Quant, MAX_EVAL_CP,
+    MAX_KING_BUCKETS, MAX_PIECES,
 };
 
 /// The file's magic bytes.
@@ -130,6 +131,17 @@ pub enum NetError {
         /// The bound.
         max: i32,
     },
+    /// An output bias beyond the evaluation range: alone it would score
+    /// every position of its bucket [`MAX_EVAL_CP`] or more.
+    #[error("network output bias of output bucket {bucket} is {value}; it alone would score beyond {MAX_EVAL_CP} centipawns, so it needs |bias| <= {max} ({MAX_EVAL_CP} x QA x QB / scale)")]
+    OutputBias {
+        /// The output bucket.
+        bucket: usize,
+        /// The bias.
+        value: i32,
+        /// The bound.
+        max: i64,
+    },
     /// A hidden neuron whose accumulator could overflow an `i16`: its bias
     /// plus [`MAX_PIECES`] times its largest feature weight exceeds 32 767.
     #[error("network hidden neuron {neuron} could overflow its i16 accumulator: |bias| {bias} + {MAX_PIECES} x |feature weight| {weight} (feature row {feature}) = {total} > 32767 (clip the feature layer while training)")]
@@ -187,20 +199,45 @@ fn word(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
 }
 
-/// Reads a network file of either version, refusing anything that is not
-/// exactly one, and weights inference cannot take ([`check`]).
-pub fn parse(bytes: &[u8]) -> Result<Parts, NetError> {
+/// The architecture a file's header describes and the header's size in
+/// bytes; `bytes` needs to hold the header only ([`HEADER_SIZE`] bytes
+/// are enough for either version).
+fn parse_header(bytes: &[u8]) -> Result<(Arch, usize), NetError> {
     if bytes.len() < HEADER_SIZE_V1 {
         return Err(NetError::TooShort(bytes.len()));
     }
     if bytes[0..8] != MAGIC {
         return Err(NetError::Magic);
     }
-    let (arch, header) = match word(bytes, 8) {
-        VERSION_1 => (parse_header_v1(bytes)?, HEADER_SIZE_V1),
-        VERSION => (parse_header_v2(bytes)?, HEADER_SIZE),
-        v => return Err(NetError::Version(v)),
-    };
+    match word(bytes, 8) {
+        VERSION_1 => Ok((parse_header_v1(bytes)?, HEADER_SIZE_V1)),
+        VERSION => Ok((parse_header_v2(bytes)?, HEADER_SIZE)),
+        v => Err(NetError::Version(v)),
+    }
+}
+
+/// Checks a file's length `len` (from its metadata) against the
+/// architecture its header describes, before its weights are read:
+/// `header` holds the file's first bytes ([`HEADER_SIZE`], or all of a
+/// shorter file). The expected length, or the header's error, or
+/// [`NetError::Length`].
+pub fn check_len(header: &[u8], len: u64) -> Result<usize, NetError> {
+    let (arch, size) = parse_header(header)?;
+    let expected = size + payload_len(&arch);
+    if len != expected as u64 {
+        return Err(NetError::Length {
+            arch: arch.to_string(),
+            expected,
+            got: usize::try_from(len).unwrap_or(usize::MAX),
+        });
+    }
+    Ok(expected)
+}
+
+/// Reads a network file of either version, refusing anything that is not
+/// exactly one, and weights inference cannot take ([`check`]).
+pub fn parse(bytes: &[u8]) -> Result<Parts, NetError> {
+    let (arch, header) = parse_header(bytes)?;
     let expected = header + payload_len(&arch);
     if bytes.len() != expected {
         return Err(NetError::Length {
@@ -332,7 +369,8 @@ fn checksum_v2(bytes: &[u8]) -> u32 {
 /// Checks parts handed over in memory or read from a file: the
 /// architecture, every part's length, and the weight ranges that keep
 /// integer inference exact (output weights within
-/// [`Quant::max_output_weight`], and per hidden neuron `|bias| + 32 ×` its
+/// [`Quant::max_output_weight`], output biases within
+/// [`Quant::max_output_bias`], and per hidden neuron `|bias| + 32 ×` its
 /// largest feature weight within `i16`).
 pub fn check(parts: &Parts) -> Result<(), NetError> {
     let arch = &parts.arch;
@@ -376,6 +414,19 @@ pub fn check(parts: &Parts) -> Result<(), NetError> {
             index: at % (2 * h),
             value,
             max,
+        });
+    }
+    let max_bias = arch.quant.max_output_bias();
+    if let Some((bucket, &value)) = parts
+        .out_bias
+        .iter()
+        .enumerate()
+        .find(|(_, b)| i64::from(**b).abs() > max_bias)
+    {
+        return Err(NetError::OutputBias {
+            bucket,
+            value,
+            max: max_bias,
         });
     }
     // Per neuron: the feature row with the largest weight, then the bound.

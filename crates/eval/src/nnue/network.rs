@@ -116,15 +116,15 @@ impl Network {
         format::parse(bytes).map(|parts| Network { parts })
     }
 
-    /// Reads the network file at `path` (see [`Network::from_bytes`]). The
-    /// errors name the file: `cannot read network nets/x.nnue: No such file
+    /// Reads the network file at `path` (see [`Network::from_bytes`]): a
+    /// regular file whose length, from its metadata, is the one its header
+    /// gives, checked before the weights are read (a FIFO, a device or an
+    /// oversized file is refused without reading it). The errors name the
+    /// file: `cannot read network nets/x.nnue: No such file
     /// or directory (os error 2)`, or what is wrong with its contents.
     pub fn from_file(path: impl AsRef<Path>) -> Result<Network, LoadNetError> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| LoadNetError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let bytes = crate::select::read_network_file(path)?;
         Network::from_bytes(&bytes).map_err(|source| LoadNetError::Net {
             path: path.to_path_buf(),
             source,
