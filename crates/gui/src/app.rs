@@ -250,11 +250,30 @@ impl App {
         self.expire(Instant::now());
         let mut sessions = self.sessions();
         if sessions.len() >= self.limits.max_sessions {
-            return Err(GuiError::Busy(format!(
-                "{} tabs are open already; close one (or wait {} minutes) and reload",
-                sessions.len(),
-                self.limits.expiry.as_secs() / 60
-            )));
+            // Room is made by closing the least recently seen session that
+            // runs no search (a tab gone quiet), so that no client can lock
+            // new tabs out by opening sessions; a tab whose session is
+            // closed is told to reload.
+            let idle = sessions
+                .iter()
+                .filter_map(|(id, s)| {
+                    let s = lock(s);
+                    s.job.is_none().then(|| (s.last_seen, id.clone()))
+                })
+                .min();
+            match idle.and_then(|(_, id)| sessions.remove(&id)) {
+                Some(evicted) => {
+                    let mut s = lock(&evicted);
+                    s.stop_job();
+                    s.listeners.clear();
+                }
+                None => {
+                    return Err(GuiError::Busy(format!(
+                        "{} tabs are open already, each running a search; stop one and reload",
+                        sessions.len()
+                    )))
+                }
+            }
         }
         let id = self.new_id();
         let session =

@@ -17,7 +17,9 @@
 //!   ([`DefaultBodyLimit`]); a request not read within [`IO_TIMEOUT`] gets
 //!   408;
 //! - a `Host` other than the address the app listens on (DNS rebinding)
-//!   and a cross-site `Origin` are refused (403): see [`check_origin`].
+//!   and a cross-site `Origin` are refused (403): see [`check_origin`]; so
+//!   is a POST that `Referer` or `Sec-Fetch-Site` says comes from another
+//!   site (see [`check_sender`]); two `Host` headers are refused (400).
 //!
 //! A write that the client does not take within [`IO_TIMEOUT`] (it
 //! stopped reading, a live stream's included) drops the connection; a
@@ -402,12 +404,70 @@ fn admit(request: &Request, addr: SocketAddr) -> Result<(), GuiError> {
             limit: MAX_URL,
         });
     }
+    // Two `Host`s (or two `Origin`s…) could be read one way here and
+    // another way by a proxy or a browser: refused.
+    for name in [
+        header::HOST,
+        header::ORIGIN,
+        header::REFERER,
+        SEC_FETCH_SITE,
+    ] {
+        if headers.get_all(&name).iter().nth(1).is_some() {
+            return Err(GuiError::BadInput(format!(
+                "a request with more than one {name} header"
+            )));
+        }
+    }
     let text = |name| {
         headers
             .get(name)
             .and_then(|v: &HeaderValue| v.to_str().ok())
     };
-    check_origin(text(header::HOST), text(header::ORIGIN), addr)
+    let host = text(header::HOST);
+    let origin = text(header::ORIGIN);
+    check_origin(host, origin, addr)?;
+    if !matches!(*request.method(), HttpMethod::GET | HttpMethod::HEAD) {
+        check_sender(host, origin, text(header::REFERER), text(SEC_FETCH_SITE))?;
+    }
+    Ok(())
+}
+
+/// The header a browser names the site that makes a request with.
+const SEC_FETCH_SITE: header::HeaderName = header::HeaderName::from_static("sec-fetch-site");
+
+/// Refuses a state-changing request (a POST) that a browser says comes
+/// from another site, whichever header says it: `Sec-Fetch-Site` other
+/// than `same-origin` or `none` (typed in, a bookmark), or, without an
+/// `Origin` (checked by [`check_origin`]), a `Referer` on another host.
+/// A request with none of them (a script, `curl`) is taken.
+pub fn check_sender(
+    host: Option<&str>,
+    origin: Option<&str>,
+    referer: Option<&str>,
+    fetch_site: Option<&str>,
+) -> Result<(), GuiError> {
+    let cross = || {
+        Err(GuiError::Forbidden(
+            "requests from other sites are refused".into(),
+        ))
+    };
+    if let Some(site) = fetch_site {
+        if !site.trim().eq_ignore_ascii_case("same-origin")
+            && !site.trim().eq_ignore_ascii_case("none")
+        {
+            return cross();
+        }
+    }
+    if let (None, Some(referer)) = (origin, referer) {
+        let from = referer
+            .strip_prefix("http://")
+            .map(|rest| rest.split(['/', '?', '#']).next().unwrap_or(""));
+        match (from, host) {
+            (Some(from), Some(host)) if from.eq_ignore_ascii_case(host) => {}
+            _ => return cross(),
+        }
+    }
+    Ok(())
 }
 
 /// Answers one request: the method, path and parameters (query and form
@@ -736,6 +796,117 @@ mod tests {
         assert!(check_origin(Some("chess.lan"), None, open).is_ok());
     }
 
+    #[test]
+    fn cross_site_senders_are_refused_whatever_header_names_them() {
+        let host = Some("127.0.0.1:8088");
+        let ok = |origin, referer, site| check_sender(host, origin, referer, site).is_ok();
+        assert!(ok(None, None, None));
+        assert!(ok(None, None, Some("same-origin")));
+        assert!(ok(None, None, Some("none")));
+        assert!(ok(None, Some("http://127.0.0.1:8088/"), None));
+        assert!(ok(None, Some("http://127.0.0.1:8088"), Some("same-origin")));
+        assert!(ok(Some("http://127.0.0.1:8088"), None, Some("same-origin")));
+        assert!(!ok(None, None, Some("cross-site")));
+        assert!(!ok(None, None, Some("same-site")));
+        assert!(!ok(None, None, Some("Cross-Site")));
+        assert!(!ok(None, Some("http://evil.example/"), None));
+        assert!(!ok(None, Some("http://evil.example"), Some("cross-site")));
+        assert!(!ok(None, Some("http://127.0.0.1:8088.evil.example/"), None));
+        assert!(!ok(None, Some("http://127.0.0.1:9999/"), None));
+        assert!(!ok(None, Some("https://127.0.0.1:8088/"), None));
+        assert!(!ok(None, Some("junk"), None));
+        assert!(!ok(Some("http://127.0.0.1:8088"), None, Some("cross-site")));
+    }
+
+    #[test]
+    fn cross_site_posts_and_two_hosts_are_refused_over_http() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let net = Arc::new(fianchetto_eval::nnue::Network::zero());
+        let app = Arc::new(App::new(net, Limits::default()));
+        let _server = spawn(listener, app).unwrap();
+        let host = format!("Host: {addr}\r\n");
+        let reply = exchange(
+            addr,
+            format!("POST /api/session HTTP/1.1\r\n{host}Content-Length: 0\r\n\r\n").as_bytes(),
+        );
+        assert!(reply.starts_with("HTTP/1.1 200 "), "{reply}");
+        let start = reply.find("\"session\":\"").unwrap() + 11;
+        let id = reply[start..start + 32].to_string();
+        let play = |extra: &str| {
+            let body = format!("session={id}&move=e2e4");
+            exchange(
+                addr,
+                format!(
+                    "POST /api/move HTTP/1.1\r\n{host}{extra}Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",
+                    body.len()
+                )
+                .as_bytes(),
+            )
+        };
+        for extra in [
+            "Referer: http://evil.example/\r\nSec-Fetch-Site: cross-site\r\n",
+            "Referer: http://evil.example/\r\n",
+            "Sec-Fetch-Site: cross-site\r\n",
+            "Sec-Fetch-Site: same-site\r\n",
+            "Origin: http://evil.example\r\n",
+        ] {
+            let reply = play(extra);
+            assert!(reply.starts_with("HTTP/1.1 403 "), "{extra}: {reply}");
+        }
+        // Two `Host`s, the first this app's: refused, whichever comes first.
+        let port = addr.port();
+        for hosts in [
+            format!("{host}Host: evil.example:{port}\r\n"),
+            format!("Host: evil.example:{port}\r\n{host}"),
+            format!("{host}{host}"),
+        ] {
+            let reply = exchange(
+                addr,
+                format!("GET /api/state?session={id} HTTP/1.1\r\n{hosts}\r\n").as_bytes(),
+            );
+            assert!(reply.starts_with("HTTP/1.1 400 "), "{hosts}: {reply}");
+        }
+        // Nothing was played; the page's own request plays.
+        let reply = play(&format!(
+            "Origin: http://{addr}\r\nReferer: http://{addr}/\r\nSec-Fetch-Site: same-origin\r\n"
+        ));
+        assert!(reply.starts_with("HTTP/1.1 200 "), "{reply}");
+        assert!(
+            reply.contains("\"ply\":1") || reply.contains("e2e4"),
+            "{reply}"
+        );
+    }
+
+    #[test]
+    fn idle_and_trickling_connections_delay_no_one() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let net = Arc::new(fianchetto_eval::nnue::Network::zero());
+        let app = Arc::new(App::new(net, Limits::default()));
+        let _server = spawn(listener, app).unwrap();
+        let get = format!("GET / HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+        // 8 connections that send nothing, 50 that send a byte a second.
+        let idle: Vec<TcpStream> = (0..8).map(|_| TcpStream::connect(addr).unwrap()).collect();
+        let mut slow: Vec<TcpStream> = (0..50).map(|_| TcpStream::connect(addr).unwrap()).collect();
+        let head = b"POST /api/move HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+        for second in 0..4 {
+            for c in &mut slow {
+                let _ = c.write_all(&head[second..=second]);
+            }
+            let started = Instant::now();
+            let reply = exchange(addr, get.as_bytes());
+            let took = started.elapsed();
+            assert!(reply.starts_with("HTTP/1.1 200 OK\r\n"), "{reply}");
+            assert!(
+                took < Duration::from_secs(1),
+                "GET / took {took:?} beside 8 idle and 50 slow connections"
+            );
+            std::thread::sleep(Duration::from_millis(1000).saturating_sub(took));
+        }
+        drop(idle);
+    }
+
     /// Sends `request` to the app at `addr` and returns its whole reply.
     fn exchange(addr: SocketAddr, request: &[u8]) -> String {
         let mut c = TcpStream::connect(addr).unwrap();
@@ -809,6 +980,8 @@ mod tests {
         assert!(reply.starts_with("HTTP/1.1 200 "), "{reply}");
         let reply = exchange(addr, &head(&host, 64, 100));
         assert!(reply.starts_with("HTTP/1.1 431 "), "65 headers: {reply}");
+        // A count of headers is not a length in bytes.
+        assert!(!reply.contains("bytes"), "65 headers: {reply}");
         let long = head(&host, 1, MAX_HEAD + 100);
         let reply = exchange(addr, &long);
         assert!(

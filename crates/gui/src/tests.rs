@@ -360,6 +360,48 @@ fn requests_are_checked() {
 }
 
 #[test]
+fn a_new_tab_past_the_cap_closes_the_least_recently_used_idle_session() {
+    let limits = Limits {
+        max_sessions: 3,
+        expiry: Duration::from_secs(600),
+        max_jobs: 1,
+    };
+    let app = app_with(limits);
+    let a = session(&app, "none");
+    let b = session(&app, "none");
+    let c = session(&app, "none");
+    // `a` searches (not idle); `b` is seen after `c`: `c` is the least
+    // recently used idle session.
+    post(
+        &app,
+        "/api/settings",
+        &[("session", &a), ("limit", "time"), ("value", "60000")],
+    );
+    assert_eq!(post(&app, "/api/analyse", &[("session", &a)]).status(), 200);
+    std::thread::sleep(Duration::from_millis(5));
+    let seen = |id: &str| {
+        app.handle(Method::Get, "/api/state", &Params::of(&[("session", id)]))
+            .status()
+    };
+    assert_eq!(seen(&b), 200);
+    // A client opening tab after tab never locks new ones out.
+    let r = post(&app, "/api/session", &[]);
+    assert_eq!(r.status(), 200, "{}", r.body());
+    assert_eq!(app.session_count(), 3);
+    assert_eq!(seen(&c), 404);
+    assert_eq!(seen(&a), 200);
+    assert_eq!(seen(&b), 200);
+    for _ in 0..10 {
+        assert_eq!(post(&app, "/api/session", &[]).status(), 200);
+    }
+    assert_eq!(app.session_count(), 3);
+    // The searching tab is never the one closed.
+    assert_eq!(seen(&a), 200);
+    assert_eq!(app.running_jobs(), 1);
+    post(&app, "/api/stop", &[("session", &a)]);
+}
+
+#[test]
 fn tabs_are_limited_and_expire() {
     let limits = Limits {
         max_sessions: 2,
@@ -370,8 +412,6 @@ fn tabs_are_limited_and_expire() {
     let a = session(&app, "none");
     let b = session(&app, "none");
     assert_ne!(a, b);
-    let r = post(&app, "/api/session", &[]);
-    assert_eq!(r.status(), 503, "{}", r.body());
     // One search at a time: the second tab is told.
     post(
         &app,
