@@ -120,3 +120,130 @@ fn weights_file_changes_the_classical_evaluation() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs the engine with `args` and `stdin`, and gives up (killing it) after
+/// `secs` seconds: whether it exited successfully, and its output (both
+/// streams). A run that hangs fails the test.
+#[cfg(unix)]
+fn run_within(args: &[&str], stdin: &str, secs: u64) -> (bool, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fianchetto"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Small input: the pipe takes it whole.
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(secs) {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "fianchetto {args:?} did not finish within {secs} s: {}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
+#[cfg(unix)]
+#[test]
+fn fifos_devices_and_oversized_nets_are_refused_fast_by_eval_and_uci() {
+    let dir = std::env::temp_dir().join(format!("fianchetto-net-files-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // A 2 GiB net with a valid header, sparse (nothing written past it).
+    let huge = dir.join("huge.nnue");
+    let header = fianchetto_eval::nnue::embedded_network()
+        .unwrap()
+        .to_bytes();
+    std::fs::write(&huge, &header[..fianchetto_eval::nnue::HEADER_SIZE]).unwrap();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&huge)
+        .unwrap()
+        .set_len(2 << 30)
+        .unwrap();
+    let fifo = dir.join("net.fifo");
+    let have_fifo = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut nets = vec![(huge.display().to_string(), "2147483648 bytes")];
+    nets.push(("/dev/zero".to_string(), "a device, not a regular file"));
+    if have_fifo {
+        nets.push((fifo.display().to_string(), "a FIFO, not a regular file"));
+    }
+    let fen = fianchetto_board::START_FEN;
+    for (path, why) in &nets {
+        let (ok, text) = run_within(
+            &["eval", "--eval", "nnue", "--evalfile", path, "--fen", fen],
+            "",
+            10,
+        );
+        assert!(
+            !ok && text.contains(path.as_str()) && text.contains(why),
+            "{text}"
+        );
+        // The UCI engine refuses it, names it, and stays responsive.
+        let (_, text) = run_within(
+            &[],
+            &format!("setoption name EvalFile value {path}\nisready\nquit\n"),
+            10,
+        );
+        assert!(
+            text.contains("readyok") && text.contains(path.as_str()) && text.contains(why),
+            "{text}"
+        );
+    }
+    let mut weights = vec!["/dev/zero".to_string()];
+    if have_fifo {
+        weights.push(fifo.display().to_string());
+    }
+    for path in &weights {
+        let (ok, text) = run_within(
+            &[
+                "eval",
+                "--eval",
+                "classical",
+                "--weights",
+                path,
+                "--fen",
+                fen,
+            ],
+            "",
+            10,
+        );
+        assert!(
+            !ok && text.contains(path.as_str()) && text.contains("not a regular file"),
+            "{text}"
+        );
+        let (_, text) = run_within(
+            &[],
+            &format!("setoption name EvalWeights value {path}\nisready\nquit\n"),
+            10,
+        );
+        assert!(
+            text.contains("readyok")
+                && text.contains(path.as_str())
+                && text.contains("not a regular file"),
+            "{text}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
