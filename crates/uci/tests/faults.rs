@@ -29,7 +29,16 @@ enum Behaviour {
     OnlyOnStop,
     /// Writes a PV with an illegal second move and a bad `info` line.
     BadInfo,
+    /// At its first `go`, writes 64 MiB with no newline, then says nothing.
+    Flood,
+    /// At its first `go`, writes lines with terminal escape sequences (ESC,
+    /// OSC, BEL, C1 controls), then exits.
+    Escapes,
 }
+
+/// How much the flooding engine writes without a newline: far beyond the
+/// client's limit on a line, far below what would hurt the machine.
+const FLOOD: usize = 64 << 20;
 
 fn behaviour(arg: &str) -> Behaviour {
     let (name, n) = arg.split_once('=').unwrap_or((arg, "1"));
@@ -40,6 +49,8 @@ fn behaviour(arg: &str) -> Behaviour {
         "illegal" => Behaviour::IllegalAt(n),
         "only-on-stop" => Behaviour::OnlyOnStop,
         "bad-info" => Behaviour::BadInfo,
+        "flood" => Behaviour::Flood,
+        "escapes" => Behaviour::Escapes,
         _ => Behaviour::Good,
     }
 }
@@ -97,6 +108,23 @@ fn fake_engine(behaviour: Behaviour) {
                     }
                     Behaviour::IllegalAt(n) if searches >= n => say("bestmove a1a1"),
                     Behaviour::OnlyOnStop => pending = Some(best),
+                    Behaviour::Flood => {
+                        let chunk = vec![b'x'; 1 << 16];
+                        let mut raw = std::io::stdout();
+                        for _ in 0..FLOOD / chunk.len() {
+                            if raw.write_all(&chunk).is_err() {
+                                return;
+                            }
+                        }
+                        let _ = raw.flush();
+                        for _ in stdin.lock().lines() {}
+                        return;
+                    }
+                    Behaviour::Escapes => {
+                        say("info string \x1b]0;owned\x07title \x1b[31mred\x1b[0m");
+                        say("info string c1 \u{9b}2J bell \x07 del \x7f tab\tend");
+                        std::process::exit(3);
+                    }
                     Behaviour::BadInfo => {
                         say("info depth 1 score cp oops");
                         say(&format!("info depth 2 score cp 12 pv {best} e2e5"));
@@ -208,6 +236,64 @@ fn bad_info_is_cut_and_noted() {
     assert!(warnings.contains("`pv` move 2 (`e2e5`)"), "{warnings}");
     assert!(warnings.contains("oops"), "{warnings}");
     assert!(warnings.contains("ponder move `a1a1`"), "{warnings}");
+}
+
+/// The peak resident memory of this process, in bytes (Linux only).
+fn peak_resident() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn a_flooding_engine_is_a_fault_with_memory_bounded() {
+    let before = peak_resident();
+    let mut e = Engine::start(fake("flood")).expect("starts");
+    let game = Game::new(Bitboards::startpos());
+    let t = Instant::now();
+    let err = e.play(&game, &Go::depth(1)).unwrap_err();
+    assert!(matches!(err, ClientError::LineTooLong { .. }), "{err}");
+    assert!(err.needs_restart());
+    let text = err.to_string();
+    assert!(text.contains("longer than 1048576 bytes"), "{text}");
+    // Found by its length, not by a time-out.
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    // The engine is out of step from then on: every later read says so.
+    assert!(matches!(e.is_ready(), Err(ClientError::LineTooLong { .. })));
+    drop(e);
+    if let (Some(before), Some(after)) = (before, peak_resident()) {
+        let grown = after.saturating_sub(before);
+        assert!(grown < (FLOOD / 4) as u64, "grew by {grown} bytes");
+    }
+    // In a match it is a fault of that engine, and the match goes on.
+    let mut config = MatchConfig::new(
+        EngineSpec::new(fake("good")),
+        EngineSpec::new(fake("flood")),
+        Limit::Nodes(1),
+    );
+    config.games = 2;
+    let summary = run(&config, |_| {}).expect("the match runs");
+    assert_eq!(summary.tally.games(), 2);
+    let f = summary.faults;
+    assert_eq!((f.hang, f.by_b), (2, 2), "{f:?}");
+}
+
+fn an_engines_last_lines_are_printed_escaped() {
+    let mut e = Engine::start(fake("escapes")).expect("starts");
+    let game = Game::new(Bitboards::startpos());
+    let text = e.play(&game, &Go::depth(1)).unwrap_err().to_string();
+    assert!(
+        !text.chars().any(|c| c.is_control() && c != '\n'),
+        "{text:?}"
+    );
+    assert!(
+        text.contains(r"\x1b]0;owned\x07title \x1b[31mred\x1b[0m"),
+        "{text}"
+    );
+    assert!(
+        text.contains(r"c1 \u{9b}2J bell \x07 del \x7f tab\x09end"),
+        "{text}"
+    );
 }
 
 fn a_match_survives_crashes_and_keeps_its_games() {
@@ -325,6 +411,14 @@ fn main() {
             a_match_counts_illegal_moves_and_hangs,
         ),
         ("a_match_names_its_engines", a_match_names_its_engines),
+        (
+            "a_flooding_engine_is_a_fault_with_memory_bounded",
+            a_flooding_engine_is_a_fault_with_memory_bounded,
+        ),
+        (
+            "an_engines_last_lines_are_printed_escaped",
+            an_engines_last_lines_are_printed_escaped,
+        ),
     ];
     let filter = args.iter().skip(1).find(|a| !a.starts_with('-'));
     for (name, test) in tests {

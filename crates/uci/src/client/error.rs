@@ -43,9 +43,22 @@ pub enum ClientError {
         /// The last lines it wrote.
         last: Vec<String>,
     },
+    /// The engine wrote a line longer than [`MAX_LINE`](super::MAX_LINE)
+    /// bytes: it is out of step for good (nothing more of it is read).
+    #[error("engine {engine} wrote a line longer than {limit} bytes while {doing}{}", last_lines(.last))]
+    LineTooLong {
+        /// The engine.
+        engine: String,
+        /// The limit, in bytes.
+        limit: usize,
+        /// What the client was waiting for.
+        doing: String,
+        /// The last whole lines it wrote before.
+        last: Vec<String>,
+    },
     /// The engine's best move (or a move it searched) is not legal in the
     /// position it was given.
-    #[error("engine {engine} answered the illegal move `{text}` in {fen}: {reason}")]
+    #[error("engine {engine} answered the illegal move `{}` in {fen}: {reason}", escape(.text))]
     IllegalMove {
         /// The engine.
         engine: String,
@@ -58,7 +71,7 @@ pub enum ClientError {
     },
     /// A reply that does not parse where a well-formed one is required
     /// (a `bestmove` line).
-    #[error("engine {engine} wrote `{line}`: {source}")]
+    #[error("engine {engine} wrote `{}`: {source}", escape(.line))]
     BadReply {
         /// The engine.
         engine: String,
@@ -90,7 +103,27 @@ fn last_lines(lines: &[String]) -> String {
     if lines.is_empty() {
         return String::new();
     }
+    let lines: Vec<String> = lines.iter().map(|l| escape(l)).collect();
     format!("; its last lines:\n  {}", lines.join("\n  "))
+}
+
+/// `text` with every control character written out, so that an engine's
+/// output quoted in a message cannot drive the terminal it is printed on:
+/// ESC, BEL and the other C0 controls and DEL as `\x1b`, `\x07`, `\x7f`
+/// (tab too), the C1 controls as `\u{9b}`. Everything else is kept.
+pub(crate) fn escape(text: &str) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if !c.is_control() {
+            out.push(c);
+        } else if c.is_ascii() {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        } else {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
+    }
+    out
 }
 
 impl ClientError {
@@ -102,6 +135,7 @@ impl ClientError {
             self,
             ClientError::Terminated { .. }
                 | ClientError::Timeout { .. }
+                | ClientError::LineTooLong { .. }
                 | ClientError::BadReply { .. }
         )
     }

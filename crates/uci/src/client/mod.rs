@@ -38,6 +38,7 @@ mod error;
 mod process;
 
 pub use error::ClientError;
+pub use process::MAX_LINE;
 
 use crate::{
     BestMove, Command, Go, IllegalInfoMove, Info, OptionValue, Position, Reply, UciOption,
@@ -228,7 +229,8 @@ impl Engine {
 
     fn warn(&mut self, text: String) {
         if self.warnings.len() < MAX_WARNINGS {
-            self.warnings.push(text);
+            // They quote the engine's lines, and end up on a terminal.
+            self.warnings.push(error::escape(&text));
         }
     }
 
@@ -393,6 +395,14 @@ impl Engine {
             let line = match self.process.recv(deadline) {
                 Ok(line) => line,
                 Err(NoLine::Closed) => return Err(self.terminated(doing)),
+                Err(NoLine::TooLong) => {
+                    return Err(ClientError::LineTooLong {
+                        engine: self.name.clone(),
+                        limit: MAX_LINE,
+                        doing: doing.to_string(),
+                        last: self.process.recent(),
+                    });
+                }
                 Err(NoLine::Timeout) => {
                     return Err(ClientError::Timeout {
                         engine: self.name.clone(),

@@ -2,7 +2,7 @@
 //! channel (so that every read can time out), and the last lines it wrote.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -10,13 +10,31 @@ use std::time::{Duration, Instant};
 /// How many of the engine's last lines an error quotes.
 const REMEMBERED: usize = 12;
 
+/// The longest line an engine may write, in bytes (its newline not
+/// counted): 1 MiB. A longer one is a fault of that engine
+/// ([`ClientError::LineTooLong`](super::ClientError::LineTooLong)), found
+/// once this many bytes are read, so memory stays bounded however much it
+/// writes.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// What the reader thread passes on.
+enum FromEngine {
+    /// One line, without its line ending.
+    Line(String),
+    /// A line longer than [`MAX_LINE`]: nothing more is read.
+    TooLong,
+}
+
 /// A running engine process.
 pub(crate) struct Process {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<FromEngine>,
     /// The last lines read, for error messages.
     recent: VecDeque<String>,
+    /// Whether the engine wrote a line longer than [`MAX_LINE`]: the
+    /// conversation is over.
+    too_long: bool,
 }
 
 /// Why no line came.
@@ -25,6 +43,8 @@ pub(crate) enum NoLine {
     Timeout,
     /// The engine closed its output (it has ended).
     Closed,
+    /// The engine wrote a line longer than [`MAX_LINE`].
+    TooLong,
 }
 
 impl Process {
@@ -54,14 +74,22 @@ impl Process {
             let mut buf = Vec::new();
             loop {
                 buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
+                // At most one byte past the limit and its newline: enough to
+                // tell a line that is too long, never more.
+                let mut bounded = (&mut reader).take(MAX_LINE as u64 + 2);
+                match bounded.read_until(b'\n', &mut buf) {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {
+                        let body = buf.strip_suffix(b"\n").unwrap_or(&buf);
+                        let body = body.strip_suffix(b"\r").unwrap_or(body);
+                        if body.len() > MAX_LINE {
+                            let _ = tx.send(FromEngine::TooLong);
+                            break;
+                        }
                         // Engines are not always valid UTF-8; a bad byte
                         // must not end the conversation.
-                        let line = String::from_utf8_lossy(&buf);
-                        let line = line.trim_end_matches(['\n', '\r']).to_string();
-                        if tx.send(line).is_err() {
+                        let line = String::from_utf8_lossy(body).into_owned();
+                        if tx.send(FromEngine::Line(line)).is_err() {
                             break;
                         }
                     }
@@ -73,6 +101,7 @@ impl Process {
             stdin,
             lines,
             recent: VecDeque::with_capacity(REMEMBERED),
+            too_long: false,
         })
     }
 
@@ -84,7 +113,10 @@ impl Process {
 
     /// The next line, waiting until `deadline` at most (`None`: forever).
     pub(crate) fn recv(&mut self, deadline: Option<Instant>) -> Result<String, NoLine> {
-        let line = match deadline {
+        if self.too_long {
+            return Err(NoLine::TooLong);
+        }
+        let read = match deadline {
             None => self.lines.recv().map_err(|_| NoLine::Closed)?,
             Some(deadline) => {
                 let left = deadline.saturating_duration_since(Instant::now());
@@ -92,6 +124,13 @@ impl Process {
                     RecvTimeoutError::Timeout => NoLine::Timeout,
                     RecvTimeoutError::Disconnected => NoLine::Closed,
                 })?
+            }
+        };
+        let line = match read {
+            FromEngine::Line(line) => line,
+            FromEngine::TooLong => {
+                self.too_long = true;
+                return Err(NoLine::TooLong);
             }
         };
         if self.recent.len() == REMEMBERED {

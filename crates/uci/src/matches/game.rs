@@ -296,7 +296,8 @@ pub enum FaultKind {
     /// Its process ended.
     Crash,
     /// It stopped answering (not even `stop` brought a move), or answered
-    /// with a line that is not UCI.
+    /// with a line that is not UCI or longer than
+    /// [`MAX_LINE`](crate::client::MAX_LINE).
     Hang,
 }
 
