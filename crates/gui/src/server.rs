@@ -886,9 +886,11 @@ mod tests {
         let app = Arc::new(App::new(net, Limits::default()));
         let _server = spawn(listener, app).unwrap();
         let get = format!("GET / HTTP/1.1\r\nHost: {addr}\r\n\r\n");
-        // 8 connections that send nothing, 50 that send a byte a second.
+        // 8 connections that send nothing, 200 that send a byte a second.
         let idle: Vec<TcpStream> = (0..8).map(|_| TcpStream::connect(addr).unwrap()).collect();
-        let mut slow: Vec<TcpStream> = (0..50).map(|_| TcpStream::connect(addr).unwrap()).collect();
+        let mut slow: Vec<TcpStream> = (0..200)
+            .map(|_| TcpStream::connect(addr).unwrap())
+            .collect();
         let head = b"POST /api/move HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
         for second in 0..4 {
             for c in &mut slow {
@@ -900,7 +902,7 @@ mod tests {
             assert!(reply.starts_with("HTTP/1.1 200 OK\r\n"), "{reply}");
             assert!(
                 took < Duration::from_secs(1),
-                "GET / took {took:?} beside 8 idle and 50 slow connections"
+                "GET / took {took:?} beside 8 idle and 200 slow connections"
             );
             std::thread::sleep(Duration::from_millis(1000).saturating_sub(took));
         }
