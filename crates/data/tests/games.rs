@@ -8,6 +8,8 @@ use fianchetto_data::games::{
     GamesError, GamesFile, Skip, TrainingPositions, NO_SCORE,
 };
 use fianchetto_data::marlin::Wdl;
+use fianchetto_data::testing;
+use fianchetto_data::tools::{stats, DataFileError};
 use fianchetto_movegen::MoveGen;
 use proptest::prelude::*;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -221,6 +223,120 @@ fn a_truncated_file_names_the_game_and_its_byte() {
     assert_eq!((repair.games, repair.len), (2, third as u64));
     assert_eq!(std::fs::read(&path).unwrap(), bytes[..third]);
     assert_eq!(repair_tail(&path).unwrap().cut, 0);
+}
+
+/// A game whose entry count runs past the end of the file, while the bytes
+/// there do not continue it (more games follow, or the game is whole and
+/// its checksum says so): a damaged count, an error naming the game and
+/// its byte, never a file cut short that is read up to it.
+#[test]
+fn a_count_past_the_end_that_the_bytes_do_not_continue_is_an_error() {
+    let games: Vec<GameRecord> = (50..67).map(|s| random_game(s, 40)).collect();
+    let bytes = file_of(&games);
+    let fifth = 16
+        + games[..4]
+            .iter()
+            .map(GameRecord::encoded_len)
+            .sum::<usize>();
+    let last = bytes.len() - games[16].encoded_len();
+    let path = temp("bad-count.games");
+    for (game, at) in [(4u64, fifth), (16, last)] {
+        let left = bytes.len() - at;
+        // Just past the end, and as far as a count goes.
+        for count in [(left / 4) as u16, u16::MAX] {
+            let mut bad = bytes.clone();
+            bad[at..at + 2].copy_from_slice(&count.to_le_bytes());
+            std::fs::write(&path, &bad).unwrap();
+            let named = |err: &GamesError| {
+                matches!(err, GamesError::Game { game: g, offset, error, .. }
+                    if *g == game && *offset == at as u64
+                        && matches!(**error, GameError::CountPastEnd { .. }))
+                    && err
+                        .to_string()
+                        .contains(&format!("bad-count.games: game {game} at byte {at}: "))
+            };
+            let err = GameReader::open(&path)
+                .unwrap()
+                .find_map(Result::err)
+                .unwrap();
+            assert!(named(&err), "{err}");
+            // What `data stats`, `data convert` and the trainer read: an
+            // error too, not the games before it and a warning.
+            let mut reader = GameReader::open(&path).unwrap().ending_at_cut();
+            let read: Vec<_> = reader.by_ref().collect();
+            assert_eq!(read.len() as u64, game + 1);
+            assert!(named(read.last().unwrap().as_ref().unwrap_err()));
+            assert!(reader.cut_short().is_none());
+            let err = GamesFile::open(&path, Filter::NONE).unwrap_err();
+            assert!(named(&err), "{err}");
+            let err = stats(std::slice::from_ref(&path), &Filter::NONE, false).unwrap_err();
+            assert!(matches!(&err, DataFileError::Games(e) if named(e)), "{err}");
+            let err = TrainingPositions::open(&path, Filter::NONE)
+                .unwrap()
+                .find_map(Result::err)
+                .unwrap();
+            assert!(named(&err), "{err}");
+            // Nothing is cut from it.
+            assert!(repair_tail(&path).is_err());
+            assert_eq!(std::fs::read(&path).unwrap(), bad);
+        }
+    }
+    // The game in the middle: the next game's bytes are not its moves, and
+    // the error says which byte stops it and that its checksum is there.
+    let mut bad = bytes.clone();
+    bad[fifth..fifth + 2].copy_from_slice(&u16::MAX.to_le_bytes());
+    std::fs::write(&path, &bad).unwrap();
+    let text = GameReader::open(&path)
+        .unwrap()
+        .find_map(Result::err)
+        .unwrap()
+        .to_string();
+    let checksum = fifth + games[4].encoded_len() - 4;
+    assert!(
+        text.contains(&format!(
+            "at byte {checksum}, the checksum of a whole game of {} entries",
+            games[4].entries.len()
+        )),
+        "{text}"
+    );
+    assert!(text.contains("the count is damaged"), "{text}");
+}
+
+/// A file cut anywhere inside its last game (a copy cut short, a run
+/// killed while writing, a file `datagen` is still writing) reads as its
+/// whole games and says where it was cut, whatever the last game holds.
+#[test]
+fn a_file_cut_anywhere_in_its_last_game_is_cut_short() {
+    let mut games = testing::played(|seed| {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed + 74);
+        move || rng.next_u64()
+    });
+    // A last move unknown, as marlinformat conversions write it.
+    let mut open_end = random_game(12, 30);
+    open_end.entries.last_mut().unwrap().mv = Move::NULL;
+    games.push(open_end);
+    for (i, last) in games.iter().enumerate().skip(1) {
+        let whole = file_of(&games[..i]);
+        let mut full = whole.clone();
+        last.write_to(&mut full).unwrap();
+        for cut in whole.len() + 1..full.len() {
+            let path = temp("cut-anywhere.games");
+            std::fs::write(&path, &full[..cut]).unwrap();
+            let mut reader = GameReader::open(&path).unwrap();
+            let err = reader.by_ref().find_map(Result::err).unwrap();
+            assert!(
+                matches!(err, GamesError::Truncated { game, offset, .. }
+                    if game == i as u64 && offset == whole.len() as u64),
+                "cut at {cut}: {err}"
+            );
+            let file = GamesFile::open(&path, Filter::NONE).unwrap();
+            let cut_short = file.cut_short().unwrap();
+            assert_eq!(
+                (cut_short.game, cut_short.offset, cut_short.bytes),
+                (i as u64, whole.len() as u64, (cut - whole.len()) as u64)
+            );
+        }
+    }
 }
 
 #[test]

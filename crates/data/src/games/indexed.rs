@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 /// A file that ends inside a game (one a running `datagen` is still
 /// writing, or a copy cut short) gives its whole games, and
 /// [`cut_short`](GamesFile::cut_short) says where it was cut; damage
-/// anywhere else is an error.
+/// anywhere else is an error, a damaged entry count that runs past the end
+/// of the file included ([`GameError::CountPastEnd`](super::GameError::CountPastEnd)).
 ///
 /// ```
 /// use fianchetto_board::{Bitboards, Board};

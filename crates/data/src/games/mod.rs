@@ -92,7 +92,10 @@ use std::path::PathBuf;
 
 /// A games file that ends inside a game: a copy cut short, or a file a
 /// running `datagen` is still writing. The whole games before it are read;
-/// the half-written one is left out.
+/// the half-written one is left out. Only a file whose last bytes are the
+/// first bytes of a game is taken for one: an entry count that runs past
+/// the end over bytes that do not continue the game is
+/// [`GameError::CountPastEnd`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CutShort {
     /// The file.
@@ -271,6 +274,27 @@ pub enum GameError {
     /// Too many entries to write.
     #[error("{0} entries; a game holds at most {MAX_ENTRIES}")]
     TooLong(usize),
+    /// The entry count runs past the end of the file, but the bytes there
+    /// do not continue such a game, as the first bytes of a game cut short
+    /// do: more games follow it, or it is whole and its checksum says so.
+    /// The count is damaged.
+    #[error("its entry count {entries} needs {needed} bytes, more than the {available} left in the file, but they do not continue such a game: at byte {byte}, {why}; the count is damaged, the file not merely cut short")]
+    CountPastEnd {
+        /// The count the game's first two bytes give.
+        entries: usize,
+        /// The bytes that count needs.
+        needed: u64,
+        /// The bytes left in the file from the game's first.
+        available: u64,
+        /// The byte of the file where they stop continuing the game.
+        byte: u64,
+        /// What is there.
+        why: Box<GameError>,
+    },
+    /// The bytes before are a whole game of this many entries, and these
+    /// four its checksum: the count that says otherwise is wrong.
+    #[error("the checksum of a whole game of {0} entries")]
+    WholeGame(usize),
     /// The bytes are fewer than the game needs.
     #[error("{needed} bytes needed, {available} given")]
     Short {
@@ -310,7 +334,9 @@ pub enum GamesError {
         /// The version it gives.
         version: u32,
     },
-    /// The file ends inside a game.
+    /// The file ends inside a game: its last bytes are the first bytes of
+    /// a game (a damaged count that runs past the end is
+    /// [`GameError::CountPastEnd`] instead).
     #[error("{path}: game {game} at byte {offset}: truncated: the record needs {needed} bytes, the file has {available} left (a copy cut short, or a run killed while writing; `fianchetto data convert` keeps the whole games)")]
     Truncated {
         /// The file.
@@ -357,7 +383,11 @@ pub struct GameRecord {
 
 /// FNV-1a, 32 bits.
 pub(crate) fn fnv1a32(bytes: &[u8]) -> u32 {
-    let mut hash = 0x811C_9DC5u32;
+    fnv1a32_on(0x811C_9DC5, bytes)
+}
+
+/// FNV-1a, 32 bits, going on from `hash` (the hash of the bytes before).
+pub(crate) fn fnv1a32_on(mut hash: u32, bytes: &[u8]) -> u32 {
     for &b in bytes {
         hash = (hash ^ b as u32).wrapping_mul(0x0100_0193);
     }

@@ -2,10 +2,12 @@
 //! file, the game and its byte; training positions streamed out of them.
 
 use super::{
-    CutShort, Filter, FilterCounts, GameError, GameRecord, GamesError, ENTRY_SIZE, GAME_OVERHEAD,
-    HEADER_SIZE, MAGIC, VERSION,
+    fnv1a32, fnv1a32_on, CutShort, Ending, Filter, FilterCounts, GameError, GameRecord, GamesError,
+    ENTRY_SIZE, FLAG_CHESS960, GAME_OVERHEAD, HEADER_SIZE, MAGIC, VERSION,
 };
-use crate::marlin::PackedBoard;
+use crate::marlin::{DataError, PackedBoard, Wdl, RECORD_SIZE};
+use fianchetto_board::{Board, Move};
+use fianchetto_movegen::MoveGen;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -17,6 +19,11 @@ use std::path::{Path, PathBuf};
 /// [`open`](GameReader::open); a file that ends inside a game gives
 /// [`GamesError::Truncated`] for that game after every whole game before it,
 /// or, [`ending_at_cut`](GameReader::ending_at_cut), ends before that game.
+/// A game "ends past the file" only when the bytes left are the first bytes
+/// of such a game (valid codes and start position, each whole entry a legal
+/// move, no checksum of a shorter game among them); otherwise its entry
+/// count is damaged, and that is [`GameError::CountPastEnd`] for the game
+/// whatever the reader.
 pub struct GameReader {
     path: PathBuf,
     reader: BufReader<File>,
@@ -97,7 +104,8 @@ impl GameReader {
     /// copy cut short, or a file a running `datagen` is still writing)
     /// instead of failing on it: the whole games before it are read, and
     /// [`cut_short`](GameReader::cut_short) says where the file was cut.
-    /// Damage anywhere else is still an error.
+    /// Damage anywhere else, a damaged entry count that runs past the end
+    /// included, is still an error.
     pub fn ending_at_cut(mut self) -> GameReader {
         self.ends_at_cut = true;
         self
@@ -228,7 +236,7 @@ impl GameReader {
                 available: left,
             };
             if left < 4 {
-                return Err(truncated(GAME_OVERHEAD as u64));
+                return Err(self.cut_at(at, &[], left, GAME_OVERHEAD as u64));
             }
             let mut head = [0u8; 4];
             self.reader.read_exact(&mut head).map_err(|e| self.io(e))?;
@@ -248,7 +256,7 @@ impl GameReader {
             }
             let needed = (GAME_OVERHEAD + ENTRY_SIZE * GameRecord::entries_in(head)) as u64;
             if left < needed {
-                return Err(truncated(needed));
+                return Err(self.cut_at(at, &head, left, needed));
             }
             self.bytes.clear();
             self.bytes.extend_from_slice(&head);
@@ -264,6 +272,129 @@ impl GameReader {
             return Ok(Some(at));
         }
     }
+
+    /// The error for the game at `at` that the file ends inside: the rest
+    /// of the file, `left` bytes (fewer than the `needed` the game needs;
+    /// `head` those of them read already), is read and checked to be the
+    /// first bytes of such a game, as in a file cut short
+    /// ([`GamesError::Truncated`]); if it is not, the game is damaged
+    /// ([`GameError::CountPastEnd`]).
+    fn cut_at(&mut self, at: Location, head: &[u8], left: u64, needed: u64) -> GamesError {
+        self.bytes.clear();
+        self.bytes.extend_from_slice(head);
+        // Fewer than a game needs: at most GAME_OVERHEAD + 4 × 65 535 bytes.
+        self.bytes.resize(left as usize, 0);
+        if let Err(e) = self.reader.read_exact(&mut self.bytes[head.len()..]) {
+            return self.io(e);
+        }
+        match check_cut(&self.bytes, at.offset) {
+            Ok(()) => GamesError::Truncated {
+                path: self.path.clone(),
+                game: at.game,
+                offset: at.offset,
+                needed,
+                available: left,
+            },
+            Err(e) => self.error_at(at, e),
+        }
+    }
+}
+
+/// Checks that `tail`, the last bytes of a file from a game's first byte on
+/// and fewer than the game needs, are the first bytes of such a game, as a
+/// file cut short while the game was written ends: valid codes, a start
+/// position that is a position, each whole entry a legal move (a null move
+/// only as the game's last), and neither the bytes nor the entries that
+/// continue the game ending with the checksum of a whole game of fewer
+/// entries. `offset` is the game's first byte in the file.
+///
+/// Otherwise the count, not the file's length, is wrong:
+/// [`GameError::CountPastEnd`] says at which byte the bytes stop
+/// continuing the game, and what is there.
+fn check_cut(tail: &[u8], offset: u64) -> Result<(), GameError> {
+    let [lo, hi, ..] = *tail else {
+        return Ok(());
+    };
+    let entries = GameRecord::entries_in([lo, hi, 0, 0]);
+    let damaged = |at: usize, why: GameError| GameError::CountPastEnd {
+        entries,
+        needed: (GAME_OVERHEAD + ENTRY_SIZE * entries) as u64,
+        available: tail.len() as u64,
+        byte: offset + at as u64,
+        why: Box::new(why),
+    };
+    // Whether `tail[end - 4..end]` is the checksum of the whole game of
+    // the bytes before it (the count read as what they hold).
+    let whole_game_to = |end: usize| -> Option<usize> {
+        let body = end.checked_sub(GAME_OVERHEAD)?;
+        if body % ENTRY_SIZE != 0 || end > tail.len() {
+            return None;
+        }
+        let count = u16::try_from(body / ENTRY_SIZE).ok()?;
+        let hash = fnv1a32_on(fnv1a32(&count.to_le_bytes()), &tail[2..end - 4]);
+        let stored = u32::from_le_bytes(tail[end - 4..end].try_into().ok()?);
+        (hash == stored).then_some(count as usize)
+    };
+    // At `at`, an entry that does not continue the game: a checksum, or `why`.
+    let stopped = |at: usize, why: GameError| match whole_game_to(at + ENTRY_SIZE) {
+        Some(count) => damaged(at, GameError::WholeGame(count)),
+        None => damaged(at, why),
+    };
+    if let Some(count) = whole_game_to(tail.len()) {
+        return Err(damaged(tail.len() - 4, GameError::WholeGame(count)));
+    }
+    if let Some(&code) = tail.get(2) {
+        Ending::from_code(code).ok_or_else(|| damaged(2, GameError::Ending(code)))?;
+    }
+    if let Some(&flags) = tail.get(3) {
+        if flags & !FLAG_CHESS960 != 0 {
+            return Err(damaged(3, GameError::Flags(flags)));
+        }
+    }
+    let Some(Ok(start)) = tail
+        .get(4..4 + RECORD_SIZE)
+        .map(<&[u8; RECORD_SIZE]>::try_from)
+    else {
+        return Ok(());
+    };
+    let mut start = PackedBoard::from_bytes(start);
+    if Wdl::from_byte(start.wdl).is_none() {
+        return Err(damaged(
+            4 + 30,
+            GameError::Start(DataError::Result(start.wdl)),
+        ));
+    }
+    (start.score, start.wdl, start.extra) = (0, Wdl::Draw as u8, 0);
+    let game = GameRecord {
+        start,
+        ..GameRecord::default()
+    };
+    let mut board = game.start_board().map_err(|e| damaged(4, e))?;
+    let first = 4 + RECORD_SIZE;
+    for (index, c) in tail[first..].chunks_exact(ENTRY_SIZE).enumerate() {
+        let at = first + ENTRY_SIZE * index;
+        let bits = u16::from_le_bytes([c[0], c[1]]);
+        let Some(mv) = Move::from_bits(bits) else {
+            return Err(stopped(at, GameError::MoveKind { index, bits }));
+        };
+        if mv == Move::NULL {
+            if index + 1 != entries {
+                return Err(stopped(at, GameError::NullMove { index }));
+            }
+        } else if board.legal_moves().contains(&mv) {
+            board.play_unchecked(mv);
+        } else {
+            return Err(stopped(
+                at,
+                GameError::IllegalMove {
+                    index,
+                    bits,
+                    fen: board.fen(),
+                },
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl Iterator for GameReader {
