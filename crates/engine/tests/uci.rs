@@ -636,3 +636,56 @@ fn the_bestmove_safety_net_is_never_needed() {
     }
     e.quit();
 }
+
+/// Writes `bytes` to the engine's input as they are (not UTF-8, say).
+fn send_bytes(e: &mut Engine, bytes: &[u8]) {
+    use std::io::Write;
+    let stdin = e.stdin.as_mut().expect("the input is open");
+    stdin.write_all(bytes).expect("engine reads");
+    stdin.flush().expect("flush");
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_reported_and_the_engine_lives() {
+    let mut e = Engine::start();
+    e.send("isready");
+    e.expect("readyok");
+    send_bytes(&mut e, b"\xff\n");
+    let lines = e.until(|l| l.starts_with("info string error"), LONG);
+    let error = lines.last().expect("a line");
+    assert!(error.contains("not UTF-8"), "{error}");
+    assert!(error.contains("0xff"), "{error}");
+    e.send("isready");
+    e.expect("readyok");
+    // A Latin-1 path in setoption is refused with an error; the engine and
+    // its options stay as they were.
+    send_bytes(&mut e, b"setoption name BookFile value /tmp/caf\xe9.bin\n");
+    let error = e.expect("info string error");
+    assert!(error.contains("not UTF-8"), "{error}");
+    e.send("isready");
+    e.expect("readyok");
+    // During `go infinite` a bad line does not stop the search: only `stop`
+    // gives the best move.
+    e.send("position startpos");
+    e.send("go infinite");
+    send_bytes(&mut e, b"\xc3\x28\n");
+    let lines = e.until(|l| l.starts_with("info string error"), LONG);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:#?}"
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("isready");
+    let lines = e.until(|l| l == "readyok", LONG);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:#?}"
+    );
+    e.send("stop");
+    let (best, _) = e.bestmove(Duration::from_secs(5));
+    assert!(
+        legal_in((fianchetto_board::START_FEN, &[]), &best),
+        "{best}"
+    );
+    e.quit();
+}

@@ -136,10 +136,33 @@ impl Session {
     }
 
     /// Reads commands from `input` until `quit` or the end of input.
-    pub fn run(&mut self, input: impl BufRead) {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            if self.handle_line(&line) == Flow::Quit {
+    ///
+    /// Lines are read as bytes: one that is not UTF-8 (a Latin-1 path in
+    /// `setoption`, a stray byte) is refused with `info string error: …`
+    /// naming its number and the first bad byte, and the session goes on
+    /// (a running search too). Only the end of input or a read error ends it.
+    pub fn run(&mut self, mut input: impl BufRead) {
+        let mut bytes = Vec::new();
+        let mut number = 0u64;
+        loop {
+            bytes.clear();
+            match input.read_until(b'\n', &mut bytes) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            }
+            number += 1;
+            let line = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            let line = match std::str::from_utf8(line) {
+                Ok(line) => line,
+                Err(e) => {
+                    self.error(not_utf8(number, line, &e));
+                    continue;
+                }
+            };
+            if self.handle_line(line) == Flow::Quit {
                 return;
             }
         }
@@ -822,6 +845,17 @@ fn legal_bestmove(
         mv: notation.write(best),
         ponder: ponder.map(|p| notation.write(p)),
     }
+}
+
+/// The error for input line `number`, `line`, which is not UTF-8: the line
+/// number, the first bad byte and its column (counted from 1).
+fn not_utf8(number: u64, line: &[u8], e: &std::str::Utf8Error) -> String {
+    let at = e.valid_up_to();
+    let byte = line.get(at).copied().unwrap_or_default();
+    format!(
+        "input line {number} is not UTF-8 (byte 0x{byte:02x} at column {}); ignored",
+        at + 1
+    )
 }
 
 /// One step of SplitMix64: the next number of a small seeded generator,
