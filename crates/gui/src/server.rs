@@ -886,6 +886,7 @@ mod tests {
         let app = Arc::new(App::new(net, Limits::default()));
         let _server = spawn(listener, app).unwrap();
         let get = format!("GET / HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+        let started = Instant::now();
         // 8 connections that send nothing, 200 that send a byte a second.
         let idle: Vec<TcpStream> = (0..8).map(|_| TcpStream::connect(addr).unwrap()).collect();
         let mut slow: Vec<TcpStream> = (0..200)
@@ -896,9 +897,9 @@ mod tests {
             for c in &mut slow {
                 let _ = c.write_all(&head[second..=second]);
             }
-            let started = Instant::now();
+            let asked = Instant::now();
             let reply = exchange(addr, get.as_bytes());
-            let took = started.elapsed();
+            let took = asked.elapsed();
             assert!(reply.starts_with("HTTP/1.1 200 OK\r\n"), "{reply}");
             assert!(
                 took < Duration::from_secs(1),
@@ -906,7 +907,19 @@ mod tests {
             );
             std::thread::sleep(Duration::from_millis(1000).saturating_sub(took));
         }
-        drop(idle);
+        // A connection that never sends a byte is closed once the head's
+        // time is up, not held.
+        let mut quiet = idle.into_iter().next().unwrap();
+        quiet
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        let mut rest = Vec::new();
+        let _ = quiet.read_to_end(&mut rest);
+        let held = started.elapsed();
+        assert!(
+            held < IO_TIMEOUT + Duration::from_secs(5),
+            "an idle connection was held {held:?}"
+        );
     }
 
     /// Sends `request` to the app at `addr` and returns its whole reply.
