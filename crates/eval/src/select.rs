@@ -151,7 +151,8 @@ impl EvalChoice {
 
 /// The text of a weights file (`name value` lines, what `tune texel`
 /// writes), once every line is known to name a weight and an integer; or
-/// why not (the file cannot be read, or the line that is wrong). Weight
+/// why not (the file cannot be read, is not a regular file, holds more
+/// than [`MAX_WEIGHTS_BYTES`] or is not UTF-8, or the line that is wrong). Weight
 /// names are the same for every hand-crafted preset, so one check serves
 /// them all.
 pub fn read_weights(file: &Path) -> Result<String, String> {
@@ -293,7 +294,10 @@ pub enum LoadNetError {
 pub const EMBEDDED: &str = "<embedded>";
 
 /// The network in `path`, or the embedded one for `None`, an empty path
-/// or [`EMBEDDED`].
+/// or [`EMBEDDED`]. The file is read only when it is a regular file whose
+/// length (from its metadata) is the one its header gives; a FIFO, a
+/// device or a file of the wrong size is refused, naming it, without its
+/// weights being read.
 pub fn load_network(path: Option<&Path>) -> Result<Arc<Network>, LoadNetError> {
     match path.filter(|p| !p.as_os_str().is_empty() && p.as_os_str() != EMBEDDED) {
         None => embedded_network().map_err(|source| LoadNetError::Net {
