@@ -72,6 +72,10 @@ fn fake_engine(behaviour: Behaviour) {
             continue;
         };
         match cmd {
+            Command::Uci if behaviour == Behaviour::Escapes => {
+                say("id name Evil\x1b[2J");
+                say("uciok");
+            }
             Command::Uci => {
                 say("id name Fake");
                 say("id author the tests");
@@ -281,6 +285,7 @@ fn a_flooding_engine_is_a_fault_with_memory_bounded() {
 fn an_engines_last_lines_are_printed_escaped() {
     let mut e = Engine::start(fake("escapes")).expect("starts");
     let game = Game::new(Bitboards::startpos());
+    assert_eq!(e.name(), r"Evil\x1b[2J");
     let text = e.play(&game, &Go::depth(1)).unwrap_err().to_string();
     assert!(
         !text.chars().any(|c| c.is_control() && c != '\n'),

@@ -898,6 +898,35 @@ mod tests {
     }
 
     #[test]
+    fn lines_of_arbitrary_bytes_never_end_the_session() {
+        // 300 lines of random bytes (half of them not UTF-8), each followed
+        // by `isready`: every `isready` is answered, each bad line named.
+        let mut state = 0x5eed_u64;
+        let mut input = Vec::new();
+        let mut bad = 0;
+        for _ in 0..300 {
+            let len = (splitmix(&mut state) % 40) as usize;
+            let mut line: Vec<u8> = (0..len)
+                .map(|_| splitmix(&mut state) as u8)
+                .filter(|&b| b != b'\n')
+                .collect();
+            if splitmix(&mut state) % 2 == 0 {
+                line.push(0xff);
+            }
+            bad += usize::from(std::str::from_utf8(&line).is_err());
+            input.extend_from_slice(&line);
+            input.extend_from_slice(b"\nisready\n");
+        }
+        let sink = Sink::default();
+        let mut session = Session::new(Output::new(Box::new(sink.clone())));
+        session.run(std::io::Cursor::new(input));
+        let text = String::from_utf8_lossy(&sink.0.lock().unwrap()).into_owned();
+        assert_eq!(text.lines().filter(|l| *l == "readyok").count(), 300);
+        let named = text.lines().filter(|l| l.contains("is not UTF-8")).count();
+        assert_eq!(named, bad, "{text}");
+    }
+
+    #[test]
     fn the_safety_net_reports_what_it_replaces() {
         let sink = Sink::default();
         let out = Output::new(Box::new(sink.clone()));

@@ -183,8 +183,10 @@ impl Engine {
         loop {
             match engine.recv(Some(deadline), "uciok", "starting")? {
                 Reply::UciOk => break,
+                // The name heads every message about the engine, printed on
+                // a terminal: its control characters are written out.
                 Reply::Id(crate::Id::Name(name)) if engine.config.label.is_none() => {
-                    engine.name = name
+                    engine.name = error::escape(&name)
                 }
                 Reply::Id(crate::Id::Author(author)) => engine.author = author,
                 Reply::Option(option) => engine.options.push(option),
