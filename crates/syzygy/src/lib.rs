@@ -58,11 +58,13 @@ mod pairs;
 mod root;
 mod table;
 mod tablebase;
+mod verify;
 
 pub use error::{SyzygyError, TableKind, TableProblem};
 pub use material::Material;
 pub use root::{RootMove, RootMoves, RANK_WIN};
 pub use tablebase::{Tablebase, MAX_PIECES};
+pub use verify::{file_md5, verify_file};
 
 use std::fmt;
 use std::ops::Neg;

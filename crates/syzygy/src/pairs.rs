@@ -363,3 +363,108 @@ impl Pairs {
         }
     }
 }
+
+impl Pairs {
+    /// Decodes every value of a store of `entries` values and checks what
+    /// the format lets one check: the sparse index points where the size
+    /// table says each of its values is, the blocks hold at least `entries`
+    /// values, each block's codes name symbols that exist and end inside the
+    /// block once they give the values its size says, and every value a
+    /// decoded symbol expands into is at most `max_value`. A flip inside a
+    /// block's codes that still decodes to the right number of values (a
+    /// different but valid code) cannot be seen here.
+    pub(crate) fn verify(&self, data: &[u8], entries: u64, max_value: u16) -> Result<(), Corrupt> {
+        let c = match self {
+            Pairs::Constant(value) if *value > max_value => {
+                return Err("a constant value out of range")
+            }
+            Pairs::Constant(_) => return Ok(()),
+            Pairs::Compressed(c) => c,
+        };
+        // Where each block's values start, from the size table.
+        let mut starts = Vec::with_capacity(c.size_entries + 1);
+        let mut total = 0u64;
+        for block in 0..c.size_entries {
+            starts.push(total);
+            total += u16_le(data, c.size_table + 2 * block)? as u64 + 1;
+        }
+        starts.push(total);
+        if starts[c.data_blocks.min(c.size_entries)] < entries {
+            return Err("blocks that hold fewer values than the table has positions");
+        }
+        // The sparse index: entry e gives the block and place of value
+        // (e << index_bits) + half.
+        let half = 1u64 << (c.index_bits - 1);
+        for e in 0..entries.div_ceil(1u64 << c.index_bits) {
+            let at = c.index_table + 6 * e as usize;
+            let block = u32_le(data, at)? as usize;
+            let place = u16_le(data, at + 4)? as u64;
+            if block >= c.size_entries {
+                return Err("a sparse index entry past the size table");
+            }
+            let target = (e << c.index_bits) + half;
+            if target < entries && starts[block] + place != target {
+                return Err("a sparse index entry that disagrees with the block sizes");
+            }
+        }
+        // Every block's codes.
+        let block_len = 1usize << c.block_log2;
+        let mut used = vec![false; c.symbols.len()];
+        let mut buf = vec![0u8; block_len + 16];
+        for block in 0..c.data_blocks {
+            let at = c.data + (block << c.block_log2);
+            let bytes = data
+                .get(at..at + block_len)
+                .ok_or("an offset past the end of the file")?;
+            buf[..block_len].copy_from_slice(bytes);
+            let mut left = starts[block + 1] - starts[block];
+            let mut bit = 0usize;
+            while left > 0 {
+                let byte = bit / 8;
+                let mut word = [0u8; 8];
+                word.copy_from_slice(&buf[byte..byte + 8]);
+                let shift = bit % 8;
+                let mut code = u64::from_be_bytes(word) << shift;
+                if shift > 0 {
+                    code |= (buf[byte + 8] as u64) >> (8 - shift);
+                }
+                let mut l = 0;
+                while code < c.base[l] {
+                    l += 1; // ends: the last base is 0
+                }
+                let len = c.min_len + l as u32;
+                let sym = c.lowest_symbol[l] as u64 + ((code - c.base[l]) >> (64 - len));
+                let symbol = c
+                    .symbols
+                    .get(sym as usize)
+                    .ok_or("a code for a symbol that does not exist")?;
+                // The last symbol of a block may run past its end (the
+                // tables' writer leaves it so): only its first values count.
+                left = left.saturating_sub(symbol.extra as u64 + 1);
+                used[sym as usize] = true;
+                bit += len as usize;
+                if bit > 8 * block_len {
+                    return Err("codes past the end of their block");
+                }
+            }
+        }
+        // The values of the symbols used.
+        let mut stack: Vec<usize> = (0..used.len()).filter(|&s| used[s]).collect();
+        while let Some(s) = stack.pop() {
+            let Symbol { left, right, .. } = c.symbols[s];
+            if right == LEAF {
+                if left > max_value {
+                    return Err("a value out of range");
+                }
+                continue;
+            }
+            for child in [left as usize, right as usize] {
+                if !used[child] {
+                    used[child] = true;
+                    stack.push(child);
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -139,6 +139,36 @@ impl Table {
         })
     }
 
+    /// Decodes every value of every table of the file and checks it (see
+    /// [`Pairs::verify`]), and that the DTZ value maps lie inside the file.
+    pub(crate) fn verify(&self) -> Result<(), Corrupt> {
+        let data: &[u8] = &self.map;
+        for tables in &self.files {
+            let max_value = match self.kind {
+                TableKind::Wdl => 4,
+                TableKind::Dtz if tables.dtz_flags & DTZ_MAPPED != 0 => {
+                    let width = if tables.dtz_flags & DTZ_WIDE != 0 {
+                        2
+                    } else {
+                        1
+                    };
+                    for map in &tables.maps {
+                        if map.at + width * map.len > data.len() {
+                            return Err("a DTZ value map past the end of the file");
+                        }
+                    }
+                    let longest = tables.maps.iter().map(|m| m.len).max().unwrap_or(0);
+                    longest.saturating_sub(1).min(u16::MAX as usize) as u16
+                }
+                TableKind::Dtz => u16::MAX,
+            };
+            for side in &tables.sides {
+                side.pairs.verify(data, side.entries, max_value)?;
+            }
+        }
+        Ok(())
+    }
+
     /// The WDL value (-2..=2) of `board`, whose material is this table's.
     /// En passant is not looked at: the tables hold positions without it.
     pub(crate) fn wdl<B: Board>(&self, board: &B) -> Result<i8, Corrupt> {

@@ -78,7 +78,7 @@ impl Slot {
 }
 
 /// Opens and maps a table file and reads its header.
-fn open(path: &Path, kind: TableKind, named: Material) -> Result<Table, TableProblem> {
+pub(crate) fn open(path: &Path, kind: TableKind, named: Material) -> Result<Table, TableProblem> {
     let io = |e: std::io::Error| TableProblem::Io(e.to_string().into());
     let file = File::open(path).map_err(io)?;
     let len = file.metadata().map_err(io)?.len();

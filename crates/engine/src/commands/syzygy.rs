@@ -1,6 +1,8 @@
 //! `fianchetto syzygy --path DIR --fen FEN`: what the Syzygy tables say of a
 //! position (WDL, DTZ, the best move, every move with `--moves`), and
-//! `--bench FILE`: probes per second over a file of positions.
+//! `--bench FILE`: probes per second over a file of positions, and
+//! `--verify DIR [--checksums FILE]`: every table file of a folder decoded
+//! whole and checked (and its MD5 sum compared with a list).
 
 use super::flags::BackendFlag;
 use super::CommandError;
@@ -8,7 +10,8 @@ use crate::{say, with_backend};
 use fianchetto_board::CastlingMode;
 use fianchetto_movegen::{to_san, to_uci, MoveGen};
 use fianchetto_syzygy::Tablebase;
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Arguments of `fianchetto syzygy`.
@@ -17,10 +20,10 @@ pub struct SyzygyArgs {
     /// Directories of tables (`KQvKR.rtbw`, `KQvKR.rtbz`, ...): the option
     /// may be repeated, and each may hold several separated by `:` (`;` on
     /// Windows), as in the UCI option SyzygyPath.
-    #[arg(long, required = true)]
+    #[arg(long, required_unless_present = "verify")]
     pub path: Vec<String>,
     /// The position to probe (no castling rights).
-    #[arg(long, required_unless_present = "bench")]
+    #[arg(long, required_unless_present_any = ["bench", "verify"])]
     pub fen: Option<String>,
     /// Also list every legal move, best first, with its WDL and DTZ.
     #[arg(long)]
@@ -32,6 +35,14 @@ pub struct SyzygyArgs {
     /// Passes over the file's positions for `--bench`.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     pub rounds: u32,
+    /// Instead: check every table file (`.rtbw`, `.rtbz`) of this folder,
+    /// every block decoded; names each bad file and fails if any is.
+    #[arg(long, conflicts_with_all = ["path", "fen", "moves", "bench"])]
+    pub verify: Option<PathBuf>,
+    /// With `--verify`: a file of MD5 sums as `md5sum` writes them (`HEX
+    /// NAME` lines); each table file listed must match its sum.
+    #[arg(long, requires = "verify")]
+    pub checksums: Option<PathBuf>,
     /// `--backend`.
     #[command(flatten)]
     pub board: BackendFlag,
@@ -39,6 +50,9 @@ pub struct SyzygyArgs {
 
 /// Runs `syzygy`.
 pub fn run(args: &SyzygyArgs) -> Result<(), CommandError> {
+    if let Some(dir) = &args.verify {
+        return verify(dir, args.checksums.as_deref());
+    }
     let mut tables = Tablebase::new();
     for list in &args.path {
         tables
@@ -125,5 +139,104 @@ fn bench<B: MoveGen>(tables: &Tablebase, file: &PathBuf, rounds: u32) -> Result<
     say!("wdl {wdl_rate:.0} probes/s");
     say!("dtz {dtz_rate:.0} probes/s");
     say!("checksum {check}");
+    Ok(())
+}
+
+/// Reads a file of MD5 sums (`HEX  NAME` lines, as `md5sum` writes them;
+/// a `*` before the name, binary mode, is allowed): the sums by file name.
+fn read_checksums(file: &Path) -> Result<HashMap<String, String>, CommandError> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| CommandError::Usage(format!("{}: {e}", file.display())))?;
+    let mut sums = HashMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim_end();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = || {
+            CommandError::Usage(format!(
+                "{} line {}: not an MD5 sum and a file name: `{line}`",
+                file.display(),
+                n + 1
+            ))
+        };
+        let (hex, name) = line.split_once(char::is_whitespace).ok_or_else(bad)?;
+        let name = name.trim_start();
+        let name = name.strip_prefix('*').unwrap_or(name);
+        if hex.len() != 32 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) || name.is_empty() {
+            return Err(bad());
+        }
+        // A name with a folder (`./KQvK.rtbw`, `3-4-5/KQvK.rtbw`) counts by
+        // its last part.
+        let name = name.rsplit('/').next().unwrap_or(name);
+        sums.insert(name.to_string(), hex.to_ascii_lowercase());
+    }
+    Ok(sums)
+}
+
+/// `--verify DIR [--checksums FILE]`: prints `ok NAME` or `bad NAME: what`
+/// for each table file of `dir` in name order, then a count; fails when a
+/// file is bad: refused by [`fianchetto_syzygy::verify_file`], or with
+/// `checksums`, not listed there or with another MD5 sum.
+fn verify(dir: &Path, checksums: Option<&Path>) -> Result<(), CommandError> {
+    let sums = match checksums {
+        Some(file) => Some(read_checksums(file)?),
+        None => None,
+    };
+    let listing = |e: std::io::Error| CommandError::Usage(format!("{}: {e}", dir.display()));
+    let mut names = Vec::new();
+    for item in std::fs::read_dir(dir).map_err(listing)? {
+        let name = item
+            .map_err(listing)?
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
+        if name.ends_with(".rtbw") || name.ends_with(".rtbz") {
+            names.push(name);
+        }
+    }
+    names.sort();
+    if names.is_empty() {
+        return Err(CommandError::Usage(format!(
+            "no Syzygy tables (files such as KQvKR.rtbw or KQvKR.rtbz) in {}",
+            dir.display()
+        )));
+    }
+    let mut bad = 0;
+    for name in &names {
+        let path = dir.join(name);
+        let mut problems = Vec::new();
+        if let Err(e) = fianchetto_syzygy::verify_file(&path) {
+            problems.push(match e {
+                fianchetto_syzygy::SyzygyError::BadTable { problem, .. } => problem.to_string(),
+                other => other.to_string(),
+            });
+        }
+        if let Some(sums) = &sums {
+            match sums.get(name) {
+                Some(want) => match fianchetto_syzygy::file_md5(&path) {
+                    Ok(got) if &got == want => {}
+                    Ok(got) => problems.push(format!("MD5 {got}, the checksum file says {want}")),
+                    Err(e) => problems.push(format!("cannot read the file: {e}")),
+                },
+                None => problems.push("not in the checksum file".to_string()),
+            }
+        }
+        if problems.is_empty() {
+            say!("ok {name}");
+        } else {
+            bad += 1;
+            say!("bad {name}: {}", problems.join("; "));
+        }
+    }
+    // Sums of files not in the folder are left alone: a folder may hold
+    // part of the tables a checksum file lists.
+    say!("{} table files, {bad} bad", names.len());
+    if bad > 0 {
+        return Err(CommandError::Usage(format!(
+            "{bad} bad table files in {}",
+            dir.display()
+        )));
+    }
     Ok(())
 }
