@@ -114,3 +114,37 @@ fn a_bad_checksum_file_is_refused() {
     assert!(err.contains("line 1"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_probe_that_contradicts_its_moves_is_an_error() {
+    // Byte 2953 of KPvK.rtbw, flipped, still decodes, but gives this K+P v
+    // K win as a draw while the move b3c3 is listed as winning.
+    let dir = scratch("contradiction");
+    copies(&dir, 2953);
+    let fen = "8/8/1k6/8/8/1K6/1P6/8 w - - 0 1";
+    let out = common::run(
+        &[
+            "syzygy",
+            "--path",
+            dir.to_str().unwrap(),
+            "--fen",
+            fen,
+            "--moves",
+        ],
+        "",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stdout}");
+    assert!(!stdout.contains("wdl 0"), "{stdout}");
+    assert!(stderr.contains("contradict"), "{stderr}");
+    // The good tables answer.
+    let good = tables::tables_dir();
+    let out = common::run(
+        &["syzygy", "--path", good.to_str().unwrap(), "--fen", fen],
+        "",
+    );
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("wdl 2\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

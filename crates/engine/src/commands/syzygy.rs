@@ -73,9 +73,26 @@ fn usage(e: fianchetto_syzygy::SyzygyError) -> CommandError {
 /// line `<uci> <san> wdl N dtz N` per legal move, best first.
 fn probe<B: MoveGen>(tables: &Tablebase, args: &SyzygyArgs) -> Result<(), CommandError> {
     let board = B::from_fen(args.fen.as_deref().unwrap_or_default())?;
-    say!("wdl {}", tables.probe_wdl(&board).map_err(usage)?.value());
-    say!("dtz {}", tables.probe_dtz(&board).map_err(usage)?);
+    let wdl = tables.probe_wdl(&board).map_err(usage)?.value();
+    let dtz = tables.probe_dtz(&board).map_err(usage)?;
     let moves = tables.root_moves(&board, true).map_err(usage)?;
+    // The tables' own invariants: a position with moves is won, drawn or
+    // lost as its best move is, and its DTZ has that sign too. A file
+    // changed where its codes still decode can break them; never print
+    // such an answer.
+    let best_wdl = moves.iter().map(|m| m.wdl.value()).max();
+    let contradicts =
+        best_wdl.is_some_and(|b| b.signum() != wdl.signum() || dtz.signum() != b.signum() as i32);
+    if contradicts {
+        return Err(CommandError::Usage(format!(
+            "the Syzygy tables contradict themselves for this position (wdl {wdl}, dtz {dtz}, \
+             best move's wdl {}): a table file is corrupt; check them with \
+             `fianchetto syzygy --verify DIR --checksums FILE`",
+            best_wdl.unwrap_or_default()
+        )));
+    }
+    say!("wdl {wdl}");
+    say!("dtz {dtz}");
     match moves.first() {
         Some(best) => say!(
             "best {} {} dtz {}",
