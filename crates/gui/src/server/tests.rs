@@ -69,11 +69,7 @@ fn cross_site_senders_are_refused_whatever_header_names_them() {
 
 #[test]
 fn cross_site_posts_and_two_hosts_are_refused_over_http() {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap();
-    let net = Arc::new(fianchetto_eval::nnue::Network::zero());
-    let app = Arc::new(App::new(net, Limits::default()));
-    let _server = spawn(listener, app).unwrap();
+    let addr = serve();
     let host = format!("Host: {addr}\r\n");
     let reply = exchange(
         addr,
@@ -129,11 +125,7 @@ fn cross_site_posts_and_two_hosts_are_refused_over_http() {
 
 #[test]
 fn idle_and_trickling_connections_delay_no_one() {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap();
-    let net = Arc::new(fianchetto_eval::nnue::Network::zero());
-    let app = Arc::new(App::new(net, Limits::default()));
-    let _server = spawn(listener, app).unwrap();
+    let addr = serve();
     let get = format!("GET / HTTP/1.1\r\nHost: {addr}\r\n\r\n");
     let started = Instant::now();
     // 8 connections that send nothing, 200 that send a byte a second.
@@ -171,6 +163,16 @@ fn idle_and_trickling_connections_delay_no_one() {
     );
 }
 
+/// Serves an app with the default limits on a free local port: its address.
+fn serve() -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let net = Arc::new(fianchetto_eval::nnue::Network::zero());
+    let app = Arc::new(App::new(net, Limits::default()));
+    spawn(listener, app).unwrap();
+    addr
+}
+
 /// Sends `request` to the app at `addr` and returns its whole reply.
 fn exchange(addr: SocketAddr, request: &[u8]) -> String {
     let mut c = TcpStream::connect(addr).unwrap();
@@ -200,11 +202,7 @@ fn head(host: &str, headers: usize, size: usize) -> Vec<u8> {
 
 #[test]
 fn the_server_refuses_hostile_requests_and_keeps_serving() {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap();
-    let net = Arc::new(fianchetto_eval::nnue::Network::zero());
-    let app = Arc::new(App::new(net, Limits::default()));
-    let _server = spawn(listener, app).unwrap();
+    let addr = serve();
     let host = format!("Host: {addr}\r\n");
     let get = format!("GET /api/options HTTP/1.1\r\n{host}\r\n");
     let ok = exchange(addr, get.as_bytes());
