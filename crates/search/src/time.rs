@@ -8,13 +8,10 @@
 //!   of the increment) as the *optimum*, and a few optimums, capped at a
 //!   fraction of the clock, as the *maximum*: the hard deadline, never
 //!   exceeded.
-//! - After each completed iteration [`IterationTracker`] scales the optimum
-//!   by three signals: how stable the best move has been, what share of the
-//!   iteration's nodes went to the best move (a move that took nearly all of
-//!   them is clearly best; one that took half is contested), and whether the
-//!   score is falling compared with the earlier iterations (a falling score
-//!   asks for more time to find a defence). The search stops once the
-//!   elapsed time passes the scaled optimum.
+//! - After each completed iteration the optimum is scaled by how stable the
+//!   best move has been ([`IterationTracker`]): an unstable search may take
+//!   up to about twice the optimum, a long-stable one stops before it. The
+//!   search stops once the elapsed time passes the scaled optimum.
 //!
 //! ```
 //! use fianchetto_board::Color;
@@ -37,7 +34,6 @@
 
 use crate::Limits;
 use fianchetto_board::{Color, Move};
-use fianchetto_eval::Score;
 use std::time::{Duration, Instant};
 
 /// Moves we plan for when the time control does not say (sudden death).
@@ -55,26 +51,6 @@ const CAP_TENTHS: u32 = 4;
 /// changed (the last entry for longer runs): an unstable search may take
 /// up to about twice the optimum, a long-stable one stops well before.
 const STABILITY_SCALE: [f64; 7] = [1.9, 1.4, 1.1, 0.95, 0.85, 0.8, 0.75];
-/// Node share: the scale is `NODES_SCALE_AT_ZERO − NODES_SCALE_SLOPE ×
-/// share`, within `NODES_SCALE_RANGE` (all nodes on the best move: 0.6; one
-/// half: 1.3).
-const NODES_SCALE_AT_ZERO: f64 = 2.0;
-const NODES_SCALE_SLOPE: f64 = 1.4;
-const NODES_SCALE_RANGE: (f64, f64) = (0.6, 1.6);
-/// Iterations before the node share counts (shallow ones say little: they
-/// count as an even split).
-const NODES_SCALE_MIN_ITERATIONS: u32 = 6;
-/// Falling score: the scale grows by this per centipawn the last score is
-/// below the average of the earlier ones (about 40% per 100 cp), within
-/// `FALLING_SCALE_RANGE` (a rising score gives a little back).
-const FALLING_SCALE_PER_CP: f64 = 0.004;
-const FALLING_SCALE_RANGE: (f64, f64) = (0.85, 1.6);
-/// The weight of the history in the exponential average of the scores.
-const SCORE_AVERAGE_DECAY: f64 = 0.6;
-/// Scores are clamped to ± this many centipawns before averaging: mates
-/// are decided, not falling.
-const SCORE_CLAMP_CP: i32 = 2_000;
-
 /// Deadlines of one search, measured from its start.
 #[derive(Clone, Debug)]
 pub struct TimeManager {
@@ -162,7 +138,7 @@ impl TimeManager {
     }
 
     /// Whether to stop after a completed iteration, with the optimum scaled
-    /// by `scale` (see [`IterationTracker::scale`]); the scaled target never
+    /// by `scale`; the scaled target never
     /// passes the hard deadline. A fixed move time never stops here.
     pub fn soft_expired_scaled(&self, scale: f64) -> bool {
         let Some(soft) = self.soft else { return false };
@@ -221,104 +197,49 @@ fn stability_factor(stable_iterations: u32) -> f64 {
     STABILITY_SCALE[(stable_iterations as usize).min(STABILITY_SCALE.len() - 1)]
 }
 
-/// What the iterations of one search said so far, for scaling the optimum
-/// (see the [module documentation](self)). Fixed-size, no allocation.
+/// How many iterations in a row of one search returned the same best
+/// move, for [`TimeManager::soft_expired`]. Fixed-size, no allocation.
 ///
 /// ```
-/// use fianchetto_board::{Move, Square, MoveKind};
-/// use fianchetto_eval::Score;
+/// use fianchetto_board::{Move, MoveKind, Square};
 /// use fianchetto_search::time::IterationTracker;
 ///
 /// let e4 = Move::new(Square::E2, Square::E4, MoveKind::DoublePush);
+/// let d4 = Move::new(Square::D2, Square::D4, MoveKind::DoublePush);
 /// let mut t = IterationTracker::default();
-/// for _ in 0..8 {
-///     t.record(e4, Score::cp(30), 0.95);
+/// for _ in 0..4 {
+///     t.record(e4);
 /// }
-/// let calm = t.scale();
-/// let mut u = IterationTracker::default();
-/// for s in [30, 30, 30, -40] {
-///     u.record(e4, Score::cp(s), 0.5);
-/// }
-/// assert!(calm < 1.0 && u.scale() > 1.5 * calm);
+/// assert_eq!(t.stable_iterations(), 3);
+/// t.record(d4);
+/// assert_eq!(t.stable_iterations(), 0);
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct IterationTracker {
-    iterations: u32,
     best: Option<Move>,
     stable: u32,
-    /// Exponential average of the earlier iterations' scores (centipawns).
-    average: f64,
-    last: f64,
-    /// The best move's share of the last iteration's nodes.
-    fraction: f64,
 }
 
 impl IterationTracker {
-    /// Records a completed iteration: its best move, its score, and the
-    /// share (0 to 1) of the iteration's nodes the best move took.
-    pub fn record(&mut self, best: Move, score: Score, best_fraction: f64) {
+    /// Records a completed iteration's best move.
+    pub fn record(&mut self, best: Move) {
         if self.best == Some(best) {
             self.stable += 1;
         } else {
             self.stable = 0;
         }
         self.best = Some(best);
-        let cp = f64::from(score.0.clamp(-SCORE_CLAMP_CP, SCORE_CLAMP_CP));
-        if self.iterations == 0 {
-            self.average = cp;
-        } else {
-            self.average =
-                SCORE_AVERAGE_DECAY * self.average + (1.0 - SCORE_AVERAGE_DECAY) * self.last;
-        }
-        self.last = cp;
-        self.fraction = if best_fraction.is_finite() {
-            best_fraction.clamp(0.0, 1.0)
-        } else {
-            0.5
-        };
-        self.iterations += 1;
     }
 
     /// Iterations in a row that returned the same best move.
     pub fn stable_iterations(&self) -> u32 {
         self.stable
     }
-
-    /// The factor for [`TimeManager::soft_expired_scaled`] by best-move
-    /// stability alone.
-    pub fn stability_scale(&self) -> f64 {
-        stability_factor(self.stable)
-    }
-
-    /// The factor for [`TimeManager::soft_expired_scaled`]: the product of
-    /// the stability, node-share and falling-score factors.
-    pub fn scale(&self) -> f64 {
-        if self.iterations == 0 {
-            return 1.0;
-        }
-        let stability = stability_factor(self.stable);
-        let fraction = if self.iterations < NODES_SCALE_MIN_ITERATIONS {
-            0.5
-        } else {
-            self.fraction
-        };
-        let nodes = (NODES_SCALE_AT_ZERO - NODES_SCALE_SLOPE * fraction)
-            .clamp(NODES_SCALE_RANGE.0, NODES_SCALE_RANGE.1);
-        let drop = if self.iterations < 2 {
-            0.0
-        } else {
-            self.average - self.last
-        };
-        let falling =
-            (1.0 + drop * FALLING_SCALE_PER_CP).clamp(FALLING_SCALE_RANGE.0, FALLING_SCALE_RANGE.1);
-        stability * nodes * falling
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fianchetto_board::{MoveKind, Square};
 
     #[test]
     fn movetime_and_clock() {
@@ -363,34 +284,5 @@ mod tests {
         assert!(tm.hard().unwrap() <= Duration::from_millis(40));
         assert!(tm.soft_expired_scaled(1e9));
         assert!(tm.soft_expired_scaled(f64::NAN));
-    }
-
-    #[test]
-    fn signals_move_the_scale_the_right_way() {
-        let a = Move::new(Square::E2, Square::E4, MoveKind::DoublePush);
-        let b = Move::new(Square::D2, Square::D4, MoveKind::DoublePush);
-        let run = |moves: &[Move], scores: &[i32], fraction: f64| {
-            let mut t = IterationTracker::default();
-            for (&m, &s) in moves.iter().zip(scores) {
-                t.record(m, Score::cp(s), fraction);
-            }
-            t.scale()
-        };
-        let same = [a; 10];
-        let flat = [20; 10];
-        let base = run(&same, &flat, 0.9);
-        // A contested best move (half the nodes) asks for more time.
-        assert!(run(&same, &flat, 0.5) > base);
-        // A falling score asks for more time, a rising one for less.
-        let mut falling = flat;
-        falling[9] = -80;
-        assert!(run(&same, &falling, 0.9) > base);
-        let mut rising = flat;
-        rising[9] = 120;
-        assert!(run(&same, &rising, 0.9) < base);
-        // A best move that just changed asks for more time.
-        let mut changed = same;
-        changed[9] = b;
-        assert!(run(&changed, &flat, 0.9) > base);
     }
 }

@@ -83,9 +83,9 @@ impl SearchFlags {
 /// one declaration.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct SwitchArgs {
-    /// PVS features to switch on, comma-separated (`see-pins,tm-signals`): those
+    /// PVS features to switch on, comma-separated (`see-pins,probcut-fitted`): those
     /// off by default (`--help` lists the names).
-    #[arg(long, default_value = "", long_help = switch_help("on", "`see-pins,tm-signals`"))]
+    #[arg(long, default_value = "", long_help = switch_help("on", "`see-pins,probcut-fitted`"))]
     pub enable: String,
     /// PVS features to switch off, comma-separated (`null,lmr`), or `all`
     /// for plain alpha-beta (`--help` lists the names).

@@ -245,15 +245,6 @@ pvs_switches! {
     /// Upcoming-repetition detection: raise alpha to a draw where the side
     /// to move can repeat a position (cuckoo tables, [`crate::cuckoo`]).
     cuckoo, "cuckoo" = true, "upcoming-repetition detection (cuckoo tables)";
-    /// Time management scales the optimum by the best move's node share
-    /// and a falling score as well as by best-move stability (off: by
-    /// stability alone; see [`crate::time::IterationTracker`]). Off:
-    /// undecided at 2+0.02 (+6 [−5, +16] Elo after 1 200 games on idle
-    /// cores; −18 ± 32 on a loaded machine before), at 10+0.1 (+0.9
-    /// [−19.6, +21.4] after 384 games) and at 60+0.6 (−3.2 [−35.4, +29.1]
-    /// after 110 games). A research option for long time controls, where
-    /// the tests so far are too short to decide.
-    time_signals, "tm-signals" = false, "time management by node share and falling score too";
 }
 
 impl PvsConfig {
@@ -322,7 +313,7 @@ impl PvsConfig {
         self.set_list(list, false)
     }
 
-    /// Switches on each feature of a comma-separated list (`see-pins,tm-signals`,
+    /// Switches on each feature of a comma-separated list (`see-pins,probcut-fitted`,
     /// `all` for the defaults); nothing changes if a name is unknown.
     pub fn enable(&mut self, list: &str) -> Result<(), UnknownFeature> {
         self.set_list(list, true)

@@ -84,17 +84,12 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 r(&info);
             }
             if let Some(b) = best {
-                tracker.record(b, score, self.effort.fraction(b));
+                tracker.record(b);
             }
             result.pv = line;
             if self.is_main()
                 && (mate_limit_reached(limits, score)
-                    || (!limits.infinite
-                        && self.time.soft_expired_scaled(if self.cfg.time_signals {
-                            tracker.scale()
-                        } else {
-                            tracker.stability_scale()
-                        }))
+                    || (!limits.infinite && self.time.soft_expired(tracker.stable_iterations()))
                     || limits.stopped())
             {
                 break;
@@ -144,7 +139,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         report: &mut Option<&mut dyn FnMut(&Info)>,
     ) -> Option<Score> {
         self.seldepth = 0;
-        self.effort.clear();
         self.root_best = None;
         let mut delta = self.params.aspiration_delta;
         let (mut alpha, mut beta) =

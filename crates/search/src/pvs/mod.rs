@@ -52,7 +52,6 @@
 //! ```
 
 mod config;
-mod effort;
 pub mod history;
 mod iterate;
 pub mod movepick;
@@ -402,8 +401,6 @@ struct Worker<'a, B: MoveGen, E> {
     /// ProbCut's thresholds, prepared from the config.
     probcut: probcut::Prepared,
     aborted: bool,
-    /// Root nodes per move (time management, main thread).
-    effort: effort::RootEffort,
     /// The best root move of the iteration in progress, found by a
     /// completed search that raised alpha, with its score and line: kept
     /// when the clock stops the iteration (see [`Worker::iterate`]).
@@ -450,7 +447,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             nmp_min_ply: 0,
             probcut: probcut::Prepared::new(&cfg.probcut_params, cfg.probcut_fitted, &cfg.params),
             aborted: false,
-            effort: effort::RootEffort::new(),
             root_best: None,
             root_best_pv: Vec::with_capacity(MAX_PLY),
         }

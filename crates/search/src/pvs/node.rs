@@ -293,7 +293,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             // Step 10c. Play the move and search it: late moves with a
             // reduced null window first, then the full depth, and at PV
             // nodes the full window.
-            let nodes_before = self.nodes;
             let next = self.make(board, mv, ply);
             let score = if cfg.pvs {
                 let window = (alpha, beta);
@@ -304,9 +303,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 self.search_move_alpha_beta::<PV>(&next, (alpha, beta), depth, new_depth, ply, &m)
             };
             self.unmake();
-            if root {
-                self.effort.add(mv, self.nodes - nodes_before);
-            }
             if self.aborted {
                 return Score::ZERO;
             }
