@@ -6,6 +6,8 @@ use fianchetto_engine::commands::flags::BackendFlag;
 use fianchetto_engine::evals::{EvalName, EvalSelect};
 use std::process::Command;
 
+mod common;
+
 #[test]
 fn eval_command_runs_and_rejects_bad_input() {
     for &backend in Backend::ALL {
@@ -126,38 +128,9 @@ fn weights_file_changes_the_classical_evaluation() {
 /// streams). A run that hangs fails the test.
 #[cfg(unix)]
 fn run_within(args: &[&str], stdin: &str, secs: u64) -> (bool, String) {
-    use std::io::Write;
-    use std::process::Stdio;
-    use std::time::{Duration, Instant};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fianchetto"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Small input: the pipe takes it whole.
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(secs) {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "fianchetto {args:?} did not finish within {secs} s: {}",
-                String::from_utf8_lossy(&out.stdout)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_within(args, stdin, std::time::Duration::from_secs(secs));
     let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success(), text)
 }
 

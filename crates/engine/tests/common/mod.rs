@@ -13,6 +13,33 @@ use std::time::{Duration, Instant};
 /// Runs the binary under test once with `args`, `input` on its standard
 /// input (then closed), and waits for it: its status and both outputs.
 pub fn run(args: &[&str], input: &str) -> Output {
+    start_once(args, input)
+        .wait_with_output()
+        .expect("the binary ends")
+}
+
+/// [`run`], killing the binary and failing the test if it has not exited
+/// within `limit`. Its output must fit the pipes (it is read at the end).
+pub fn run_within(args: &[&str], input: &str, limit: Duration) -> Output {
+    let mut child = start_once(args, input);
+    let deadline = Instant::now() + limit;
+    while child.try_wait().expect("the binary runs").is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("the binary ends");
+            panic!(
+                "fianchetto {args:?} did not finish within {limit:?}: {}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("the binary ends")
+}
+
+/// Starts the binary with `args` and piped streams, and writes `input` to
+/// its standard input, then closes it.
+fn start_once(args: &[&str], input: &str) -> Child {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fianchetto"))
         .args(args)
         .stdin(Stdio::piped())
@@ -26,7 +53,7 @@ pub fn run(args: &[&str], input: &str) -> Output {
         .expect("stdin")
         .write_all(input.as_bytes())
         .expect("the binary reads its input");
-    child.wait_with_output().expect("the binary ends")
+    child
 }
 
 /// How long [`Engine::expect`] waits for its line.
