@@ -324,19 +324,10 @@ impl Pairs {
         at += 8;
         let mut used = 0u32;
         let mut sym = loop {
-            let mut l = 0;
-            while code < c.base[l] {
-                l += 1; // ends: the last base is 0
-            }
-            let len = c.min_len + l as u32;
-            let sym = c.lowest_symbol[l] as u64 + ((code - c.base[l]) >> (64 - len));
-            let symbol = c
-                .symbols
-                .get(sym as usize)
-                .ok_or("a code for a symbol that does not exist")?;
+            let (sym, symbol, len) = c.decode(code)?;
             let values = symbol.extra + 1;
             if pos < values {
-                break sym as usize;
+                break sym;
             }
             pos -= values;
             code <<= len;
@@ -361,6 +352,25 @@ impl Pairs {
                 sym = s.right as usize;
             }
         }
+    }
+}
+
+impl Compressed {
+    /// The symbol whose code `code` starts with (left-aligned in 64 bits):
+    /// its number, the symbol, and the code's length in bits.
+    #[inline]
+    fn decode(&self, code: u64) -> Result<(usize, Symbol, u32), Corrupt> {
+        let mut l = 0;
+        while code < self.base[l] {
+            l += 1; // ends: the last base is 0
+        }
+        let len = self.min_len + l as u32;
+        let sym = self.lowest_symbol[l] as u64 + ((code - self.base[l]) >> (64 - len));
+        let symbol = *self
+            .symbols
+            .get(sym as usize)
+            .ok_or("a code for a symbol that does not exist")?;
+        Ok((sym as usize, symbol, len))
     }
 }
 
@@ -428,20 +438,11 @@ impl Pairs {
                 if shift > 0 {
                     code |= (buf[byte + 8] as u64) >> (8 - shift);
                 }
-                let mut l = 0;
-                while code < c.base[l] {
-                    l += 1; // ends: the last base is 0
-                }
-                let len = c.min_len + l as u32;
-                let sym = c.lowest_symbol[l] as u64 + ((code - c.base[l]) >> (64 - len));
-                let symbol = c
-                    .symbols
-                    .get(sym as usize)
-                    .ok_or("a code for a symbol that does not exist")?;
+                let (sym, symbol, len) = c.decode(code)?;
                 // The last symbol of a block may run past its end (the
                 // tables' writer leaves it so): only its first values count.
                 left = left.saturating_sub(symbol.extra as u64 + 1);
-                used[sym as usize] = true;
+                used[sym] = true;
                 bit += len as usize;
                 if bit > 8 * block_len {
                     return Err("codes past the end of their block");
