@@ -351,10 +351,7 @@ fn check_cut(tail: &[u8], offset: u64) -> Result<(), GameError> {
             return Err(damaged(3, GameError::Flags(flags)));
         }
     }
-    let Some(Ok(start)) = tail
-        .get(4..4 + RECORD_SIZE)
-        .map(<&[u8; RECORD_SIZE]>::try_from)
-    else {
+    let Some(start) = tail.get(4..).and_then(<[u8]>::first_chunk::<RECORD_SIZE>) else {
         return Ok(());
     };
     let mut start = PackedBoard::from_bytes(start);
