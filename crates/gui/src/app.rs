@@ -227,8 +227,7 @@ impl App {
             let mut s = lock(s);
             let alive = now.saturating_duration_since(s.last_seen) < self.limits.expiry;
             if !alive {
-                s.stop_job();
-                s.listeners.clear();
+                s.close();
             }
             alive
         });
@@ -263,9 +262,7 @@ impl App {
                 .min();
             match idle.and_then(|(_, id)| sessions.remove(&id)) {
                 Some(evicted) => {
-                    let mut s = lock(&evicted);
-                    s.stop_job();
-                    s.listeners.clear();
+                    lock(&evicted).close();
                 }
                 None => {
                     return Err(GuiError::Busy(format!(

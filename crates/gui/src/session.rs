@@ -213,6 +213,13 @@ impl Session {
         }
     }
 
+    /// Closes the session as it leaves the app (expired or evicted): its
+    /// search is stopped and its live connections are ended.
+    pub fn close(&mut self) {
+        self.stop_job();
+        self.listeners.clear();
+    }
+
     /// The kind of job running, if any.
     pub fn job_kind(&self) -> Option<JobKind> {
         self.job.as_ref().map(|j| j.kind)
