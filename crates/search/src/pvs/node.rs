@@ -59,8 +59,13 @@ pub(super) struct Node {
     pub entry: Option<Entry>,
     /// Its score at this node.
     pub tt_score: Option<Score>,
-    /// Its move (`NULL` without).
-    pub tt_move: Move,
+}
+
+impl Node {
+    /// The table entry's move (`NULL` without).
+    pub fn tt_move(&self) -> Move {
+        self.entry.map_or(Move::NULL, |e| e.mv)
+    }
 }
 
 /// What the move loop knows of one move before it is played.
@@ -182,7 +187,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             eval,
             entry,
             tt_score,
-            tt_move,
         };
         let swing = self.eval_swing(ply, static_eval);
 
@@ -437,7 +441,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
                 && ply > 0
                 && !n.singular_search
                 && depth >= p.se_depth
-                && m.mv == n.tt_move,
+                && m.mv == n.tt_move(),
             n.entry,
             n.tt_score,
         ) {

@@ -184,7 +184,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         {
             return None;
         }
-        let mut picker = MovePicker::qsearch(board, n.tt_move, false);
+        let mut picker = MovePicker::qsearch(board, n.tt_move(), false);
         loop {
             let mv = {
                 // Captures alone: no quiet context.
