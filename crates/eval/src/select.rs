@@ -304,15 +304,7 @@ pub fn load_network(path: Option<&Path>) -> Result<Arc<Network>, LoadNetError> {
             path: PathBuf::from(EMBEDDED),
             source,
         }),
-        Some(path) => {
-            let bytes = read_network_file(path)?;
-            Network::from_bytes(&bytes)
-                .map(Arc::new)
-                .map_err(|source| LoadNetError::Net {
-                    path: path.to_path_buf(),
-                    source,
-                })
-        }
+        Some(path) => Network::from_file(path).map(Arc::new),
     }
 }
 
