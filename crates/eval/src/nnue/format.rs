@@ -222,6 +222,13 @@ fn parse_header(bytes: &[u8]) -> Result<(Arch, usize), NetError> {
 /// shorter file). The expected length, or the header's error, or
 /// [`NetError::Length`].
 pub fn check_len(header: &[u8], len: u64) -> Result<usize, NetError> {
+    let (arch, size) = header_for_len(header, len)?;
+    Ok(size + payload_len(&arch))
+}
+
+/// The header's architecture and size ([`parse_header`]) once a file of
+/// `len` bytes is the length they give, or [`NetError::Length`].
+fn header_for_len(header: &[u8], len: u64) -> Result<(Arch, usize), NetError> {
     let (arch, size) = parse_header(header)?;
     let expected = size + payload_len(&arch);
     if len != expected as u64 {
@@ -231,21 +238,13 @@ pub fn check_len(header: &[u8], len: u64) -> Result<usize, NetError> {
             got: usize::try_from(len).unwrap_or(usize::MAX),
         });
     }
-    Ok(expected)
+    Ok((arch, size))
 }
 
 /// Reads a network file of either version, refusing anything that is not
 /// exactly one, and weights inference cannot take ([`check`]).
 pub fn parse(bytes: &[u8]) -> Result<Parts, NetError> {
-    let (arch, header) = parse_header(bytes)?;
-    let expected = header + payload_len(&arch);
-    if bytes.len() != expected {
-        return Err(NetError::Length {
-            arch: arch.to_string(),
-            expected,
-            got: bytes.len(),
-        });
-    }
+    let (arch, header) = header_for_len(bytes, bytes.len() as u64)?;
     let (stored, computed) = if header == HEADER_SIZE_V1 {
         (word(bytes, 32), fnv1a(FNV_START, &bytes[header..]))
     } else {
