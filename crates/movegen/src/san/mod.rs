@@ -366,29 +366,11 @@ impl San {
     }
 
     /// The same move with `suffix` as its check or mate mark.
-    pub const fn with_suffix(self, suffix: Option<Suffix>) -> San {
-        match self {
-            San::Normal {
-                role,
-                from_file,
-                from_rank,
-                capture,
-                to,
-                promotion,
-                en_passant,
-                ..
-            } => San::Normal {
-                role,
-                from_file,
-                from_rank,
-                capture,
-                to,
-                promotion,
-                en_passant,
-                suffix,
-            },
-            San::Castle { side, .. } => San::Castle { side, suffix },
+    pub const fn with_suffix(mut self, suffix: Option<Suffix>) -> San {
+        match &mut self {
+            San::Normal { suffix: s, .. } | San::Castle { suffix: s, .. } => *s = suffix,
         }
+        self
     }
 }
 
