@@ -50,6 +50,7 @@ pub mod cuckoo;
 mod limits;
 pub mod mcts;
 pub mod minimax;
+pub mod multipv;
 pub mod pvs;
 pub mod scout;
 pub mod see;
