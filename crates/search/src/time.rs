@@ -34,7 +34,17 @@
 
 use crate::Limits;
 use fianchetto_board::{Color, Move};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+/// The clock deadlines are measured on: [`std::time::Instant`], except on
+/// `wasm32-unknown-unknown` (the browser and Node.js), where the standard
+/// library has no clock (`std::time::Instant::now` panics there) and
+/// `web_time::Instant`, the same API over the host's `performance.now()`,
+/// stands in for it.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+pub use std::time::Instant;
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+pub use web_time::Instant;
 
 /// Moves we plan for when the time control does not say (sudden death).
 const DEFAULT_MOVES_TO_GO: u32 = 30;

@@ -61,13 +61,14 @@ mod worker;
 pub use config::{MctsConfig, Parallelism, Variant};
 
 use crate::limits::nps;
+use crate::time::Instant;
 use crate::time::TimeManager;
 use crate::{Bound, Info, Limits, Report, Search, SearchResult};
 use fianchetto_board::Move;
 use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{Game, MoveGen};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tree::Tree;
 use worker::{from_child, Shared, Worker};
 
