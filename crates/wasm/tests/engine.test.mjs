@@ -1,0 +1,128 @@
+// The engine in WebAssembly: the same search as the native build, every
+// algorithm and evaluation, reports, stop, and the slices the worker runs.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { execFileSync } from "node:child_process";
+import { fianchetto, releaseBinary, root } from "./package.mjs";
+
+const { Board, Engine, searchInSlices } = fianchetto;
+
+// The figure crates/wasm/src/engine.rs's native test checks too: PVS on the
+// embedded NNUE, 16 MB, depth 11 after 1. e4 e5 2. Nf3.
+const MOVES = ["e2e4", "e7e5", "g1f3"];
+const DEPTH = 11;
+const FIGURE = { bestmove: "b8c6", nodes: 27422 };
+
+function afterMoves() {
+  const b = new Board();
+  for (const m of MOVES) b.push(m);
+  return b;
+}
+
+test("a fixed-depth search gives the native build's best move and node count", () => {
+  const r = new Engine().search(afterMoves(), { depth: DEPTH });
+  assert.deepEqual({ bestmove: r.bestmove, nodes: r.nodes }, FIGURE);
+  assert.equal(r.depth, DEPTH);
+  assert.equal(r.pv[0], r.bestmove);
+  assert.equal(r.pvSan[0], "Nc6");
+});
+
+test("the same search by the native binary, when it is built", { skip: !existsSync(releaseBinary) && "no target/release/fianchetto" }, () => {
+  const out = execFileSync(releaseBinary, ["analyse", "--moves", ...MOVES, "--depth", String(DEPTH), "--hash", "16"], { encoding: "utf8" });
+  const nodes = Number(/info string (\d+) nodes/.exec(out)[1]);
+  const bestmove = /bestmove (\S+)/.exec(out)[1];
+  const r = new Engine().search(afterMoves(), { depth: DEPTH });
+  assert.deepEqual({ bestmove: r.bestmove, nodes: r.nodes }, { bestmove, nodes });
+});
+
+test("every algorithm and evaluation finds the mate in one", () => {
+  // White mates with Qh5-f7.
+  const fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
+  for (const algorithm of Engine.algorithms()) {
+    for (const evaluation of Engine.evaluations()) {
+      const engine = new Engine({ algorithm, evaluation });
+      const limits = algorithm === "mcts" ? { nodes: 3000 } : { depth: algorithm === "minimax" ? 2 : 3 };
+      const r = engine.search(new Board(fen), limits);
+      assert.equal(r.bestmove, "h5f7", `${algorithm} on ${evaluation}`);
+      if (algorithm !== "mcts") assert.deepEqual(r.score, { mate: 1 }, `${algorithm} on ${evaluation}`);
+    }
+  }
+});
+
+test("no legal move: no best move", () => {
+  const r = new Engine().search(new Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), { depth: 3 });
+  assert.equal(r.bestmove, null);
+});
+
+test("reports come each iteration, deeper each time; true from onInfo stops", () => {
+  const depths = [];
+  new Engine().search(afterMoves(), { depth: 8 }, (info) => {
+    depths.push(info.depth);
+    assert.equal(typeof info.score.cp, "number");
+    assert.ok(info.pv.length > 0 && info.pvSan.length > 0);
+  });
+  assert.deepEqual(depths, [1, 2, 3, 4, 5, 6, 7, 8]);
+  let calls = 0;
+  const r = new Engine().search(afterMoves(), { depth: 20 }, () => ++calls >= 3);
+  assert.ok(r.depth < 20 && r.bestmove !== null, `stopped at depth ${r.depth}`);
+});
+
+test("an onInfo that throws ends the search with its error", () => {
+  assert.throws(() => new Engine().search(afterMoves(), { depth: 6 }, () => { throw new RangeError("enough"); }),
+    (e) => e instanceof RangeError && e.message === "enough");
+});
+
+test("node and time limits", () => {
+  const r = new Engine().search(afterMoves(), { nodes: 5000 });
+  assert.ok(r.nodes >= 5000 && r.nodes < 7000, `${r.nodes} nodes`);
+  const t = new Engine().search(afterMoves(), { movetime: 200 });
+  assert.ok(t.time >= 150 && t.time < 1000, `${t.time} ms`);
+  assert.ok(t.bestmove);
+});
+
+test("the static evaluation and a loaded network", () => {
+  const material = new Engine({ evaluation: "material" });
+  assert.ok(material.evaluate(new Board("4k3/8/8/8/8/8/8/QQQQK3 w - - 0 1")).cp > 3000);
+  assert.deepEqual(material.evaluate(new Board()), { cp: 0 });
+  // The shipped network file, loaded from bytes, is the embedded one.
+  const embedded = new Engine();
+  const loaded = new Engine();
+  loaded.loadNetwork(readFileSync(resolve(root, "crates/eval/nets/default.nnue")));
+  const b = afterMoves();
+  assert.deepEqual(loaded.evaluate(b), embedded.evaluate(b));
+  const r = loaded.search(afterMoves(), { depth: DEPTH });
+  assert.deepEqual({ bestmove: r.bestmove, nodes: r.nodes }, FIGURE);
+  // Another network evaluates otherwise.
+  const other = new Engine();
+  other.loadNetwork(readFileSync(resolve(root, "crates/eval/nets/s7-h256-w0.nnue")));
+  assert.notDeepEqual(other.evaluate(b), embedded.evaluate(b));
+});
+
+test("slices: the worker's search stops between iterations and counts every slice", async () => {
+  const engine = new Engine();
+  const infos = [];
+  let slices = 0;
+  const r = await searchInSlices(engine, afterMoves(), { depth: 30 }, "pvs", {
+    onInfo: (i) => infos.push(i),
+    shouldStop: () => ++slices >= 5,
+    pause: () => Promise.resolve(),
+  });
+  assert.equal(r.depth, 5, "stopped after the fifth slice");
+  assert.deepEqual(infos.map((i) => i.depth), [1, 2, 3, 4, 5]);
+  assert.ok(infos.every((i, k) => k === 0 || i.nodes > infos[k - 1].nodes));
+  assert.equal(r.nodes, infos.at(-1).nodes, "nodes add up over the slices");
+
+  const whole = await searchInSlices(new Engine(), afterMoves(), { depth: 9 }, "pvs", {
+    shouldStop: () => false,
+    pause: () => Promise.resolve(),
+  });
+  assert.equal(whole.depth, 9);
+  const mcts = new Engine({ algorithm: "mcts" });
+  const m = await searchInSlices(mcts, afterMoves(), { movetime: 500 }, "mcts", {
+    shouldStop: () => false,
+    pause: () => Promise.resolve(),
+  });
+  assert.ok(m.bestmove && m.time >= 450, `mcts ${m.bestmove} in ${m.time} ms`);
+});
