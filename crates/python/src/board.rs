@@ -331,14 +331,11 @@ impl PyBoard {
     }
 
     /// Equal positions: pieces, side to move, castling, en passant, clocks.
+    /// (A board changes, so it is not hashable: use `zobrist` as a key.)
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other
             .downcast::<PyBoard>()
             .is_ok_and(|o| o.borrow().game.board().to_setup() == self.game.board().to_setup())
-    }
-
-    fn __hash__(&self) -> u64 {
-        self.game.board().hash()
     }
 
     fn __str__(&self) -> String {
@@ -410,13 +407,15 @@ pub struct PyOutcome {
     #[pyo3(get)]
     winner: Option<bool>,
     /// Why: `checkmate`, `stalemate`, `insufficient_material`,
-    /// `fifty_moves`, `seventy_five_moves`, `threefold_repetition`,
+    /// `fifty_moves`, `seventyfive_moves`, `threefold_repetition`,
     /// `fivefold_repetition`.
     #[pyo3(get)]
     termination: &'static str,
     /// The outcome as a sentence (`White wins by checkmate`).
     #[pyo3(get)]
     reason: String,
+    /// The PGN result.
+    result: &'static str,
 }
 
 impl From<Outcome> for PyOutcome {
@@ -430,7 +429,7 @@ impl From<Outcome> for PyOutcome {
             Termination::Stalemate => "stalemate",
             Termination::InsufficientMaterial => "insufficient_material",
             Termination::FiftyMoves => "fifty_moves",
-            Termination::SeventyFiveMoves => "seventy_five_moves",
+            Termination::SeventyFiveMoves => "seventyfive_moves",
             Termination::ThreefoldRepetition => "threefold_repetition",
             Termination::FivefoldRepetition => "fivefold_repetition",
         };
@@ -438,6 +437,7 @@ impl From<Outcome> for PyOutcome {
             winner,
             termination,
             reason: o.to_string(),
+            result: o.result(),
         }
     }
 }
@@ -446,11 +446,7 @@ impl From<Outcome> for PyOutcome {
 impl PyOutcome {
     /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
     fn result(&self) -> &'static str {
-        match self.winner {
-            Some(true) => "1-0",
-            Some(false) => "0-1",
-            None => "1/2-1/2",
-        }
+        self.result
     }
 
     fn __repr__(&self) -> String {

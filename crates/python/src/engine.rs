@@ -156,7 +156,13 @@ pub struct PyPlayResult {
 #[pymethods]
 impl PyPlayResult {
     fn __repr__(&self) -> String {
-        format!("PlayResult(move={:?}, ponder={:?})", self.mv, self.ponder)
+        let quoted =
+            |m: &Option<String>| m.as_ref().map_or("None".to_string(), |m| format!("'{m}'"));
+        format!(
+            "PlayResult(move={}, ponder={})",
+            quoted(&self.mv),
+            quoted(&self.ponder)
+        )
     }
 }
 

@@ -408,12 +408,13 @@ impl PyGame {
 
     /// Per main-line move, its NAGs.
     #[getter]
-    fn nags(&self) -> PyResult<Vec<Vec<u8>>> {
+    fn nags(&self) -> PyResult<Vec<Vec<u32>>> {
+        // As lists of ints (a Vec<u8> would become bytes).
         Ok(self
             .main_line()?
             .moves
             .iter()
-            .map(|(_, _, n)| n.nags.clone())
+            .map(|(_, _, n)| n.nags.iter().map(|&x| u32::from(x)).collect())
             .collect())
     }
 
