@@ -44,7 +44,9 @@ export async function searchInSlices(engine, board, limits, algorithm, { onInfo,
     const r = engine.search(board, sliceLimits, (info) => {
       if (!mcts && info.depth <= reported) return;
       reported = Math.max(reported, info.depth);
-      onInfo?.({ ...info, nodes: before + info.nodes, time: now() - start });
+      const time = now() - start;
+      const total = before + info.nodes;
+      onInfo?.({ ...info, nodes: total, time, nps: Math.round((total * 1000) / Math.max(1, time)) });
     });
     nodes += r.nodes;
     if (r.bestmove !== null || result === null) result = r;
