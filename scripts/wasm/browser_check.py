@@ -27,9 +27,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 # The searches --bench times, as scripts/wasm/bench.mjs does in Node.js.
 BENCH = [
-    ("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", 13),
-    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 10),
-    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 18),
+    ("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", 16),
+    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 13),
+    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 22),
 ]
 
 
@@ -98,7 +98,8 @@ def main():
         # The engine plays white: page load to its first move.
         d.get(url + "?engine=w&depth=6")
         wait("the engine's first move", lambda: data(d, "firstMoveMs"))
-        print(f"page load to engine ready: {data(d, 'readyMs')} ms; to its first move (depth 6): {data(d, 'firstMoveMs')} ms")
+        build = "simd128" if data(d, "simd") == "true" else "scalar"
+        print(f"page load to engine ready: {data(d, 'readyMs')} ms; to its first move (depth 6): {data(d, 'firstMoveMs')} ms ({build} build)")
 
         checks = []
 
@@ -157,19 +158,28 @@ def main():
         print("\n".join(checks))
 
         if args.bench:
-            for fen, depth in BENCH:
-                r = d.execute_async_script(
-                    """const [fen, depth, done] = arguments;
-                    import("./pkg/fianchetto_wasm.js").then((m) => {
-                      const engine = new m.Engine();
-                      const board = new m.Board(fen);
-                      const t = performance.now();
-                      const r = engine.search(board, { depth });
-                      done(JSON.stringify({ bestmove: r.bestmove, nodes: r.nodes, ms: performance.now() - t }));
-                    }).catch((e) => done(JSON.stringify({ error: String(e) })));""", fen, depth)
-                r = json.loads(r)
-                nps = r["nodes"] / r["ms"] * 1000
-                print(f"chromium depth {depth} {fen}: {r['bestmove']} {r['nodes']} nodes {r['ms']:.0f} ms {nps:,.0f} nodes/s")
+            for build in ["1", "0"]:
+                d.get(url + f"?engine=none&simd={build}")
+                wait("the page", lambda: data(d, "ready"))
+                name = "simd128" if data(d, "simd") == "true" else "scalar"
+                assert (name == "simd128") == (build == "1"), name
+                total_nodes = total_ms = 0
+                for fen, depth in BENCH:
+                    r = d.execute_async_script(
+                        """const [fen, depth, done] = arguments;
+                        import("./pkg/fianchetto_wasm.js").then((m) => {
+                          const engine = new m.Engine();
+                          const board = new m.Board(fen);
+                          const t = performance.now();
+                          const r = engine.search(board, { depth });
+                          done(JSON.stringify({ bestmove: r.bestmove, nodes: r.nodes, ms: performance.now() - t }));
+                        }).catch((e) => done(JSON.stringify({ error: String(e) })));""", fen, depth)
+                    r = json.loads(r)
+                    nps = r["nodes"] / r["ms"] * 1000
+                    print(f"chromium {name} depth {depth} {fen}: {r['bestmove']} {r['nodes']} nodes {r['ms']:.0f} ms {nps:,.0f} nodes/s")
+                    total_nodes += r["nodes"]
+                    total_ms += r["ms"]
+                print(f"chromium {name} total: {total_nodes:,} nodes, {total_nodes / total_ms * 1000:,.0f} nodes/s")
         print(f"screenshot: {os.path.join(args.out, 'wasm-page.png')}")
     finally:
         if d is not None:

@@ -1,13 +1,15 @@
 // The engine in a Web Worker (a module worker: `new Worker(url, { type:
 // "module" })`; `EngineWorker` in engine.js starts and talks to it).
-// Messages in: { type: "init", options, wasm } (wasm: the .wasm's URL or a
-// compiled WebAssembly.Module; by default the file beside this one),
+// Messages in: { type: "init", options, wasm, simd } (wasm: the .wasm's URL
+// or a compiled WebAssembly.Module; by default the build beside this one
+// that load.js chooses, SIMD where the host has it, or as `simd` says),
 // { type: "configure", options }, { type: "search", id, fen, moves, limits },
 // { type: "stop" }, { type: "clear" }. Messages out: { type: "ready",
 // algorithms, evaluations }, { type: "info", id, info },
 // { type: "result", id, result }, { type: "error", id, message }.
 // A search runs in slices (slices.js) so that "stop" is read between them.
 import init, { Board, Engine } from "./fianchetto_wasm.js";
+import load from "./load.js";
 import { searchInSlices } from "./slices.js";
 
 let engine = null;
@@ -52,10 +54,12 @@ self.onmessage = (e) => {
   running = running.then(async () => {
     try {
       if (m.type === "init") {
-        await init(m.wasm ? { module_or_path: m.wasm } : undefined);
+        let simd = null;
+        if (m.wasm) await init({ module_or_path: m.wasm });
+        else simd = await load(m.simd ?? undefined);
         engine = new Engine(m.options);
         algorithm = m.options?.algorithm ?? "pvs";
-        self.postMessage({ type: "ready", algorithms: Engine.algorithms(), evaluations: Engine.evaluations() });
+        self.postMessage({ type: "ready", algorithms: Engine.algorithms(), evaluations: Engine.evaluations(), simd });
       } else if (m.type === "configure") {
         engine.configure(m.options);
         if (m.options?.algorithm) algorithm = m.options.algorithm;

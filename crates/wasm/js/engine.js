@@ -10,8 +10,10 @@
 export class EngineWorker extends EventTarget {
   // Starts the worker (engine-worker.js beside this file, or `workerUrl`)
   // with the engine `options` ({ algorithm, evaluation, hash }); `wasm`, if
-  // given, is the .wasm's URL or a compiled WebAssembly.Module.
-  constructor(options = {}, { workerUrl, wasm } = {}) {
+  // given, is the .wasm's URL or a compiled WebAssembly.Module, else the
+  // worker loads the SIMD build where the host has SIMD (`simd`: true or
+  // false forces the choice). Once ready, `simd` says which build runs.
+  constructor(options = {}, { workerUrl, wasm, simd } = {}) {
     super();
     this.worker = new Worker(workerUrl || new URL("./engine-worker.js", import.meta.url), { type: "module" });
     this.pending = new Map();
@@ -27,13 +29,14 @@ export class EngineWorker extends EventTarget {
       for (const p of this.pending.values()) p.reject(error);
       this.pending.clear();
     };
-    this.worker.postMessage({ type: "init", options, wasm });
+    this.worker.postMessage({ type: "init", options, wasm, simd });
   }
 
   receive(m) {
     if (m.type === "ready") {
       this.algorithms = m.algorithms;
       this.evaluations = m.evaluations;
+      this.simd = m.simd;
       this.onReady(this);
     } else if (m.type === "info") {
       this.dispatchEvent(new CustomEvent("info", { detail: { id: m.id, ...m.info } }));

@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { execFileSync } from "node:child_process";
-import { fianchetto, releaseBinary, root } from "./package.mjs";
+import { pathToFileURL } from "node:url";
+import { fianchetto, pkgDir, releaseBinary, root } from "./package.mjs";
 
 const { Board, Engine, searchInSlices } = fianchetto;
 
@@ -125,4 +126,18 @@ test("slices: the worker's search stops between iterations and counts every slic
     pause: () => Promise.resolve(),
   });
   assert.ok(m.bestmove && m.time >= 450, `mcts ${m.bestmove} in ${m.time} ms`);
+});
+
+test("the build is chosen at load: SIMD where the host has it, unless FIANCHETTO_WASM_SIMD says", async () => {
+  const { hasSimd, wasmFile } = await import(new URL("load.js", pathToFileURL(pkgDir + "/")).href);
+  const forced = process.env.FIANCHETTO_WASM_SIMD;
+  const expected = forced === undefined || forced === "" ? hasSimd() : forced !== "0";
+  assert.equal(fianchetto.simd, expected);
+  assert.equal(wasmFile(true), "fianchetto_wasm_simd_bg.wasm");
+  assert.equal(wasmFile(false), "fianchetto_wasm_bg.wasm");
+  // The two files are different builds of the same code.
+  const scalar = readFileSync(resolve(pkgDir, wasmFile(false)));
+  const vector = readFileSync(resolve(pkgDir, wasmFile(true)));
+  assert.notDeepEqual(scalar, vector);
+  assert.ok(WebAssembly.validate(scalar) && WebAssembly.validate(vector));
 });

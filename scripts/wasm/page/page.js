@@ -2,7 +2,8 @@
 // package's Board draws the position and checks moves on the page, the
 // EngineWorker searches. Served as static files next to the package
 // (pkg/); scripts/wasm/browser_check.py drives it in headless Chromium.
-import init, { Board } from "./pkg/fianchetto_wasm.js";
+import { Board } from "./pkg/fianchetto_wasm.js";
+import load from "./pkg/load.js";
 import { EngineWorker } from "./pkg/engine.js";
 
 const $ = (id) => document.getElementById(id);
@@ -11,12 +12,14 @@ const params = new URLSearchParams(location.search);
 const engineSide = params.get("engine") || "b";
 if (params.get("depth")) $("depth").value = params.get("depth");
 
-await init();
+// ?simd=0 or 1 forces the build (by default SIMD where the browser has it).
+const simd = await load(params.has("simd") ? params.get("simd") !== "0" : undefined);
+document.body.dataset.simd = String(simd);
 let board = new Board(params.get("fen") || undefined);
 let selected = null;
 let thinking = false;
 let analysing = false;
-const engine = new EngineWorker({ algorithm: "pvs", evaluation: "nnue" });
+const engine = new EngineWorker({ algorithm: "pvs", evaluation: "nnue" }, { simd });
 const log = { infos: 0, firstMoveMs: null, readyMs: null };
 window.fianchettoLog = log;
 window.fianchettoEngine = engine;
