@@ -1,8 +1,9 @@
 //! `fianchetto.pgn`: the library's streaming PGN reader over a path or a
 //! Python file object, games with their annotations, and the writer.
 //!
-//! Parsing runs with the GIL released; a file object is read in blocks,
-//! each taking the GIL only for its `read()` call. Games stay Rust values
+//! Parsing runs on a thread of each reader's own, without the GIL, a few
+//! games ahead of the consumer; a file object is read in blocks, each
+//! taking the GIL only for its `read()` call. Games stay Rust values
 //! until a property is asked for, so a loop that reads only the headers
 //! or the moves pays only for those.
 
@@ -10,7 +11,7 @@ use crate::board::{board_from_fen, PyBoard};
 use crate::errors::PgnError;
 use fianchetto_board::{Bitboards, Board, Move};
 use fianchetto_movegen::pgn::{
-    Annotations, Commands, EvalScore, GameBuilder, GameResult, Games, PgnGame, ReadError, Reader,
+    Annotations, Commands, EvalScore, GameBuilder, GameResult, PgnGame, ReadError, Reader,
     Variation, Writer,
 };
 use fianchetto_movegen::{to_uci, Game};
@@ -19,6 +20,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::Mutex;
 
 /// A Python file object (binary or text) as a [`Read`]: each call takes
@@ -92,11 +95,22 @@ fn is_chess960(game: &PgnGame<Bitboards>) -> bool {
     })
 }
 
-/// The games of a PGN source, one by one (an iterator).
+/// What the reading thread sends: a game, or why there is none.
+type Item = Result<PgnGame<Bitboards>, ReadError>;
+
+/// How many games the reading thread may read ahead of the consumer.
+const READ_AHEAD: usize = 64;
+
+/// The games of a PGN source, one by one (an iterator). A thread of its own
+/// reads and parses them (without the GIL) a few games ahead of the
+/// consumer, so that parsing overlaps the caller's Python work; it ends
+/// with the input, or when the reader is dropped.
 #[pyclass(name = "Reader", module = "fianchetto.pgn")]
 pub struct PyReader {
-    games: Mutex<Games<Input, GameBuilder<Bitboards>>>,
+    games: Mutex<Receiver<Item>>,
     raise_errors: bool,
+    read: AtomicU64,
+    errors: AtomicU64,
 }
 
 #[pymethods]
@@ -110,38 +124,37 @@ impl PyReader {
     /// goes on with the next game). An input that fails raises `OSError`.
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyGame>> {
         let next = py.allow_threads(|| {
-            let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
-            games.next()
+            let games = self.games.lock().unwrap_or_else(|p| p.into_inner());
+            games.recv().ok()
         });
+        let Some(next) = next else {
+            return Ok(None);
+        };
+        self.read.fetch_add(1, Ordering::Relaxed);
         match next {
-            None => Ok(None),
-            Some(Ok(game)) => Ok(Some(PyGame::new(game))),
-            Some(Err(ReadError::Io(e))) => {
-                Err(PyOSError::new_err(format!("reading PGN failed: {e}")))
+            Ok(game) => Ok(Some(PyGame::new(game))),
+            Err(ReadError::Io(e)) => Err(PyOSError::new_err(format!("reading PGN failed: {e}"))),
+            Err(e) => {
+                self.errors.fetch_add(1, Ordering::Relaxed);
+                if self.raise_errors {
+                    Err(PgnError::new_err(e.to_string()))
+                } else {
+                    Ok(Some(PyGame::failed(e.to_string())))
+                }
             }
-            Some(Err(e)) if self.raise_errors => Err(PgnError::new_err(e.to_string())),
-            Some(Err(e)) => Ok(Some(PyGame::failed(e.to_string()))),
         }
     }
 
-    /// Games read so far (malformed ones included).
+    /// Games given out so far (malformed ones included).
     #[getter]
     fn games_read(&self) -> u64 {
-        self.games
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .reader()
-            .games_read()
+        self.read.load(Ordering::Relaxed)
     }
 
-    /// Malformed games so far.
+    /// Malformed games given out so far.
     #[getter]
     fn errors(&self) -> u64 {
-        self.games
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .reader()
-            .errors()
+        self.errors.load(Ordering::Relaxed)
     }
 }
 
@@ -159,9 +172,23 @@ fn read(
     let input = open(source)?;
     let builder = GameBuilder::new().variations(variations).comments(comments);
     let games = Reader::from_buf_read(input).games_with(builder);
+    let (tx, rx) = sync_channel::<Item>(READ_AHEAD);
+    std::thread::Builder::new()
+        .name("fianchetto-pgn".into())
+        .spawn(move || {
+            for item in games {
+                // The reader was dropped: stop reading.
+                if tx.send(item).is_err() {
+                    break;
+                }
+            }
+        })
+        .map_err(|e| PyOSError::new_err(format!("cannot start the PGN reading thread: {e}")))?;
     Ok(PyReader {
-        games: Mutex::new(games),
+        games: Mutex::new(rx),
         raise_errors,
+        read: AtomicU64::new(0),
+        errors: AtomicU64::new(0),
     })
 }
 
@@ -369,16 +396,31 @@ impl PyGame {
         Ok(())
     }
 
-    /// The main line's moves as UCI.
+    /// The main line's moves as UCI (`0000` for a null move).
     #[getter]
     fn moves(&self) -> PyResult<Vec<String>> {
-        Ok(self.main_line()?.uci())
+        let g = self.game()?;
+        let mode = crate::board::mode(is_chess960(g));
+        Ok(g.game
+            .positions()
+            .iter()
+            .zip(g.game.moves())
+            .map(|(b, &m)| {
+                if m.is_null() {
+                    "0000".to_string()
+                } else {
+                    to_uci(b, m, mode)
+                }
+            })
+            .collect())
     }
 
-    /// The main line's moves in SAN.
+    /// The main line's moves in SAN (`--` for a null move).
     #[getter]
     fn san_moves(&self) -> PyResult<Vec<String>> {
-        self.main_line()?.san()
+        self.game()?
+            .san_moves()
+            .map_err(|e| PgnError::new_err(e.to_string()))
     }
 
     /// The result (`1-0`, `0-1`, `1/2-1/2`, `*`), None if the movetext
