@@ -96,6 +96,21 @@ pub enum SyzygyError {
          Tablebase::add_directory (the engine's SyzygyPath option)"
     )]
     NoTablesLoaded,
+    /// The tables' values break their own rules at a position: its WDL
+    /// does not agree with its best move's, or its DTZ with its WDL. A
+    /// table file is corrupt where its codes still decode; only the walk of
+    /// [`Tablebase::check_material`](crate::Tablebase::check_material) or
+    /// the files' MD5 sums tell which.
+    #[error(
+        "the Syzygy tables contradict themselves at {fen}: {what}; a table file is corrupt \
+         (check them with `fianchetto syzygy --verify DIR --checksums FILE`)"
+    )]
+    Contradiction {
+        /// The position, as FEN.
+        fen: String,
+        /// Which rule it breaks.
+        what: &'static str,
+    },
 }
 
 /// What is wrong with a table file.

@@ -51,6 +51,7 @@
 //! root moves ranked with the fifty-move rule (`root`).
 #![warn(missing_docs)]
 
+mod consistency;
 mod error;
 mod material;
 mod numbering;

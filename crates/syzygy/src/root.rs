@@ -1,6 +1,7 @@
 //! The moves of a root position ranked by the tables, with the fifty-move
 //! rule: what an engine filters its root moves by, and the best move.
 
+use crate::consistency::MoveValues;
 use crate::tablebase::is_zeroing;
 use crate::{SyzygyError, Tablebase, Wdl};
 use arrayvec::ArrayVec;
@@ -100,12 +101,14 @@ impl Tablebase {
         board: &B,
         mut dtz_and_rank: impl FnMut(&B, Move, i8, bool) -> Result<(i32, i32), SyzygyError>,
     ) -> Result<RootMoves, SyzygyError> {
-        self.check_root(board)?;
+        let root = self.check_root(board)?;
         let mut out = RootMoves::new();
+        let mut values = MoveValues::default();
         for mv in board.legal_moves() {
             let mut child = board.clone();
             child.play_unchecked(mv);
             let wdl = -self.wdl(&child)?;
+            values.add(wdl, is_zeroing(board, mv));
             let mate = child.is_checkmate();
             let (dtz, rank) = dtz_and_rank(&child, mv, wdl, mate)?;
             out.push(RootMove {
@@ -114,6 +117,14 @@ impl Tablebase {
                 dtz,
                 mate,
                 rank,
+            });
+        }
+        // The root's own value must agree with its moves': never rank moves
+        // by tables that contradict themselves.
+        if let Some(what) = values.contradiction(root, board.in_check()) {
+            return Err(SyzygyError::Contradiction {
+                fen: board.fen(),
+                what,
             });
         }
         sort(&mut out);
@@ -127,11 +138,12 @@ impl Tablebase {
         Ok(self.root_moves(board, true)?.first().copied())
     }
 
-    fn check_root<B: MoveGen>(&self, board: &B) -> Result<(), SyzygyError> {
-        // The moves' probes check each child; the root's own castling rights
-        // and size are checked here so that a position with one piece too
-        // many (every move a capture) is not ranked.
-        self.probe_wdl(board).map(|_| ())
+    /// The root's WDL value. The moves' probes check each child; the
+    /// root's own castling rights and size are checked here so that a
+    /// position with one piece too many (every move a capture) is not
+    /// ranked.
+    fn check_root<B: MoveGen>(&self, board: &B) -> Result<i8, SyzygyError> {
+        self.probe_wdl(board).map(Wdl::value)
     }
 }
 

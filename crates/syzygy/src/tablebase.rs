@@ -1,6 +1,7 @@
 //! The tablebase: directories of table files, found by name, opened on
 //! first use, probed for WDL and DTZ.
 
+use crate::consistency::dtz_contradiction;
 use crate::error::{SyzygyError, TableKind, TableProblem};
 use crate::material::Material;
 use crate::table::Table;
@@ -292,9 +293,20 @@ impl Tablebase {
     /// in moves rather than plies the value may be one ply more than the
     /// truth, never where that would change the result under the fifty-move
     /// rule. Needs the WDL tables as well as the DTZ ones.
+    ///
+    /// A DTZ that does not fit the position's WDL (another sign, a win
+    /// within the rule beyond 100 plies) is [`SyzygyError::Contradiction`],
+    /// never an answer.
     pub fn probe_dtz<B: MoveGen>(&self, board: &B) -> Result<i32, SyzygyError> {
         self.check(board)?;
-        self.dtz(board)
+        let dtz = self.dtz(board)?;
+        match dtz_contradiction(self.wdl(board)?, dtz) {
+            Some(what) => Err(SyzygyError::Contradiction {
+                fen: board.fen(),
+                what,
+            }),
+            None => Ok(dtz),
+        }
     }
 
     fn check<B: Board>(&self, board: &B) -> Result<(), SyzygyError> {

@@ -9,7 +9,8 @@ use super::CommandError;
 use crate::{say, with_backend};
 use fianchetto_board::CastlingMode;
 use fianchetto_movegen::{to_san, to_uci, MoveGen};
-use fianchetto_syzygy::Tablebase;
+use fianchetto_syzygy::{Material, SyzygyError, Tablebase};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -43,6 +44,12 @@ pub struct SyzygyArgs {
     /// NAME` lines); each table file listed must match its sum.
     #[arg(long, requires = "verify")]
     pub checksums: Option<PathBuf>,
+    /// With `--verify`: also walk every position of each material of at
+    /// most this many pieces whose files passed, checking each position's
+    /// WDL against its best move's and its DTZ against its WDL (minutes
+    /// for the 4-piece tables; 0 walks none).
+    #[arg(long, requires = "verify", default_value_t = 4)]
+    pub walk_pieces: u32,
     /// `--backend`.
     #[command(flatten)]
     pub board: BackendFlag,
@@ -51,7 +58,8 @@ pub struct SyzygyArgs {
 /// Runs `syzygy`.
 pub fn run(args: &SyzygyArgs) -> Result<(), CommandError> {
     if let Some(dir) = &args.verify {
-        return verify(dir, args.checksums.as_deref());
+        verify(dir, args.checksums.as_deref())?;
+        return with_backend!(args.board.kind, B => walk::<B>(dir, args.walk_pieces));
     }
     let mut tables = Tablebase::new();
     for list in &args.path {
@@ -76,21 +84,6 @@ fn probe<B: MoveGen>(tables: &Tablebase, args: &SyzygyArgs) -> Result<(), Comman
     let wdl = tables.probe_wdl(&board).map_err(usage)?.value();
     let dtz = tables.probe_dtz(&board).map_err(usage)?;
     let moves = tables.root_moves(&board, true).map_err(usage)?;
-    // The tables' own invariants: a position with moves is won, drawn or
-    // lost as its best move is, and its DTZ has that sign too. A file
-    // changed where its codes still decode can break them; never print
-    // such an answer.
-    let best_wdl = moves.iter().map(|m| m.wdl.value()).max();
-    let contradicts =
-        best_wdl.is_some_and(|b| b.signum() != wdl.signum() || dtz.signum() != b.signum() as i32);
-    if contradicts {
-        return Err(CommandError::Usage(format!(
-            "the Syzygy tables contradict themselves for this position (wdl {wdl}, dtz {dtz}, \
-             best move's wdl {}): a table file is corrupt; check them with \
-             `fianchetto syzygy --verify DIR --checksums FILE`",
-            best_wdl.unwrap_or_default()
-        )));
-    }
     say!("wdl {wdl}");
     say!("dtz {dtz}");
     match moves.first() {
@@ -252,6 +245,64 @@ fn verify(dir: &Path, checksums: Option<&Path>) -> Result<(), CommandError> {
     if bad > 0 {
         return Err(CommandError::Usage(format!(
             "{bad} bad table files in {}",
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// The walk of `--verify`: every material of `dir` with at most
+/// `max_pieces` pieces, in name order, checked position by position
+/// ([`Tablebase::check_material`]) on every core, with a progress bar.
+/// Prints `consistent NAME: N positions`, `contradiction NAME: ...` or
+/// `not walked NAME: ...` (a table a capture leads to is missing); fails
+/// when a material contradicts itself.
+fn walk<B: MoveGen>(dir: &Path, max_pieces: u32) -> Result<(), CommandError> {
+    if max_pieces == 0 {
+        return Ok(());
+    }
+    let mut tables = Tablebase::new();
+    tables.add_directory(dir).map_err(usage)?;
+    let mut materials: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| CommandError::Usage(format!("{}: {e}", dir.display())))?
+        .filter_map(|item| {
+            let name = item.ok()?.file_name().to_string_lossy().into_owned();
+            let stem = name.strip_suffix(".rtbw")?;
+            let material = Material::from_name(stem)?;
+            (material.pieces() <= max_pieces).then(|| stem.to_string())
+        })
+        .collect();
+    materials.sort_by_key(|name| (name.len(), name.clone()));
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut bad = 0;
+    for name in &materials {
+        let Some(material) = Material::from_name(name) else {
+            continue;
+        };
+        let bar = ProgressBar::new(0);
+        bar.set_draw_target(ProgressDrawTarget::stderr_with_hz(4));
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} ETA {eta} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_message(name.clone());
+        let result = tables.check_material::<B>(&material, threads, &|done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        });
+        bar.finish_and_clear();
+        match result {
+            Ok(n) => say!("consistent {name}: {n} positions"),
+            Err(e @ SyzygyError::Contradiction { .. }) => {
+                bad += 1;
+                say!("contradiction {name}: {e}");
+            }
+            Err(e) => say!("not walked {name}: {e}"),
+        }
+    }
+    if bad > 0 {
+        return Err(CommandError::Usage(format!(
+            "{bad} materials of {} contradict themselves",
             dir.display()
         )));
     }

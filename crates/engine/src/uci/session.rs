@@ -15,7 +15,7 @@ use fianchetto_movegen::polyglot::{Book, BookMove};
 use fianchetto_movegen::{Game, MoveGen};
 use fianchetto_search::tt::{Replacement, TranspositionTable};
 use fianchetto_search::{time::TimeManager, Bound, Info, Limits, SearchResult};
-use fianchetto_syzygy::Tablebase;
+use fianchetto_syzygy::{SyzygyError, Tablebase};
 use fianchetto_uci::{
     BestMove, BoundedScore, Command, Go, Id, ParseError, Position, Reply, UciMove,
 };
@@ -583,6 +583,7 @@ impl Session {
         if let Some(book_move) = self.book_move(game.board(), &params) {
             return self.play_book_move(game.board(), book_move, params.ponder);
         }
+        self.report_table_contradiction(game.board());
         let limits = self.limits(&params, game.board());
         let stop = limits.stop.clone();
         let ponder_hit = Arc::new(AtomicBool::new(false));
@@ -625,6 +626,19 @@ impl Session {
             ponder_limits,
             unbounded: wait_for_stop,
         });
+    }
+
+    /// Names in an `info string error` a root in the tables whose values
+    /// contradict each other (a corrupt file that still decodes): the
+    /// search then leaves the tables out rather than trust them.
+    fn report_table_contradiction(&self, board: &Bitboards) {
+        let Some(tables) = &self.syzygy else { return };
+        if board.occupied().count() > tables.max_pieces() || !board.castling().is_empty() {
+            return;
+        }
+        if let Err(e @ SyzygyError::Contradiction { .. }) = tables.root_moves_wdl(board, true) {
+            self.error(format!("{e}; this search does not use the tables"));
+        }
     }
 
     /// `go perft N` on the search thread, so that `stop` and `isready` are

@@ -130,12 +130,19 @@ impl Tb {
         if board.occupied().count() > state.limit || !board.castling().is_empty() {
             return (None, state);
         }
-        let (moves, by_dtz) = match s.tables.root_moves(board, s.rule50) {
-            Ok(m) => (m, true),
-            Err(_) => match s.tables.root_moves_wdl(board, s.rule50) {
-                Ok(m) => (m, false),
-                Err(_) => return (None, state),
-            },
+        let ranked = match s.tables.root_moves(board, s.rule50) {
+            Ok(m) => Ok((m, true)),
+            Err(_) => s.tables.root_moves_wdl(board, s.rule50).map(|m| (m, false)),
+        };
+        let (moves, by_dtz) = match ranked {
+            Ok(ranked) => ranked,
+            // Tables whose values contradict each other at the root (a
+            // corrupt file) are trusted nowhere in this search.
+            Err(fianchetto_syzygy::SyzygyError::Contradiction { .. }) => {
+                state.limit = 0;
+                return (None, state);
+            }
+            Err(_) => return (None, state),
         };
         let allowed = |m: &fianchetto_syzygy::RootMove| {
             limits.searchmoves.is_empty() || limits.searchmoves.contains(&m.mv)
