@@ -3,15 +3,17 @@
 package built by scripts/wasm/build.sh, served by `python3 -m http.server`, in
 headless Chromium driven by Selenium. A game by clicks with the engine
 answering from its Web Worker, Analyse streaming lines and Stop ending it,
-no console errors, a screenshot; it prints the time from page load to the
+Learn comparing the algorithms, no console errors, screenshots; it prints the time from page load to the
 engine being ready and to its first move, and with --bench the engine's
-nodes per second in the page (one thread) on fixed searches.
+nodes per second in the page (one thread) on fixed searches, both builds,
+and the native binary's on the same searches.
 
-    python3 scripts/wasm/browser_check.py [--pkg target/wasm-pkg] [--out DIR] [--bench]
+    python3 scripts/wasm/browser_check.py [--pkg target/wasm-pkg] [--out DIR] [--bench [--native BIN]]
 """
 import argparse
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -39,13 +41,21 @@ def free_port():
         return s.getsockname()[1]
 
 
+def serving(port):
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
 def browser(profile):
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for flag in ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--disable-dev-shm-usage",
-                 f"--user-data-dir={profile}", "--window-size=1100,800"]:
+                 f"--user-data-dir={profile}", "--window-size=1300,900"]:
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
@@ -79,6 +89,8 @@ def main():
     ap.add_argument("--pkg", default=os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "wasm-pkg"))
     ap.add_argument("--out", default=tempfile.gettempdir(), help="folder for the screenshot")
     ap.add_argument("--bench", action="store_true", help="time the engine in the page")
+    ap.add_argument("--native", default=os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", "fianchetto"),
+                    help="with --bench: the native binary timed on the same searches")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     site = tempfile.mkdtemp()
@@ -93,7 +105,7 @@ def main():
     try:
         d = browser(profile)
         url = f"http://127.0.0.1:{port}/index.html"
-        wait("the server", lambda: socket.create_connection(("127.0.0.1", port), timeout=1))
+        wait("the server", lambda: serving(port))
 
         # The engine plays white: page load to its first move.
         d.get(url + "?engine=w&depth=6")
@@ -150,6 +162,21 @@ def main():
 
         check("Analyse streams lines, Stop ends it", analyse_and_stop)
 
+        def learn():
+            d.find_element(By.ID, "learn-depth").clear()
+            d.find_element(By.ID, "learn-depth").send_keys("3")
+            d.find_element(By.ID, "learn").click()
+            wait("the Learn table", lambda: data(d, "learned"), 120)
+            rows = {}
+            for tr in d.find_elements(By.CSS_SELECTOR, "#learn-table tbody tr"):
+                cells = [td.text for td in tr.find_elements(By.TAG_NAME, "td")]
+                rows[cells[0]] = int(cells[1].replace(",", ""))
+            assert set(rows) == {"pvs", "alphabeta", "scout", "minimax"}, rows
+            assert rows["minimax"] > rows["alphabeta"] > 0 and rows["pvs"] > 0, rows
+            d.save_screenshot(os.path.join(args.out, "wasm-learn.png"))
+
+        check("Learn: every algorithm's nodes to the same depth", learn)
+
         def no_console_errors():
             errors = console_errors(d)
             assert not errors, errors
@@ -180,6 +207,15 @@ def main():
                     total_nodes += r["nodes"]
                     total_ms += r["ms"]
                 print(f"chromium {name} total: {total_nodes:,} nodes, {total_nodes / total_ms * 1000:,.0f} nodes/s")
+            if os.path.exists(args.native):
+                total_nodes = total_s = 0
+                for fen, depth in BENCH:
+                    out = subprocess.run([args.native, "analyse", "--fen", fen, "--depth", str(depth), "--hash", "16"],
+                                         capture_output=True, text=True, check=True).stdout
+                    m = re.search(r"info string (\d+) nodes \d+ evals \d+ nps in ([\d.]+) s", out)
+                    total_nodes += int(m.group(1))
+                    total_s += float(m.group(2))
+                print(f"native total: {total_nodes:,} nodes, {total_nodes / total_s:,.0f} nodes/s")
         print(f"screenshot: {os.path.join(args.out, 'wasm-page.png')}")
     finally:
         if d is not None:

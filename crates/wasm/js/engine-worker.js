@@ -3,11 +3,12 @@
 // Messages in: { type: "init", options, wasm, simd } (wasm: the .wasm's URL
 // or a compiled WebAssembly.Module; by default the build beside this one
 // that load.js chooses, SIMD where the host has it, or as `simd` says),
-// { type: "configure", options }, { type: "search", id, fen, moves, limits },
-// { type: "stop" }, { type: "clear" }. Messages out: { type: "ready",
-// algorithms, evaluations }, { type: "info", id, info },
+// { type: "configure", options }, { type: "search", id, fen, moves, limits,
+// whole }, { type: "stop" }, { type: "clear" }. Messages out: { type:
+// "ready", algorithms, evaluations, simd }, { type: "info", id, info },
 // { type: "result", id, result }, { type: "error", id, message }.
-// A search runs in slices (slices.js) so that "stop" is read between them.
+// A search runs in slices (slices.js) so that "stop" is read between them
+// (unless `whole`: one call).
 import init, { Board, Engine } from "./fianchetto_wasm.js";
 import load from "./load.js";
 import { searchInSlices } from "./slices.js";
@@ -30,11 +31,15 @@ async function search(m) {
     const board = new Board(m.fen);
     try {
       for (const mv of m.moves || []) board.push(mv);
-      const result = await searchInSlices(engine, board, m.limits, algorithm, {
-        onInfo: (info) => self.postMessage({ type: "info", id: m.id, info }),
-        shouldStop: () => stopRequested,
-        pause,
-      });
+      const onInfo = (info) => self.postMessage({ type: "info", id: m.id, info });
+      // `whole`: one call, the algorithm's own count of nodes (no stop).
+      const result = m.whole
+        ? engine.search(board, m.limits, onInfo)
+        : await searchInSlices(engine, board, m.limits, algorithm, {
+          onInfo,
+          shouldStop: () => stopRequested,
+          pause,
+        });
       self.postMessage({ type: "result", id: m.id, result });
     } finally {
       board.free();

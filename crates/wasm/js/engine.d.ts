@@ -9,7 +9,7 @@ export class EngineWorker extends EventTarget {
   evaluations?: string[];
   /** Whether the worker runs the SIMD build (null when given a module). */
   simd?: boolean | null;
-  search(request?: { fen?: string; moves?: string[]; limits?: Limits & { infinite?: boolean } }): Promise<SearchResult>;
+  search(request?: { fen?: string; moves?: string[]; limits?: Limits & { infinite?: boolean }; whole?: boolean }): Promise<SearchResult>;
   stop(): void;
   configure(options: EngineOptions): void;
   clear(): void;

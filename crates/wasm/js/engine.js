@@ -56,12 +56,14 @@ export class EngineWorker extends EventTarget {
   // Searches `fen` (the start position if omitted) after `moves` (UCI or
   // SAN) under `limits` ({ depth, nodes, movetime, wtime, btime, winc,
   // binc, movestogo, mate, infinite }); resolves to the result. Searches
-  // run one after the other.
-  search({ fen, moves = [], limits = {} } = {}) {
+  // run one after the other, in slices that `stop` can end; `whole` runs
+  // one search that cannot be stopped, whose nodes are the algorithm's own
+  // count (what the Learn view compares).
+  search({ fen, moves = [], limits = {}, whole = false } = {}) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ type: "search", id, fen, moves, limits });
+      this.worker.postMessage({ type: "search", id, fen, moves, limits, whole });
     });
   }
 

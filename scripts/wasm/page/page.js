@@ -1,4 +1,5 @@
-// A page that plays and analyses with the engine in a Web Worker: the
+// A page that plays, analyses and compares the algorithms (Learn) with the
+// engine in a Web Worker: the
 // package's Board draws the position and checks moves on the page, the
 // EngineWorker searches. Served as static files next to the package
 // (pkg/); scripts/wasm/browser_check.py drives it in headless Chromium.
@@ -19,6 +20,7 @@ let board = new Board(params.get("fen") || undefined);
 let selected = null;
 let thinking = false;
 let analysing = false;
+let learning = false; // Learn's searches are not listed as analysis
 const engine = new EngineWorker({ algorithm: "pvs", evaluation: "nnue" }, { simd });
 const log = { infos: 0, firstMoveMs: null, readyMs: null };
 window.fianchettoLog = log;
@@ -47,6 +49,7 @@ function limits() {
 }
 
 function onInfo(e) {
+  if (learning) return;
   const i = e.detail;
   log.infos++;
   const score = i.score.mate !== undefined ? "#" + i.score.mate : (i.score.cp / 100).toFixed(2);
@@ -130,6 +133,47 @@ $("analyse").addEventListener("click", async () => {
   document.body.dataset.analysing = "0";
 });
 $("stop").addEventListener("click", () => engine.stop());
+
+// Learn: what each algorithm costs to the same depth on this position (one
+// search each; MCTS, which has no depth, is left out).
+$("learn").addEventListener("click", async () => {
+  if (thinking || analysing) return;
+  analysing = learning = true;
+  const depth = Number($("learn-depth").value) || 4;
+  const rows = $("learn-table").querySelector("tbody");
+  rows.replaceChildren();
+  $("learn-table").hidden = false;
+  const results = [];
+  try {
+    for (const algorithm of engine.algorithms.filter((a) => a !== "mcts")) {
+      engine.configure({ algorithm });
+      const r = await engine.search({ fen: board.startFen(), moves: board.history(), limits: { depth }, whole: true });
+      results.push([algorithm, r]);
+    }
+  } catch (e) {
+    show(e.message);
+  }
+  engine.configure({ algorithm: $("algorithm").value });
+  const most = Math.max(1, ...results.map(([, r]) => r.nodes));
+  for (const [algorithm, r] of results) {
+    const tr = document.createElement("tr");
+    tr.dataset.algorithm = algorithm;
+    const bar = document.createElement("span");
+    bar.className = "bar";
+    bar.style.width = (Math.max(0.02, Math.log10(1 + r.nodes) / Math.log10(1 + most)) * 8).toFixed(2) + "em";
+    for (const text of [algorithm, r.nodes.toLocaleString("en-US"), r.time.toFixed(1) + " ms", r.pvSan[0] ?? "–"]) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      tr.append(td);
+    }
+    const td = document.createElement("td");
+    td.append(bar);
+    tr.append(td);
+    rows.append(tr);
+  }
+  document.body.dataset.learned = String(results.length);
+  analysing = learning = false;
+});
 for (const id of ["algorithm", "evaluation"]) {
   $(id).addEventListener("change", () => engine.configure({ [id]: $(id).value }));
 }
