@@ -20,9 +20,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// A Python file object (binary or text) as a [`Read`]: each call takes
 /// the GIL for one `read(n)`.
@@ -60,8 +60,10 @@ impl Read for PyRead {
 type Input = BufReader<Box<dyn Read + Send>>;
 
 /// The input of `source`: a path (str or os.PathLike) opened here, or a
-/// file object read through its `read()`.
-fn open(source: &Bound<'_, PyAny>) -> PyResult<Input> {
+/// file object read through its `read()`; and the games a batch may hold
+/// (1 for a file object, which may be a pipe or a socket whose games must
+/// come out as soon as they are read).
+fn open(source: &Bound<'_, PyAny>) -> PyResult<(Input, usize)> {
     let is_path = source.is_instance_of::<PyString>() || source.hasattr("__fspath__")?;
     let read: Box<dyn Read + Send> = if is_path {
         let path: std::path::PathBuf = source.extract()?;
@@ -83,7 +85,8 @@ fn open(source: &Bound<'_, PyAny>) -> PyResult<Input> {
             "a PGN source is a path or a file object with read()",
         ));
     };
-    Ok(BufReader::with_capacity(1 << 16, read))
+    let batch = if is_path { BATCH } else { 1 };
+    Ok((BufReader::with_capacity(1 << 16, read), batch))
 }
 
 /// Whether a game's `Variant` tag says Chess960 (so its castling moves are
@@ -98,8 +101,35 @@ fn is_chess960(game: &PgnGame<Bitboards>) -> bool {
 /// What the reading thread sends: a game, or why there is none.
 type Item = Result<PgnGame<Bitboards>, ReadError>;
 
-/// How many games the reading thread may read ahead of the consumer.
-const READ_AHEAD: usize = 64;
+/// Games are handed over in batches of up to this many (one wake-up of
+/// the other thread a batch, not a game) ...
+const BATCH: usize = 32;
+/// ... and at most this many batches wait to be taken.
+const BATCHES_AHEAD: usize = 4;
+
+/// The consumer's end: batches from the reading thread, the games of the
+/// current batch, and a flag the consumer raises while it waits (then the
+/// reading thread hands over what it has at once, however few).
+struct Games {
+    batches: Receiver<Vec<Item>>,
+    current: std::vec::IntoIter<Item>,
+    waiting: Arc<AtomicBool>,
+}
+
+impl Games {
+    /// The next game; None at the end.
+    fn next(&mut self) -> Option<Item> {
+        loop {
+            if let Some(item) = self.current.next() {
+                return Some(item);
+            }
+            self.waiting.store(true, Ordering::Release);
+            let batch = self.batches.recv().ok();
+            self.waiting.store(false, Ordering::Release);
+            self.current = batch?.into_iter();
+        }
+    }
+}
 
 /// The games of a PGN source, one by one (an iterator). A thread of its own
 /// reads and parses them (without the GIL) a few games ahead of the
@@ -107,7 +137,7 @@ const READ_AHEAD: usize = 64;
 /// with the input, or when the reader is dropped.
 #[pyclass(name = "Reader", module = "fianchetto.pgn")]
 pub struct PyReader {
-    games: Mutex<Receiver<Item>>,
+    games: Mutex<Games>,
     raise_errors: bool,
     read: AtomicU64,
     errors: AtomicU64,
@@ -124,8 +154,8 @@ impl PyReader {
     /// goes on with the next game). An input that fails raises `OSError`.
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyGame>> {
         let next = py.allow_threads(|| {
-            let games = self.games.lock().unwrap_or_else(|p| p.into_inner());
-            games.recv().ok()
+            let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
+            games.next()
         });
         let Some(next) = next else {
             return Ok(None);
@@ -169,23 +199,37 @@ fn read(
     comments: bool,
     raise_errors: bool,
 ) -> PyResult<PyReader> {
-    let input = open(source)?;
+    let (input, batch_len) = open(source)?;
     let builder = GameBuilder::new().variations(variations).comments(comments);
     let games = Reader::from_buf_read(input).games_with(builder);
-    let (tx, rx) = sync_channel::<Item>(READ_AHEAD);
+    let (tx, rx) = sync_channel::<Vec<Item>>(BATCHES_AHEAD);
+    let waiting = Arc::new(AtomicBool::new(false));
+    let wanted = waiting.clone();
     std::thread::Builder::new()
         .name("fianchetto-pgn".into())
         .spawn(move || {
+            let mut batch = Vec::with_capacity(batch_len);
             for item in games {
-                // The reader was dropped: stop reading.
-                if tx.send(item).is_err() {
-                    break;
+                batch.push(item);
+                if batch.len() >= batch_len || wanted.load(Ordering::Acquire) {
+                    let full = std::mem::replace(&mut batch, Vec::with_capacity(batch_len));
+                    // The reader was dropped: stop reading.
+                    if tx.send(full).is_err() {
+                        return;
+                    }
                 }
+            }
+            if !batch.is_empty() {
+                let _ = tx.send(batch);
             }
         })
         .map_err(|e| PyOSError::new_err(format!("cannot start the PGN reading thread: {e}")))?;
     Ok(PyReader {
-        games: Mutex::new(rx),
+        games: Mutex::new(Games {
+            batches: rx,
+            current: Vec::new().into_iter(),
+            waiting,
+        }),
         raise_errors,
         read: AtomicU64::new(0),
         errors: AtomicU64::new(0),
