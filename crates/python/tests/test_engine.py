@@ -38,7 +38,7 @@ def test_analyse_nodes_and_time(engine):
     start = time.monotonic()
     info = engine.analyse(fianchetto.Board(), time=0.2)
     took = time.monotonic() - start
-    assert 0.1 < took < 2.0
+    assert 0.1 < took < 5.0  # time= is honoured (generously bounded: a loaded machine)
     assert info["depth"] >= 1
 
 
@@ -188,7 +188,14 @@ def test_bad_network_file(tmp_path):
 def test_syzygy_in_the_engine(tables_dir):
     e = fianchetto.Engine(hash=4, syzygy_path=tables_dir)
     assert e.options["syzygy_path"] == tables_dir
+    tables = fianchetto.syzygy.Tablebase(tables_dir)
     b = fianchetto.Board("8/8/8/4k3/8/8/8/K6Q w - - 0 1")
     info = e.analyse(b, depth=3)
-    assert info["tbhits"] > 0 or info["score"].cp > 1000 or info["score"].mate
-    assert e.play(b, depth=3).move in ("a1b2", "h1f3", "h1e4", "h1h5", "h1d5", "h1c6", "h1b7", "h1a8", "h1h2", "h1g2", "h1e1")
+    assert info["tbhits"] > 0
+    assert info["score"].is_mate() or info["score"].cp > 300  # winning
+    move = e.play(b, depth=3).move
+    winning = {m.move for m in tables.root_moves(b) if m.wdl == 2}
+    assert move in winning
+    e.configure(syzygy_path="")
+    assert e.options["syzygy_path"] is None
+    assert e.analyse(b, depth=3)["tbhits"] == 0
