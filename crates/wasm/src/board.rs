@@ -1,7 +1,7 @@
 //! `Board`: a game for JavaScript — a position with its history, legal
 //! moves, moves in SAN or UCI, the rules, perft and pictures.
 
-use crate::js::{error, strings, Obj, Options};
+use crate::js::{error, move_strings, Obj, Options};
 use fianchetto_board::svg::{parse_move_squares, Arrow, BoardSvg, SquareMark};
 use fianchetto_board::{diagram, Bitboards, Board as _, CastlingMode, Color, Move, Square};
 use fianchetto_movegen::pgn::{parse_game, PgnGame};
@@ -66,14 +66,14 @@ impl Board {
     #[wasm_bindgen(js_name = legalMoves, unchecked_return_type = "string[]")]
     pub fn legal_moves(&self) -> Array {
         let board = self.game.board();
-        strings(board.legal_moves().iter().map(|&m| self.uci(m)))
+        move_strings(board.legal_moves().iter().map(|&m| self.uci(m)))
     }
 
     /// The legal moves in SAN, in the order of `legalMoves()`.
     #[wasm_bindgen(js_name = legalMovesSan, unchecked_return_type = "string[]")]
     pub fn legal_moves_san(&self) -> Array {
         let board = self.game.board();
-        strings(
+        move_strings(
             board
                 .legal_moves()
                 .iter()
@@ -119,7 +119,7 @@ impl Board {
     #[wasm_bindgen(unchecked_return_type = "string[]")]
     pub fn history(&self) -> Array {
         let positions = self.game.positions();
-        strings(
+        move_strings(
             self.game
                 .moves()
                 .iter()
@@ -136,7 +136,7 @@ impl Board {
         for (&m, b) in self.game.moves().iter().zip(positions) {
             out.push(to_san(b, m).map_err(error)?);
         }
-        Ok(strings(out))
+        Ok(move_strings(out))
     }
 
     /// The piece on `square` (`"e4"`) as its FEN letter (`"P"` white,

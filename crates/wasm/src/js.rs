@@ -3,6 +3,8 @@
 //! error when one has the wrong type, and errors as JavaScript `Error`s.
 
 use js_sys::{Array, Object, Reflect};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt::Display;
 use wasm_bindgen::prelude::*;
 
@@ -36,6 +38,40 @@ pub(crate) fn strings<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> Arra
         .into_iter()
         .map(|s| JsValue::from_str(s.as_ref()))
         .collect()
+}
+
+/// How many distinct move texts [`move_strings`] keeps as JavaScript
+/// strings (about 2 000 UCI moves and some tens of thousands of SAN ones
+/// exist).
+const MAX_INTERNED: usize = 1 << 16;
+
+thread_local! {
+    static INTERNED: RefCell<HashMap<Box<str>, JsValue>> = RefCell::new(HashMap::new());
+}
+
+/// A JavaScript array of move texts (UCI or SAN): each distinct text is made
+/// a JavaScript string once and kept, because making a string across the
+/// boundary costs more than generating the moves.
+pub(crate) fn move_strings<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> Array {
+    INTERNED.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        let array = Array::new();
+        for s in items {
+            let s = s.as_ref();
+            let value = match cache.get(s) {
+                Some(v) => v.clone(),
+                None => {
+                    let v = JsValue::from_str(s);
+                    if cache.len() < MAX_INTERNED {
+                        cache.insert(s.into(), v.clone());
+                    }
+                    v
+                }
+            };
+            array.push(&value);
+        }
+        array
+    })
 }
 
 /// The options object a method was given: `undefined` and `null` read as
