@@ -7,9 +7,9 @@
 //! until a property is asked for, so a loop that reads only the headers
 //! or the moves pays only for those.
 
-use crate::board::{board_from_fen, PyBoard};
+use crate::board::PyBoard;
 use crate::errors::PgnError;
-use fianchetto_board::{Bitboards, Board, Move};
+use fianchetto_board::{Bitboards, Move};
 use fianchetto_movegen::pgn::{
     Annotations, Commands, EvalScore, GameBuilder, GameResult, PgnGame, ReadError, Reader,
     Variation, Writer,
@@ -632,12 +632,8 @@ impl PyVariation {
     }
 
     /// The position the variation starts from (a `Board`).
-    fn board(&self) -> PyResult<PyBoard> {
-        let fen = self.start.fen();
-        Ok(PyBoard::from_game(
-            Game::new(board_from_fen(&fen, self.chess960)?),
-            self.chess960,
-        ))
+    fn board(&self) -> PyBoard {
+        PyBoard::from_game(Game::new(self.start.clone()), self.chess960)
     }
 
     fn __repr__(&self) -> String {
