@@ -23,6 +23,8 @@
 //! The crate builds natively too (its tests run there); the JavaScript
 //! package is made by `scripts/wasm/build.sh`.
 
+#![warn(missing_docs)]
+
 mod board;
 mod engine;
 mod js;
@@ -38,7 +40,7 @@ use wasm_bindgen::prelude::*;
 /// `Error`s with the panic's message (on wasm32; natively, Rust's own
 /// hook stays).
 #[wasm_bindgen(start)]
-pub fn start() {
+fn start() {
     #[cfg(target_arch = "wasm32")]
     std::panic::set_hook(Box::new(|info| {
         wasm_bindgen::throw_str(&format!("fianchetto panicked: {info}"));
