@@ -366,13 +366,37 @@ impl PyBoard {
     /// position and its move stack.
     #[classmethod]
     fn from_chess(_cls: &Bound<'_, PyType>, board: &Bound<'_, PyAny>) -> PyResult<PyBoard> {
-        let chess960: bool = board.getattr("chess960")?.extract()?;
-        let root_fen: String = board.call_method0("root")?.call_method0("fen")?.extract()?;
-        let mut out = PyBoard::new(Some(&root_fen), chess960)?;
-        for mv in board.getattr("move_stack")?.try_iter()? {
-            out.push(&mv?)?;
+        from_chess_board(board)
+    }
+}
+
+/// The board of a python-chess `chess.Board` (its root FEN and moves).
+fn from_chess_board(board: &Bound<'_, PyAny>) -> PyResult<PyBoard> {
+    let chess960: bool = board.getattr("chess960")?.extract()?;
+    let root_fen: String = board.call_method0("root")?.call_method0("fen")?.extract()?;
+    let mut out = PyBoard::new(Some(&root_fen), chess960)?;
+    for mv in board.getattr("move_stack")?.try_iter()? {
+        out.push(&mv?)?;
+    }
+    Ok(out)
+}
+
+/// A board argument: a `fianchetto.Board`, or a python-chess `chess.Board`
+/// (converted through its root FEN and moves).
+pub struct AnyBoard(pub PyBoard);
+
+impl<'py> FromPyObject<'py> for AnyBoard {
+    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<AnyBoard> {
+        if let Ok(b) = ob.downcast::<PyBoard>() {
+            return Ok(AnyBoard(b.borrow().clone()));
         }
-        Ok(out)
+        if ob.hasattr("move_stack")? && ob.hasattr("root")? && ob.hasattr("chess960")? {
+            return from_chess_board(ob).map(AnyBoard);
+        }
+        Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "expected a fianchetto.Board or a chess.Board, not {}",
+            ob.get_type().name()?
+        )))
     }
 }
 

@@ -4,7 +4,7 @@
 //! GIL released, several lines come from [`search_lines`], and `stop()`
 //! from another thread raises the running search's stop flag.
 
-use crate::board::PyBoard;
+use crate::board::{AnyBoard, PyBoard};
 use crate::syzygy::open_tables;
 use fianchetto_board::{Bitboards, Board, Color};
 use fianchetto_eval::nnue::Network;
@@ -516,7 +516,7 @@ impl PyEngine {
     fn analyse(
         &self,
         py: Python<'_>,
-        board: &PyBoard,
+        board: AnyBoard,
         limit: Option<&Bound<'_, PyAny>>,
         depth: Option<u32>,
         nodes: Option<u64>,
@@ -524,6 +524,7 @@ impl PyEngine {
         multipv: Option<usize>,
         infinite: bool,
     ) -> PyResult<PyObject> {
+        let board = &board.0;
         let elo = self.options_now().elo;
         let turn = board.game.board().turn();
         let limits = limits_of(limit, depth, nodes, time, infinite, elo, turn)?;
@@ -554,12 +555,13 @@ impl PyEngine {
     fn play(
         &self,
         py: Python<'_>,
-        board: &PyBoard,
+        board: AnyBoard,
         limit: Option<&Bound<'_, PyAny>>,
         depth: Option<u32>,
         nodes: Option<u64>,
         time: Option<f64>,
     ) -> PyResult<PyPlayResult> {
+        let board = &board.0;
         let elo = self.options_now().elo;
         let root = board.game.board();
         let limits = limits_of(limit, depth, nodes, time, false, elo, root.turn())?;

@@ -25,7 +25,7 @@ pub mod errors;
 pub mod pgn;
 pub mod syzygy;
 
-use board::PyBoard;
+use board::{AnyBoard, PyBoard};
 use fianchetto_board::svg::{parse_move_squares, Arrow, BoardSvg, SquareMark};
 use fianchetto_board::Color;
 use pyo3::exceptions::PyValueError;
@@ -38,7 +38,7 @@ use pyo3::prelude::*;
 #[pyfunction]
 #[pyo3(signature = (board, arrows=Vec::new(), squares=Vec::new(), lastmove=None, flipped=false, size=Some(400), coordinates=true))]
 fn svg(
-    board: &PyBoard,
+    board: AnyBoard,
     arrows: Vec<String>,
     squares: Vec<String>,
     lastmove: Option<String>,
@@ -46,6 +46,7 @@ fn svg(
     size: Option<u32>,
     coordinates: bool,
 ) -> PyResult<String> {
+    let board = &board.0;
     let mut picture = BoardSvg::from_board(board.game.board())
         .coordinates(coordinates)
         .size(size);

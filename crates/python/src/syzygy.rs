@@ -1,7 +1,7 @@
 //! `fianchetto.syzygy`: what the Syzygy tables on disk say of a position
 //! (WDL, DTZ, the best move and every root move ranked).
 
-use crate::board::PyBoard;
+use crate::board::AnyBoard;
 use crate::errors::{MissingTableError, TablebaseError};
 use fianchetto_syzygy::{SyzygyError, Tablebase};
 use pyo3::prelude::*;
@@ -89,7 +89,8 @@ impl PyTablebase {
 
     /// Win (2), cursed win (1), draw (0), blessed loss (-1) or loss (-2)
     /// for the side to move, with the fifty-move counter at zero.
-    fn probe_wdl(&self, py: Python<'_>, board: &PyBoard) -> PyResult<i8> {
+    fn probe_wdl(&self, py: Python<'_>, board: AnyBoard) -> PyResult<i8> {
+        let board = &board.0;
         let b = board.game.board().clone();
         py.allow_threads(|| self.tables.probe_wdl(&b))
             .map(|w| w.value())
@@ -98,14 +99,16 @@ impl PyTablebase {
 
     /// Distance to zeroing the fifty-move counter, in plies (negative when
     /// the side to move loses; 0 for a draw).
-    fn probe_dtz(&self, py: Python<'_>, board: &PyBoard) -> PyResult<i32> {
+    fn probe_dtz(&self, py: Python<'_>, board: AnyBoard) -> PyResult<i32> {
+        let board = &board.0;
         let b = board.game.board().clone();
         py.allow_threads(|| self.tables.probe_dtz(&b))
             .map_err(syzygy_err)
     }
 
     /// The move to play (UCI), or None without a legal move.
-    fn best_move(&self, py: Python<'_>, board: &PyBoard) -> PyResult<Option<String>> {
+    fn best_move(&self, py: Python<'_>, board: AnyBoard) -> PyResult<Option<String>> {
+        let board = &board.0;
         let b = board.game.board().clone();
         let best = py
             .allow_threads(|| self.tables.best_move(&b))
@@ -119,9 +122,10 @@ impl PyTablebase {
     fn root_moves(
         &self,
         py: Python<'_>,
-        board: &PyBoard,
+        board: AnyBoard,
         rule50: bool,
     ) -> PyResult<Vec<PyRootMove>> {
+        let board = &board.0;
         let b = board.game.board().clone();
         let moves = py
             .allow_threads(|| self.tables.root_moves(&b, rule50))

@@ -101,6 +101,17 @@ def test_python_chess_limit_and_history(engine):
     assert engine.analyse(r, depth=4)["score"].cp is not None
 
 
+def test_a_python_chess_board_is_accepted(engine, tables_dir):
+    c = chess.Board()
+    c.push_san("e4")
+    info = engine.analyse(c, depth=3)
+    c.push_uci(info["pv"][0])  # a reply legal after 1. e4
+    assert engine.play(chess.Board(MATE_IN_ONE), depth=3).move == "d1d8"
+    kq = chess.Board("8/8/8/4k3/8/8/8/K6Q w - - 0 1")
+    assert fianchetto.syzygy.Tablebase(tables_dir).probe_wdl(kq) == 2
+    assert fianchetto.svg(kq).startswith("<svg")
+
+
 def test_no_limit_and_bad_limits(engine):
     b = fianchetto.Board()
     with pytest.raises(ValueError, match="no limit"):

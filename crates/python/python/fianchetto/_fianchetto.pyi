@@ -6,6 +6,10 @@ from typing import IO, Any, Dict, Iterator, List, Optional, Union, overload
 
 __version__: str
 
+BoardLike = Union["Board", Any]
+"""A fianchetto.Board, or a python-chess chess.Board (converted through its root FEN
+and moves)."""
+
 class InvalidFenError(ValueError):
     """A FEN that is malformed or describes an impossible position."""
 
@@ -113,7 +117,7 @@ class Board:
 
 def perft_fen(fen: str, depth: int, *, threads: int = 1, chess960: bool = False) -> int: ...
 def svg(
-    board: Board,
+    board: BoardLike,
     arrows: List[str] = ...,
     squares: List[str] = ...,
     lastmove: Optional[str] = None,
@@ -168,7 +172,7 @@ class Engine:
     @overload
     def analyse(
         self,
-        board: Board,
+        board: BoardLike,
         limit: Any = None,
         *,
         depth: Optional[int] = None,
@@ -180,7 +184,7 @@ class Engine:
     @overload
     def analyse(
         self,
-        board: Board,
+        board: BoardLike,
         limit: Any = None,
         *,
         depth: Optional[int] = None,
@@ -191,7 +195,7 @@ class Engine:
     ) -> List[Dict[str, Any]]: ...
     def play(
         self,
-        board: Board,
+        board: BoardLike,
         limit: Any = None,
         *,
         depth: Optional[int] = None,
@@ -288,7 +292,7 @@ class Tablebase:
     def __init__(self, path: str) -> None: ...
     @property
     def max_pieces(self) -> int: ...
-    def probe_wdl(self, board: Board) -> int: ...
-    def probe_dtz(self, board: Board) -> int: ...
-    def best_move(self, board: Board) -> Optional[str]: ...
-    def root_moves(self, board: Board, *, rule50: bool = True) -> List[RootMove]: ...
+    def probe_wdl(self, board: BoardLike) -> int: ...
+    def probe_dtz(self, board: BoardLike) -> int: ...
+    def best_move(self, board: BoardLike) -> Optional[str]: ...
+    def root_moves(self, board: BoardLike, *, rule50: bool = True) -> List[RootMove]: ...
