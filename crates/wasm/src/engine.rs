@@ -19,8 +19,9 @@ use wasm_bindgen::prelude::*;
 
 /// The transposition table's size when none is asked for: PVS's default.
 const DEFAULT_HASH_MB: usize = 16;
-/// The largest table: wasm32's memory is 4 GiB at most.
-const MAX_HASH_MB: u64 = 1024;
+/// The largest table: wasm32's memory is 4 GiB at most, and a page may get
+/// much less; a table that cannot be allocated would end the module.
+const MAX_HASH_MB: u64 = 256;
 /// The time a search takes when the limits set none (as `fianchetto analyse`).
 const DEFAULT_MOVETIME_MS: u64 = 3000;
 /// The deepest search a limit may ask for.
@@ -193,7 +194,7 @@ impl Engine {
     /// Searches the current position of `board` (its history counts for
     /// repetitions) under `limits` (`{ depth, nodes, movetime, wtime,
     /// btime, winc, binc, movestogo, mate }`, times in milliseconds; 3 s
-    /// when none is given), calling `onInfo` with each iteration's report;
+    /// when none bounds the search: `mate` alone does not), calling `onInfo` with each iteration's report;
     /// `onInfo` returning `true` stops the search, which still answers
     /// with its best move so far. Returns the result: best move, ponder
     /// move, score, depth, nodes, time, principal variation. An `onInfo`
@@ -265,12 +266,13 @@ fn read_limits(value: &JsValue) -> Result<Limits, JsError> {
         mate: o.int("mate", 1, 500)?.map(|n| n as u32),
         ..Limits::default()
     };
+    // `mate` alone does not bound a search (there may be no mate): it
+    // gets the default time too.
     if limits.depth.is_none()
         && limits.nodes.is_none()
         && limits.movetime.is_none()
         && limits.wtime.is_none()
         && limits.btime.is_none()
-        && limits.mate.is_none()
     {
         limits.movetime = Some(Duration::from_millis(DEFAULT_MOVETIME_MS));
     }

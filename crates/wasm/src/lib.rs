@@ -102,10 +102,10 @@ export interface EngineOptions {
   algorithm?: string;
   /** "nnue" (default), "classical", "buhochess", "material". */
   evaluation?: string;
-  /** Transposition table size in MB (1 to 1024; 16 by default). */
+  /** Transposition table size in MB (1 to 256; 16 by default). */
   hash?: number;
 }
-/** Limits of a search; times in milliseconds. With none, the search takes 3 s. */
+/** Limits of a search; times in milliseconds. With none that bounds the search (mate alone does not), it takes 3 s. */
 export interface Limits {
   depth?: number;
   nodes?: number;

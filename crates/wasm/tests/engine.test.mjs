@@ -141,3 +141,11 @@ test("the build is chosen at load: SIMD where the host has it, unless FIANCHETTO
   assert.notDeepEqual(scalar, vector);
   assert.ok(WebAssembly.validate(scalar) && WebAssembly.validate(vector));
 });
+
+test("a mate limit stops the search once the mate is found", () => {
+  const fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
+  const r = new Engine().search(new Board(fen), { mate: 1 });
+  assert.equal(r.bestmove, "h5f7");
+  assert.deepEqual(r.score, { mate: 1 });
+  assert.ok(r.time < 2000, `${r.time} ms`);
+});
