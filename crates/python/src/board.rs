@@ -174,13 +174,13 @@ impl PyBoard {
     }
 
     /// Whether `mv` (UCI text) is legal here.
-    fn is_legal(&self, mv: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(parse_uci(self.game.board(), &move_text(mv)?).is_ok())
+    fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(parse_uci(self.game.board(), &move_text(r#move)?).is_ok())
     }
 
     /// Plays `mv`, UCI text or a python-chess `Move`; returns it as UCI.
-    fn push(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<String> {
-        self.push_uci(&move_text(mv)?)
+    fn push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        self.push_uci(&move_text(r#move)?)
     }
 
     /// Plays a move in UCI notation; returns it (as this board writes it).
@@ -234,9 +234,9 @@ impl PyBoard {
 
     /// `mv` (UCI text or a python-chess `Move`, legal here) in SAN, with
     /// `+` or `#`.
-    fn san(&self, mv: &Bound<'_, PyAny>) -> PyResult<String> {
+    fn san(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
         let board = self.game.board();
-        let mv = uci_move(board, &move_text(mv)?)?;
+        let mv = uci_move(board, &move_text(r#move)?)?;
         to_san(board, mv).map_err(|e| IllegalMoveError::new_err(e.to_string()))
     }
 

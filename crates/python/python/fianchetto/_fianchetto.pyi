@@ -2,11 +2,38 @@
 and fianchetto.syzygy)."""
 
 import os
-from typing import IO, Any, Dict, Iterator, List, Optional, Union, overload
+from typing import IO, Any, Dict, Iterator, List, Optional, Union, final, overload
+
+__all__ = [
+    "Board",
+    "Engine",
+    "Eval",
+    "Game",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "InvalidSanError",
+    "InvalidUciError",
+    "MissingTableError",
+    "Outcome",
+    "PgnError",
+    "PlayResult",
+    "Reader",
+    "RootMove",
+    "Score",
+    "Tablebase",
+    "TablebaseError",
+    "Variation",
+    "Writer",
+    "__version__",
+    "parse",
+    "perft_fen",
+    "read",
+    "svg",
+]
 
 __version__: str
 
-BoardLike = Union["Board", Any]
+_BoardLike = Union["Board", Any]
 """A fianchetto.Board, or a python-chess chess.Board (converted through its root FEN
 and moves)."""
 
@@ -31,6 +58,7 @@ class TablebaseError(ValueError):
 class MissingTableError(FileNotFoundError):
     """No Syzygy table for the position's material (or no such directory)."""
 
+@final
 class Outcome:
     """How a game ended."""
 
@@ -44,11 +72,12 @@ class Outcome:
     def result(self) -> str:
         """The PGN result: 1-0, 0-1 or 1/2-1/2."""
 
+@final
 class Board:
     """A chess position and the moves that led to it. Moves are UCI strings
     (in Chess960, castling is written king takes rook)."""
 
-    def __init__(self, fen: Optional[str] = None, *, chess960: bool = False) -> None:
+    def __new__(cls, fen: Optional[str] = None, *, chess960: bool = False) -> "Board":
         """The position of ``fen`` (the start position if None); raises
         InvalidFenError."""
     def fen(self) -> str:
@@ -117,17 +146,18 @@ class Board:
 
 def perft_fen(fen: str, depth: int, *, threads: int = 1, chess960: bool = False) -> int: ...
 def svg(
-    board: BoardLike,
+    board: _BoardLike,
     arrows: List[str] = ...,
     squares: List[str] = ...,
     lastmove: Optional[str] = None,
     flipped: bool = False,
-    size: Optional[int] = 400,
+    size: Optional[int] = ...,
     coordinates: bool = True,
 ) -> str:
     """The position as an SVG picture; arrows as "e2e4" or "Ge2e4", squares
     as "d4" or "Rd4"."""
 
+@final
 class Score:
     """A score from the side to move's point of view."""
 
@@ -137,16 +167,18 @@ class Score:
         """The same score from white's point of view."""
     def is_mate(self) -> bool: ...
 
+@final
 class PlayResult:
     move: Optional[str]
     ponder: Optional[str]
     info: Dict[str, Any]
 
+@final
 class Engine:
     """The engine in-process."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         *,
         hash: int = 16,
         threads: int = 1,
@@ -155,7 +187,7 @@ class Engine:
         syzygy_path: Optional[str] = None,
         elo: Optional[int] = None,
         algorithm: str = "pvs",
-    ) -> None: ...
+    ) -> "Engine": ...
     def configure(
         self,
         *,
@@ -172,7 +204,7 @@ class Engine:
     @overload
     def analyse(
         self,
-        board: BoardLike,
+        board: _BoardLike,
         limit: Any = None,
         *,
         depth: Optional[int] = None,
@@ -184,7 +216,7 @@ class Engine:
     @overload
     def analyse(
         self,
-        board: BoardLike,
+        board: _BoardLike,
         limit: Any = None,
         *,
         depth: Optional[int] = None,
@@ -195,7 +227,7 @@ class Engine:
     ) -> List[Dict[str, Any]]: ...
     def play(
         self,
-        board: BoardLike,
+        board: _BoardLike,
         limit: Any = None,
         *,
         depth: Optional[int] = None,
@@ -207,6 +239,7 @@ class Engine:
     def clear(self) -> None:
         """Forgets the hash table and histories."""
 
+@final
 class Eval:
     """An [%eval] command, from white's point of view."""
 
@@ -214,6 +247,7 @@ class Eval:
     mate: Optional[int]
     depth: Optional[int]
 
+@final
 class Variation:
     @property
     def moves(self) -> List[str]: ...
@@ -224,6 +258,7 @@ class Variation:
     def variations(self, index: int) -> List["Variation"]: ...
     def board(self) -> Board: ...
 
+@final
 class Game:
     """A game read from PGN; a malformed one has ``error`` set."""
 
@@ -257,6 +292,7 @@ class Game:
     def board(self) -> Board: ...
     def to_pgn(self) -> str: ...
 
+@final
 class Reader(Iterator[Game]):
     def __iter__(self) -> "Reader": ...
     def __next__(self) -> Game: ...
@@ -274,13 +310,15 @@ def read(
 ) -> Reader: ...
 def parse(text: str) -> Game: ...
 
+@final
 class Writer:
-    def __init__(self, dest: Union[str, os.PathLike, IO[str]]) -> None: ...
+    def __new__(cls, dest: Union[str, os.PathLike, IO[str]]) -> "Writer": ...
     def write(self, game: Game) -> None: ...
     def close(self) -> None: ...
     def __enter__(self) -> "Writer": ...
     def __exit__(self, *args: Any) -> bool: ...
 
+@final
 class RootMove:
     move: str
     wdl: int
@@ -288,11 +326,12 @@ class RootMove:
     mate: bool
     rank: int
 
+@final
 class Tablebase:
-    def __init__(self, path: str) -> None: ...
+    def __new__(cls, path: str) -> "Tablebase": ...
     @property
     def max_pieces(self) -> int: ...
-    def probe_wdl(self, board: BoardLike) -> int: ...
-    def probe_dtz(self, board: BoardLike) -> int: ...
-    def best_move(self, board: BoardLike) -> Optional[str]: ...
-    def root_moves(self, board: BoardLike, *, rule50: bool = True) -> List[RootMove]: ...
+    def probe_wdl(self, board: _BoardLike) -> int: ...
+    def probe_dtz(self, board: _BoardLike) -> int: ...
+    def best_move(self, board: _BoardLike) -> Optional[str]: ...
+    def root_moves(self, board: _BoardLike, *, rule50: bool = True) -> List[RootMove]: ...
