@@ -67,7 +67,7 @@ export class EngineWorker extends EventTarget {
     });
   }
 
-  // Ends the running search (at its next slice: one iteration); its
+  // Ends the running search (when the slice in progress ends); its
   // promise resolves with the best move so far.
   stop() {
     this.worker.postMessage({ type: "stop" });

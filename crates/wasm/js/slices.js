@@ -1,10 +1,14 @@
 // A search cut into slices, so that a single-threaded host (a Web Worker)
 // can read its messages between them and stop the search: iterative
 // deepening one depth per call (the engine's table carries what earlier
-// depths found, so each call repeats little), or, for MCTS, which keeps its
-// tree from one call to the next, a fifth of a second per call.
+// depths found, so each call repeats little), each call also cut after a
+// time cap (half a second, doubled each time the same depth is cut, so that
+// a deep iteration still completes while a stop waits at most one cap);
+// MCTS, which keeps its tree from one call to the next, a fifth of a second
+// per call.
 
 const MCTS_SLICE_MS = 200;
+const FIRST_CAP_MS = 500;
 const MAX_DEPTH = 128;
 
 function now() {
@@ -12,10 +16,10 @@ function now() {
 }
 
 // Searches `board` with `engine` under `limits` ({ depth, nodes, movetime,
-// infinite } slice; clock limits run as one call), reporting each new
-// iteration to `onInfo(info)` with nodes and time counted from the start,
-// and asking `shouldStop()` between slices (`pause()` first lets the host
-// deliver its messages). Resolves to the last slice's result, with the
+// infinite } slice; clock and mate limits run as one call), reporting each
+// new iteration to `onInfo(info)` with nodes and time counted from the
+// start, and asking `shouldStop()` between slices (`pause()` first lets the
+// host deliver its messages). Resolves to the last slice's result, with the
 // total nodes and time.
 export async function searchInSlices(engine, board, limits, algorithm, { onInfo, shouldStop, pause }) {
   limits = limits || {};
@@ -29,16 +33,22 @@ export async function searchInSlices(engine, board, limits, algorithm, { onInfo,
   let nodes = 0; // nodes of the slices before this one
   let result = null;
   let reported = 0; // the deepest iteration reported
+  let depth = 1; // the depth the next slice completes
+  let cap = FIRST_CAP_MS;
   const mcts = algorithm === "mcts";
-  for (let slice = 1; ; slice++) {
+  for (;;) {
     const sliceLimits = {};
+    const sliceStart = now();
+    const timeLeft = limits.movetime === undefined ? Infinity : limits.movetime - (sliceStart - start);
     if (limits.nodes !== undefined) sliceLimits.nodes = Math.max(1, limits.nodes - nodes);
-    if (limits.movetime !== undefined) sliceLimits.movetime = Math.max(1, Math.round(limits.movetime - (now() - start)));
+    let capped = false; // whether the cap, not the limits, bounds this slice's time
     if (mcts) {
       if (limits.depth !== undefined) sliceLimits.depth = limits.depth;
-      sliceLimits.movetime = Math.min(sliceLimits.movetime ?? MCTS_SLICE_MS, MCTS_SLICE_MS);
+      sliceLimits.movetime = Math.max(1, Math.round(Math.min(timeLeft, MCTS_SLICE_MS)));
     } else {
-      sliceLimits.depth = Math.min(slice, maxDepth);
+      sliceLimits.depth = Math.min(depth, maxDepth);
+      capped = cap < timeLeft;
+      sliceLimits.movetime = Math.max(1, Math.round(Math.min(timeLeft, cap)));
     }
     const before = nodes;
     const r = engine.search(board, sliceLimits, (info) => {
@@ -51,10 +61,14 @@ export async function searchInSlices(engine, board, limits, algorithm, { onInfo,
     nodes += r.nodes;
     if (r.bestmove !== null || result === null) result = r;
     const elapsed = now() - start;
+    // An iteration cut by the cap is tried again with twice the time.
+    const cutByCap = !mcts && r.depth < sliceLimits.depth && capped && now() - sliceStart >= 0.9 * cap;
+    if (cutByCap) cap *= 2;
+    else depth++;
     const done =
       r.bestmove === null ||
-      (!mcts && sliceLimits.depth >= maxDepth) ||
-      (!mcts && r.depth < sliceLimits.depth) ||
+      (!mcts && !cutByCap && sliceLimits.depth >= maxDepth) ||
+      (!mcts && !cutByCap && r.depth < sliceLimits.depth) ||
       (mcts && limits.depth !== undefined) ||
       (limits.nodes !== undefined && nodes >= limits.nodes) ||
       (limits.movetime !== undefined && elapsed >= limits.movetime) ||

@@ -149,3 +149,19 @@ test("a mate limit stops the search once the mate is found", () => {
   assert.deepEqual(r.score, { mate: 1 });
   assert.ok(r.time < 2000, `${r.time} ms`);
 });
+
+test("slices: an infinite analysis stops within about one time cap of being asked", async () => {
+  const start = performance.now();
+  const depths = [];
+  const r = await searchInSlices(new Engine(), afterMoves(), { infinite: true }, "pvs", {
+    onInfo: (i) => depths.push(i.depth),
+    shouldStop: () => performance.now() - start > 2500,
+    pause: () => Promise.resolve(),
+  });
+  const time = performance.now() - start;
+  assert.ok(r.bestmove && r.depth >= 10, `${r.bestmove} at depth ${r.depth}`);
+  assert.ok(depths.every((d, k) => k === 0 || d === depths[k - 1] + 1), depths.join(","));
+  // Asked at 2.5 s; the slice running then ends within its cap (0.5 s,
+  // doubled for each try at the same depth: a few seconds at most here).
+  assert.ok(time < 2500 + 4500, `stopped after ${time.toFixed(0)} ms`);
+});
