@@ -2,10 +2,14 @@
 per game, the writer, and the same games as python-chess reads them."""
 
 import io
+import os
 import random
+import re
 import threading
+import time
 
 import chess
+import chess.engine
 import chess.pgn
 import pytest
 
@@ -133,11 +137,10 @@ def test_writer_round_trip(tmp_path):
     w.write(game)
     w.close()
     assert buf.getvalue() == text + "\n"
+    closed = pgn.Writer(str(tmp_path / "y.pgn"))
+    closed.close()
     with pytest.raises(ValueError, match="closed"):
-        pgn.Writer(str(tmp_path / "x.pgn")).close() or None
-        w2 = pgn.Writer(str(tmp_path / "y.pgn"))
-        w2.close()
-        w2.write(game)
+        closed.write(game)
     with pytest.raises(fianchetto.PgnError):
         pgn.Writer(buf).write(pgn.read(io.StringIO("1. e4 Ke7 *")).__next__())
     with pytest.raises(OSError):
@@ -186,12 +189,7 @@ def random_database(n, seed):
 def their_comment(node):
     """python-chess's comment text with its commands taken out."""
     text = node.comment
-    import re
-
     return re.sub(r"\s*\[%(clk|eval)[^\]]*\]\s*", " ", text).strip()
-
-
-import chess.engine  # noqa: E402  (for set_eval above)
 
 
 def test_a_database_read_alike_by_both(tmp_path):
@@ -254,3 +252,21 @@ def test_the_projects_pgn_files_alike():
         for o, t in zip(ours, theirs):
             assert o.san_moves == [n.san() for n in t.mainline()], name
             assert o.end().fen() == t.end().board().fen(), name
+
+
+def test_reading_a_pipe_while_it_is_written():
+    r, w = os.pipe()
+    reader = os.fdopen(r, "rb", buffering=0)
+    writer = os.fdopen(w, "wb", buffering=0)
+
+    def produce():
+        for i in range(3):
+            writer.write(f'[Round "{i}"]\n\n1. e4 e5 *\n\n'.encode())
+            time.sleep(0.05)
+        writer.close()
+
+    t = threading.Thread(target=produce)
+    t.start()
+    rounds = [g.headers["Round"] for g in pgn.read(reader)]
+    t.join()
+    assert rounds == ["0", "1", "2"]
