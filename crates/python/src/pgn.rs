@@ -1,9 +1,9 @@
 //! `fianchetto.pgn`: the library's streaming PGN reader over a path or a
 //! Python file object, games with their annotations, and the writer.
 //!
-//! Parsing runs on a thread of each reader's own, without the GIL, a few
-//! games ahead of the consumer; a file object is read in blocks, each
-//! taking the GIL only for its `read()` call. Games stay Rust values
+//! Each game is parsed with the GIL released (readers in several threads
+//! run in parallel); a file object is read in blocks, each taking the GIL
+//! only for its `read()` call. Games stay Rust values
 //! until a property is asked for, so a loop that reads only the headers
 //! or the moves pays only for those.
 
@@ -11,7 +11,7 @@ use crate::board::PyBoard;
 use crate::errors::PgnError;
 use fianchetto_board::{Bitboards, Move};
 use fianchetto_movegen::pgn::{
-    Annotations, Commands, EvalScore, GameBuilder, GameResult, PgnGame, ReadError, Reader,
+    Annotations, Commands, EvalScore, GameBuilder, GameResult, Games, PgnGame, ReadError, Reader,
     Variation, Writer,
 };
 use fianchetto_movegen::{to_uci, Game};
@@ -20,9 +20,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// A Python file object (binary or text) as a [`Read`]: each call takes
 /// the GIL for one `read(n)`.
@@ -60,10 +59,8 @@ impl Read for PyRead {
 type Input = BufReader<Box<dyn Read + Send>>;
 
 /// The input of `source`: a path (str or os.PathLike) opened here, or a
-/// file object read through its `read()`; and the games a batch may hold
-/// (1 for a file object, which may be a pipe or a socket whose games must
-/// come out as soon as they are read).
-fn open(source: &Bound<'_, PyAny>) -> PyResult<(Input, usize)> {
+/// file object read through its `read()`.
+fn open(source: &Bound<'_, PyAny>) -> PyResult<Input> {
     let is_path = source.is_instance_of::<PyString>() || source.hasattr("__fspath__")?;
     let read: Box<dyn Read + Send> = if is_path {
         let path: std::path::PathBuf = source.extract()?;
@@ -85,8 +82,7 @@ fn open(source: &Bound<'_, PyAny>) -> PyResult<(Input, usize)> {
             "a PGN source is a path or a file object with read()",
         ));
     };
-    let batch = if is_path { BATCH } else { 1 };
-    Ok((BufReader::with_capacity(1 << 16, read), batch))
+    Ok(BufReader::with_capacity(1 << 16, read))
 }
 
 /// Whether a game's `Variant` tag says Chess960 (so its castling moves are
@@ -98,46 +94,11 @@ fn is_chess960(game: &PgnGame<Bitboards>) -> bool {
     })
 }
 
-/// What the reading thread sends: a game, or why there is none.
-type Item = Result<PgnGame<Bitboards>, ReadError>;
-
-/// Games are handed over in batches of up to this many (one wake-up of
-/// the other thread a batch, not a game) ...
-const BATCH: usize = 32;
-/// ... and at most this many batches wait to be taken.
-const BATCHES_AHEAD: usize = 4;
-
-/// The consumer's end: batches from the reading thread, the games of the
-/// current batch, and a flag the consumer raises while it waits (then the
-/// reading thread hands over what it has at once, however few).
-struct Games {
-    batches: Receiver<Vec<Item>>,
-    current: std::vec::IntoIter<Item>,
-    waiting: Arc<AtomicBool>,
-}
-
-impl Games {
-    /// The next game; None at the end.
-    fn next(&mut self) -> Option<Item> {
-        loop {
-            if let Some(item) = self.current.next() {
-                return Some(item);
-            }
-            self.waiting.store(true, Ordering::Release);
-            let batch = self.batches.recv().ok();
-            self.waiting.store(false, Ordering::Release);
-            self.current = batch?.into_iter();
-        }
-    }
-}
-
-/// The games of a PGN source, one by one (an iterator). A thread of its own
-/// reads and parses them (without the GIL) a few games ahead of the
-/// consumer, so that parsing overlaps the caller's Python work; it ends
-/// with the input, or when the reader is dropped.
+/// The games of a PGN source, one by one (an iterator).
 #[pyclass(name = "Reader", module = "fianchetto.pgn")]
 pub struct PyReader {
-    games: Mutex<Games>,
+    /// Locked only while the GIL is released.
+    games: Mutex<Games<Input, GameBuilder<Bitboards>>>,
     raise_errors: bool,
     read: AtomicU64,
     errors: AtomicU64,
@@ -149,9 +110,10 @@ impl PyReader {
         slf
     }
 
-    /// The next game. A malformed game is a `Game` whose `error` says what
-    /// is wrong (or, with `raise_errors`, a `PgnError` raised; iterating on
-    /// goes on with the next game). An input that fails raises `OSError`.
+    /// The next game, parsed with the GIL released. A malformed game is a
+    /// `Game` whose `error` says what is wrong (or, with `raise_errors`, a
+    /// `PgnError` raised; iterating on goes on with the next game). An
+    /// input that fails raises `OSError`.
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyGame>> {
         let next = py.allow_threads(|| {
             let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
@@ -199,37 +161,10 @@ fn read(
     comments: bool,
     raise_errors: bool,
 ) -> PyResult<PyReader> {
-    let (input, batch_len) = open(source)?;
+    let input = open(source)?;
     let builder = GameBuilder::new().variations(variations).comments(comments);
-    let games = Reader::from_buf_read(input).games_with(builder);
-    let (tx, rx) = sync_channel::<Vec<Item>>(BATCHES_AHEAD);
-    let waiting = Arc::new(AtomicBool::new(false));
-    let wanted = waiting.clone();
-    std::thread::Builder::new()
-        .name("fianchetto-pgn".into())
-        .spawn(move || {
-            let mut batch = Vec::with_capacity(batch_len);
-            for item in games {
-                batch.push(item);
-                if batch.len() >= batch_len || wanted.load(Ordering::Acquire) {
-                    let full = std::mem::replace(&mut batch, Vec::with_capacity(batch_len));
-                    // The reader was dropped: stop reading.
-                    if tx.send(full).is_err() {
-                        return;
-                    }
-                }
-            }
-            if !batch.is_empty() {
-                let _ = tx.send(batch);
-            }
-        })
-        .map_err(|e| PyOSError::new_err(format!("cannot start the PGN reading thread: {e}")))?;
     Ok(PyReader {
-        games: Mutex::new(Games {
-            batches: rx,
-            current: Vec::new().into_iter(),
-            waiting,
-        }),
+        games: Mutex::new(Reader::from_buf_read(input).games_with(builder)),
         raise_errors,
         read: AtomicU64::new(0),
         errors: AtomicU64::new(0),
