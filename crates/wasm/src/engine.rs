@@ -4,12 +4,12 @@
 //! reporting each iteration.
 
 use crate::board::Board;
-use crate::js::{error, strings, Obj, Options};
+use crate::js::{error, move_strings, strings, Obj, Options};
 use fianchetto_board::{Bitboards, Board as _, CastlingMode, Move};
 use fianchetto_eval::nnue::Network;
 use fianchetto_eval::select::{load_network, EvalChoice, EvalName};
 use fianchetto_eval::{with_evaluator, Evaluator, Score};
-use fianchetto_movegen::{to_san, to_uci, Game, MoveGen};
+use fianchetto_movegen::{to_san, to_uci, Game};
 use fianchetto_search::select::{build_search, engine_mcts, Algo, SearchConfig};
 use fianchetto_search::{Bound, Info, Limits, Search, SearchResult};
 use std::sync::atomic::Ordering::Relaxed;
@@ -291,29 +291,20 @@ fn uci(board: &Bitboards, mv: Move) -> String {
     to_uci(board, mv, CastlingMode::Standard)
 }
 
-/// A line of moves from `root` in UCI and in SAN (the SAN stops at a move
-/// that is not legal where it falls, which a table's line can hold).
+/// A line of moves from `root` in UCI and in SAN, up to the first move that
+/// is not legal where it falls (a line taken from a table can hold one).
 fn line(root: &Bitboards, pv: &[Move]) -> (js_sys::Array, js_sys::Array) {
     let mut board = root.clone();
+    let mut ucis = Vec::with_capacity(pv.len());
     let mut sans = Vec::with_capacity(pv.len());
     for &m in pv {
-        match to_san(&board, m) {
-            Ok(s) if board.is_legal(m) => {
-                sans.push(s);
-                board.play_unchecked(m);
-            }
-            _ => break,
-        }
-    }
-    let mut board = root.clone();
-    let mut ucis = Vec::with_capacity(pv.len());
-    for &m in pv {
+        // `to_san` refuses a move that is not legal.
+        let Ok(san) = to_san(&board, m) else { break };
         ucis.push(uci(&board, m));
-        if board.is_legal(m) {
-            board.play_unchecked(m);
-        }
+        sans.push(san);
+        board.play_unchecked(m);
     }
-    (strings(ucis), strings(sans))
+    (move_strings(ucis), move_strings(sans))
 }
 
 fn millis(d: Duration) -> f64 {

@@ -62,7 +62,10 @@ test("reports come each iteration, deeper each time; true from onInfo stops", ()
   new Engine().search(afterMoves(), { depth: 8 }, (info) => {
     depths.push(info.depth);
     assert.equal(typeof info.score.cp, "number");
-    assert.ok(info.pv.length > 0 && info.pvSan.length > 0);
+    assert.ok(info.pv.length > 0 && info.pvSan.length === info.pv.length);
+    // The SAN line is the UCI line, move by move.
+    const line = afterMoves();
+    for (const [k, m] of info.pv.entries()) assert.equal(line.san(m), info.pvSan[k]), line.push(m);
   });
   assert.deepEqual(depths, [1, 2, 3, 4, 5, 6, 7, 8]);
   let calls = 0;
