@@ -210,16 +210,26 @@ pub async fn serve(listener: TcpListener, app: Arc<App>) -> std::io::Result<()> 
                 continue;
             }
         };
-        let service = TowerToHyperService::new(router.clone());
+        let router = router.clone();
         tokio::spawn(async move {
-            // A client that goes away or sends nonsense ends its own
-            // connection; hyper has answered what deserves an answer.
-            let _ = connection()
-                .serve_connection(TokioIo::new(Lingering::new(stream, IO_TIMEOUT)), service)
-                .await;
+            serve_connection(router, Lingering::new(stream, IO_TIMEOUT)).await;
             drop(slot);
         });
     }
+}
+
+/// Answers the request that arrives on `io` (a socket, or any byte stream:
+/// the fuzz target feeds it arbitrary bytes) with `router`, under the
+/// limits of [`connection`]. A client that goes away or sends nonsense ends
+/// its own connection; hyper has answered what deserves an answer.
+pub async fn serve_connection<I>(router: Router, io: I)
+where
+    I: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let service = TowerToHyperService::new(router);
+    let _ = connection()
+        .serve_connection(TokioIo::new(io), service)
+        .await;
 }
 
 /// How each connection is served: one request, a head of at most
