@@ -56,11 +56,12 @@ impl Read for PyRead {
     }
 }
 
+/// The input: a file or a file object, behind the library reader's buffer.
 type Input = BufReader<Box<dyn Read + Send>>;
 
-/// The input of `source`: a path (str or os.PathLike) opened here, or a
-/// file object read through its `read()`.
-fn open(source: &Bound<'_, PyAny>) -> PyResult<Input> {
+/// The source as a [`Read`]: a path (str or os.PathLike) opened here, or
+/// a file object read through its `read()`.
+fn open(source: &Bound<'_, PyAny>) -> PyResult<Box<dyn Read + Send>> {
     let is_path = source.is_instance_of::<PyString>() || source.hasattr("__fspath__")?;
     let read: Box<dyn Read + Send> = if is_path {
         let path: std::path::PathBuf = source.extract()?;
@@ -82,7 +83,7 @@ fn open(source: &Bound<'_, PyAny>) -> PyResult<Input> {
             "a PGN source is a path or a file object with read()",
         ));
     };
-    Ok(BufReader::with_capacity(1 << 16, read))
+    Ok(read)
 }
 
 /// Whether a game's `Variant` tag says Chess960 (so its castling moves are
@@ -164,7 +165,7 @@ fn read(
     let input = open(source)?;
     let builder = GameBuilder::new().variations(variations).comments(comments);
     Ok(PyReader {
-        games: Mutex::new(Reader::from_buf_read(input).games_with(builder)),
+        games: Mutex::new(Reader::new(input).games_with(builder)),
         raise_errors,
         read: AtomicU64::new(0),
         errors: AtomicU64::new(0),
