@@ -32,12 +32,12 @@ export async function searchInSlices(engine, board, limits, algorithm, { onInfo,
   const maxDepth = limits.depth ?? MAX_DEPTH;
   let nodes = 0; // nodes of the slices before this one
   let result = null;
-  let reported = 0; // the deepest iteration reported
+  const reported = []; // the deepest iteration reported, by line
   let depth = 1; // the depth the next slice completes
   let cap = FIRST_CAP_MS;
   const mcts = algorithm === "mcts";
   for (;;) {
-    const sliceLimits = {};
+    const sliceLimits = limits.multipv === undefined ? {} : { multipv: limits.multipv };
     const sliceStart = now();
     const timeLeft = limits.movetime === undefined ? Infinity : limits.movetime - (sliceStart - start);
     if (limits.nodes !== undefined) sliceLimits.nodes = Math.max(1, limits.nodes - nodes);
@@ -52,8 +52,9 @@ export async function searchInSlices(engine, board, limits, algorithm, { onInfo,
     }
     const before = nodes;
     const r = engine.search(board, sliceLimits, (info) => {
-      if (!mcts && info.depth <= reported) return;
-      reported = Math.max(reported, info.depth);
+      const k = info.multipv;
+      if (!mcts && info.depth <= (reported[k] ?? 0)) return;
+      reported[k] = Math.max(reported[k] ?? 0, info.depth);
       const time = now() - start;
       const total = before + info.nodes;
       onInfo?.({ ...info, nodes: total, time, nps: Math.round((total * 1000) / Math.max(1, time)) });

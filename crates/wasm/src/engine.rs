@@ -10,6 +10,7 @@ use fianchetto_eval::nnue::Network;
 use fianchetto_eval::select::{load_network, EvalChoice, EvalName};
 use fianchetto_eval::{with_evaluator, Evaluator, Score};
 use fianchetto_movegen::{to_san, to_uci, Game};
+use fianchetto_search::multipv::search_lines;
 use fianchetto_search::select::{build_search, engine_mcts, Algo, SearchConfig};
 use fianchetto_search::{Bound, Info, Limits, Search, SearchResult};
 use std::sync::atomic::Ordering::Relaxed;
@@ -26,6 +27,8 @@ const MAX_HASH_MB: u64 = 256;
 const DEFAULT_MOVETIME_MS: u64 = 3000;
 /// The deepest search a limit may ask for.
 const MAX_DEPTH: u64 = 128;
+/// The most lines a search may ask for (`multipv`).
+const MAX_LINES: u64 = 64;
 /// The largest whole number a JavaScript number holds exactly (2^53 − 1).
 const MAX_SAFE: u64 = (1 << 53) - 1;
 
@@ -86,13 +89,16 @@ impl Core {
         EvalChoice::new(self.eval, &self.net)
     }
 
-    /// Searches the current position of `game`.
+    /// Searches the `lines` best moves of the current position of `game`
+    /// (one line: one plain search), best first, reporting each iteration
+    /// of line `k` (from 1) as `report(k, info)`.
     pub(crate) fn search(
         &mut self,
         game: &Game<Bitboards>,
         limits: &Limits,
-        report: &mut dyn FnMut(&Info),
-    ) -> SearchResult {
+        lines: usize,
+        report: &mut dyn FnMut(usize, &Info),
+    ) -> Vec<SearchResult> {
         let search = match &mut self.search {
             Some(s) => s,
             None => {
@@ -108,7 +114,7 @@ impl Core {
                 self.search.insert(search)
             }
         };
-        search.search(game, limits, report)
+        search_lines(search, game, limits, lines, report)
     }
 
     /// The static evaluation of `board` for the side to move.
@@ -193,12 +199,16 @@ impl Engine {
 
     /// Searches the current position of `board` (its history counts for
     /// repetitions) under `limits` (`{ depth, nodes, movetime, wtime,
-    /// btime, winc, binc, movestogo, mate }`, times in milliseconds; 3 s
-    /// when none bounds the search: `mate` alone does not), calling `onInfo` with each iteration's report;
-    /// `onInfo` returning `true` stops the search, which still answers
-    /// with its best move so far. Returns the result: best move, ponder
-    /// move, score, depth, nodes, time, principal variation. An `onInfo`
-    /// that throws stops the search and the error is thrown on.
+    /// btime, winc, binc, movestogo, mate, multipv }`, times in
+    /// milliseconds; 3 s when none bounds the search: `mate` alone does
+    /// not), calling `onInfo` with each iteration's report (`multipv`: the
+    /// line it is about); `onInfo` returning `true` stops the search, which
+    /// still answers with its best move so far. Returns the result: best
+    /// move, ponder move, score, depth, nodes, time, principal variation,
+    /// and `lines`, the result of each line (`multipv` of them: the best
+    /// move, then the best of the others, ...; a clock or move time is
+    /// shared between them). An `onInfo` that throws stops the search and
+    /// the error is thrown on.
     #[wasm_bindgen(unchecked_return_type = "SearchResult")]
     pub fn search(
         &mut self,
@@ -209,17 +219,17 @@ impl Engine {
         )]
         on_info: Option<js_sys::Function>,
     ) -> Result<JsValue, JsValue> {
-        let limits = read_limits(&limits)?;
+        let (limits, lines) = read_limits(&limits)?;
         let game = board.game();
         let root = game.board();
         let stop = limits.stop.clone();
         let mut thrown: Option<JsValue> = None;
-        let mut report = |info: &Info| {
+        let mut report = |k: usize, info: &Info| {
             let Some(f) = &on_info else { return };
             if thrown.is_some() {
                 return;
             }
-            match f.call1(&JsValue::NULL, &info_object(root, info)) {
+            match f.call1(&JsValue::NULL, &info_object(root, k, info)) {
                 Ok(v) if v.as_bool() == Some(true) => stop.store(true, Relaxed),
                 Ok(_) => {}
                 Err(e) => {
@@ -228,11 +238,16 @@ impl Engine {
                 }
             }
         };
-        let result = self.core.search(game, &limits, &mut report);
+        let results = self.core.search(game, &limits, lines, &mut report);
         if let Some(e) = thrown {
             return Err(e);
         }
-        Ok(result_object(root, &result))
+        // No line: no legal move (the first line's empty result).
+        let first = results.first().cloned().unwrap_or_default();
+        let all: js_sys::Array = results.iter().map(|r| result_object(root, r)).collect();
+        let mut out = result_fields(root, &first);
+        out = out.set("lines", all);
+        Ok(out.into_js())
     }
 
     /// The static evaluation of `board`'s position, in centipawns for the
@@ -248,8 +263,9 @@ impl Engine {
     }
 }
 
-/// The limits of a search, from the JavaScript object.
-fn read_limits(value: &JsValue) -> Result<Limits, JsError> {
+/// The limits of a search and its number of lines (`multipv`), from the
+/// JavaScript object.
+fn read_limits(value: &JsValue) -> Result<(Limits, usize), JsError> {
     let o = Options::new("limits", value)?;
     let ms = |key: &str| -> Result<Option<Duration>, JsError> {
         Ok(o.int(key, 0, MAX_SAFE)?.map(Duration::from_millis))
@@ -276,7 +292,8 @@ fn read_limits(value: &JsValue) -> Result<Limits, JsError> {
     {
         limits.movetime = Some(Duration::from_millis(DEFAULT_MOVETIME_MS));
     }
-    Ok(limits)
+    let lines = o.int("multipv", 1, MAX_LINES)?.unwrap_or(1) as usize;
+    Ok((limits, lines))
 }
 
 fn score_object(score: Score) -> JsValue {
@@ -311,7 +328,7 @@ fn millis(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-fn info_object(root: &Bitboards, info: &Info) -> JsValue {
+fn info_object(root: &Bitboards, multipv: usize, info: &Info) -> JsValue {
     let (pv, pv_san) = line(root, &info.pv);
     let bound = match info.bound {
         Bound::Exact => "exact",
@@ -319,6 +336,7 @@ fn info_object(root: &Bitboards, info: &Info) -> JsValue {
         Bound::Upper => "upper",
     };
     Obj::new()
+        .set("multipv", multipv as u32)
         .set("depth", info.depth)
         .set("seldepth", info.seldepth)
         .set("score", score_object(info.score))
@@ -333,6 +351,10 @@ fn info_object(root: &Bitboards, info: &Info) -> JsValue {
 }
 
 fn result_object(root: &Bitboards, r: &SearchResult) -> JsValue {
+    result_fields(root, r).into_js()
+}
+
+fn result_fields(root: &Bitboards, r: &SearchResult) -> Obj {
     let (pv, pv_san) = line(root, &r.pv);
     let mv = |m: Option<Move>| m.map_or(JsValue::NULL, |m| uci(root, m).into());
     let ponder = match (r.best_move, r.ponder) {
@@ -355,7 +377,6 @@ fn result_object(root: &Bitboards, r: &SearchResult) -> JsValue {
         .set("time", millis(r.time))
         .set("pv", pv)
         .set("pvSan", pv_san)
-        .into_js()
 }
 
 #[cfg(test)]
@@ -372,7 +393,7 @@ mod tests {
         for m in ["e2e4", "e7e5", "g1f3"] {
             game.play_uci(m).unwrap();
         }
-        let result = core.search(&game, &Limits::depth(11), &mut |_| {});
+        let result = core.search(&game, &Limits::depth(11), 1, &mut |_, _| {})[0].clone();
         let best = result.best_move.map(|m| uci(game.board(), m));
         assert_eq!((best.as_deref(), result.nodes), (Some("b8c6"), 27_422));
     }

@@ -117,11 +117,15 @@ export interface Limits {
   movestogo?: number;
   /** Stop once a mate in at most this many moves is found. */
   mate?: number;
+  /** The number of best lines to search (1 to 64; 1 by default). */
+  multipv?: number;
 }
 /** A score for the side to move: centipawns, or moves to mate (negative: being mated). */
 export type Score = { cp: number } | { mate: number };
 /** One iteration's report. */
 export interface SearchInfo {
+  /** The line it is about, from 1. */
+  multipv: number;
   depth: number;
   seldepth: number;
   score: Score;
@@ -148,5 +152,7 @@ export interface SearchResult {
   time: number;
   pv: string[];
   pvSan: string[];
+  /** Each line's result, best first (the first is this result). */
+  lines?: SearchResult[];
 }
 "#;

@@ -168,3 +168,30 @@ test("slices: an infinite analysis stops within about one time cap of being aske
   // doubled for each try at the same depth: a few seconds at most here).
   assert.ok(time < 2500 + 4500, `stopped after ${time.toFixed(0)} ms`);
 });
+
+test("multipv: the best lines, best first, each reported as its own line", async () => {
+  const infos = [];
+  const r = new Engine().search(afterMoves(), { depth: 7, multipv: 3 }, (i) => infos.push(i));
+  assert.equal(r.lines.length, 3);
+  assert.equal(r.lines[0].bestmove, r.bestmove);
+  const moves = r.lines.map((l) => l.bestmove);
+  assert.equal(new Set(moves).size, 3, moves.join(" "));
+  const cp = r.lines.map((l) => l.score.cp);
+  assert.ok(cp[0] >= cp[1] && cp[1] >= cp[2], cp.join(" "));
+  assert.deepEqual([...new Set(infos.map((i) => i.multipv))], [1, 2, 3]);
+  // One line is one plain search: the figure again.
+  const one = new Engine().search(afterMoves(), { depth: DEPTH, multipv: 1 });
+  assert.deepEqual({ bestmove: one.bestmove, nodes: one.nodes, lines: one.lines.length }, { ...FIGURE, lines: 1 });
+  // More lines than moves: as many lines as moves.
+  const two = new Engine().search(new Board("7k/8/8/8/8/8/8/K7 w - - 0 1"), { depth: 2, multipv: 10 });
+  assert.equal(two.lines.length, 3);
+  // In slices, each line's iterations are reported once each.
+  const sliced = [];
+  await searchInSlices(new Engine(), afterMoves(), { depth: 5, multipv: 2 }, "pvs", {
+    onInfo: (i) => sliced.push(`${i.multipv}:${i.depth}`),
+    shouldStop: () => false,
+    pause: () => Promise.resolve(),
+  });
+  assert.deepEqual(sliced.slice().sort(), ["1:1", "1:2", "1:3", "1:4", "1:5", "2:1", "2:2", "2:3", "2:4", "2:5"]);
+  assert.throws(() => new Engine().search(afterMoves(), { multipv: 0 }), /limits.multipv must be a whole number from 1 to 64/);
+});
