@@ -5,11 +5,12 @@ use crate::errors::{IllegalMoveError, InvalidFenError, InvalidSanError, InvalidU
 use fianchetto_board::{diagram, Bitboards, Board, CastlingMode, Color, Move, Square};
 use fianchetto_movegen::{
     parse_san, parse_uci, perft, perft_parallel, polyglot, to_san, to_uci, Game, MoveGen, Outcome,
-    Termination,
+    Termination, UciMove,
 };
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyType;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyList, PyString, PyType};
 
 /// A chess position and the moves that led to it (for repetitions and
 /// `pop()`). Moves are UCI strings (`e2e4`, `e7e8q`; in Chess960 castling
@@ -38,6 +39,55 @@ pub fn board_from_fen(fen: &str, chess960: bool) -> PyResult<Bitboards> {
 /// The move `text` (UCI) in `board`, or an `InvalidUciError`.
 pub fn uci_move(board: &Bitboards, text: &str) -> PyResult<Move> {
     parse_uci(board, text).map_err(|e| InvalidUciError::new_err(e.to_string()))
+}
+
+/// Slots of the UCI string cache: from, to, and no promotion or a role.
+const UCI_SLOTS: usize = 64 * 64 * 7;
+
+/// The Python string of a UCI move, made once per interpreter and then
+/// shared: listing moves (legal moves, a game's moves) costs a lookup per
+/// move rather than formatting and allocating a string.
+pub fn uci_str<'py>(py: Python<'py>, uci: UciMove) -> Bound<'py, PyString> {
+    static CACHE: GILOnceCell<Vec<GILOnceCell<Py<PyString>>>> = GILOnceCell::new();
+    let UciMove::Normal {
+        from,
+        to,
+        promotion,
+    } = uci
+    else {
+        return PyString::new(py, "0000");
+    };
+    let slot = (from.index() * 64 + to.index()) * 7 + promotion.map_or(0, |r| r.index() + 1);
+    let cache = CACHE.get_or_init(py, || (0..UCI_SLOTS).map(|_| GILOnceCell::new()).collect());
+    match cache.get(slot) {
+        Some(cell) => cell
+            .get_or_init(py, || PyString::new(py, &uci.to_string()).unbind())
+            .bind(py)
+            .clone(),
+        None => PyString::new(py, &uci.to_string()),
+    }
+}
+
+/// The moves of `game` as Python UCI strings (`0000` for a null move), in
+/// the castling notation of `chess960`.
+pub fn moves_uci<'py>(
+    py: Python<'py>,
+    game: &Game<Bitboards>,
+    chess960: bool,
+) -> Vec<Bound<'py, PyString>> {
+    let mode = mode(chess960);
+    game.positions()
+        .iter()
+        .zip(game.moves())
+        .map(|(b, &m)| {
+            let uci = if m.is_null() {
+                UciMove::Null
+            } else {
+                UciMove::from_move(m, b.castling(), mode)
+            };
+            uci_str(py, uci)
+        })
+        .collect()
 }
 
 /// A move given as UCI text or as an object with a `uci()` method (a
@@ -139,13 +189,17 @@ impl PyBoard {
 
     /// The legal moves, as UCI strings.
     #[getter]
-    fn legal_moves(&self) -> Vec<String> {
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let board = self.game.board();
-        board
-            .legal_moves()
-            .iter()
-            .map(|&m| self.uci(board, m))
-            .collect()
+        let rights = board.castling();
+        let mode = mode(self.chess960);
+        PyList::new(
+            py,
+            board
+                .legal_moves()
+                .iter()
+                .map(|&m| uci_str(py, UciMove::from_move(m, rights, mode))),
+        )
     }
 
     /// The number of legal moves (without listing them).
@@ -155,13 +209,8 @@ impl PyBoard {
 
     /// The moves played from the root, as UCI strings.
     #[getter]
-    fn move_stack(&self) -> Vec<String> {
-        self.game
-            .positions()
-            .iter()
-            .zip(self.game.moves())
-            .map(|(b, &m)| self.uci(b, m))
-            .collect()
+    fn move_stack<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, moves_uci(py, &self.game, self.chess960))
     }
 
     /// The piece on `square` (`e4`) as its FEN letter (`P`, `n`, ...), or
@@ -356,7 +405,7 @@ impl PyBoard {
             .getattr("Board")?
             .call((self.root_fen(),), Some(&kwargs))?;
         let from_uci = chess.getattr("Move")?.getattr("from_uci")?;
-        for uci in self.move_stack() {
+        for uci in moves_uci(py, &self.game, self.chess960) {
             board.call_method1("push", (from_uci.call1((uci,))?,))?;
         }
         Ok(board)

@@ -7,7 +7,7 @@
 //! until a property is asked for, so a loop that reads only the headers
 //! or the moves pays only for those.
 
-use crate::board::PyBoard;
+use crate::board::{moves_uci, PyBoard};
 use crate::errors::PgnError;
 use fianchetto_board::{Bitboards, Move};
 use fianchetto_movegen::pgn::{
@@ -17,7 +17,7 @@ use fianchetto_movegen::pgn::{
 use fianchetto_movegen::{to_uci, Game};
 use pyo3::exceptions::{PyIndexError, PyOSError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -378,21 +378,9 @@ impl PyGame {
 
     /// The main line's moves as UCI (`0000` for a null move).
     #[getter]
-    fn moves(&self) -> PyResult<Vec<String>> {
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let g = self.game()?;
-        let mode = crate::board::mode(is_chess960(g));
-        Ok(g.game
-            .positions()
-            .iter()
-            .zip(g.game.moves())
-            .map(|(b, &m)| {
-                if m.is_null() {
-                    "0000".to_string()
-                } else {
-                    to_uci(b, m, mode)
-                }
-            })
-            .collect())
+        PyList::new(py, moves_uci(py, &g.game, is_chess960(g)))
     }
 
     /// The main line's moves in SAN (`--` for a null move).
