@@ -273,6 +273,10 @@ fn info_dict<'py>(
     let mut pos = root.clone();
     let mut pv = Vec::with_capacity(result.pv.len());
     for &mv in &result.pv {
+        // A PV is legal; should one not be, it is cut where it stops being.
+        if !pos.is_legal(mv) {
+            break;
+        }
         pv.push(board.uci(&pos, mv));
         pos.play_unchecked(mv);
     }
