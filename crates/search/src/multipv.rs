@@ -87,7 +87,9 @@ mod tests {
         let game = Game::new(Bitboards::startpos());
         let mut pvs = Pvs::new(Material::default());
         let mut seen = Vec::new();
-        let lines = search_lines(&mut pvs, &game, &Limits::depth(2), 3, &mut |k, _| seen.push(k));
+        let lines = search_lines(&mut pvs, &game, &Limits::depth(2), 3, &mut |k, _| {
+            seen.push(k)
+        });
         assert_eq!(lines.len(), 3);
         let moves: Vec<_> = lines.iter().filter_map(|r| r.best_move).collect();
         assert_eq!(moves.len(), 3);
