@@ -2,15 +2,18 @@
 //! [`Game`] on [`Bitboards`]), moves as UCI text, and `Outcome`.
 
 use crate::errors::{IllegalMoveError, InvalidFenError, InvalidSanError, InvalidUciError};
+use crate::wait::interruptible;
 use fianchetto_board::{diagram, Bitboards, Board, CastlingMode, Color, Move, Square};
+use fianchetto_movegen::perft::perft_until;
 use fianchetto_movegen::{
-    parse_san, parse_uci, perft, perft_parallel, polyglot, to_san, to_uci, Game, MoveGen, Outcome,
+    parse_san, parse_uci, perft_parallel, polyglot, to_san, to_uci, Game, MoveGen, Outcome,
     Termination, UciMove,
 };
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyList, PyString, PyType};
+use std::sync::atomic::AtomicBool;
 
 /// A chess position and the moves that led to it (for repetitions and
 /// `pop()`). Moves are UCI strings (`e2e4`, `e7e8q`; in Chess960 castling
@@ -359,11 +362,11 @@ impl PyBoard {
     }
 
     /// Leaf nodes of the legal move tree `depth` plies deep (bulk
-    /// counting), on `threads` threads; the GIL is released meanwhile.
+    /// counting), on `threads` threads; the GIL is released meanwhile, and
+    /// on one thread Ctrl-C stops it (`KeyboardInterrupt`).
     #[pyo3(signature = (depth, *, threads=1))]
-    fn perft(&self, py: Python<'_>, depth: u32, threads: usize) -> u64 {
-        let board = self.game.board().clone();
-        py.allow_threads(move || count(&board, depth, threads))
+    fn perft(&self, py: Python<'_>, depth: u32, threads: usize) -> PyResult<u64> {
+        count(py, self.game.board(), depth, threads)
     }
 
     /// A copy (moves and all).
@@ -449,13 +452,16 @@ impl<'py> FromPyObject<'py> for AnyBoard {
     }
 }
 
-/// Perft on `threads` threads (no hash table).
-fn count(board: &Bitboards, depth: u32, threads: usize) -> u64 {
+/// Perft on `threads` threads (no hash table), the GIL released. On one
+/// thread Ctrl-C stops it (`KeyboardInterrupt`); on several it runs to the
+/// end.
+fn count(py: Python<'_>, board: &Bitboards, depth: u32, threads: usize) -> PyResult<u64> {
     if threads > 1 {
-        perft_parallel(board, depth, threads, 0)
-    } else {
-        perft(board, depth)
+        return Ok(py.allow_threads(|| perft_parallel(board, depth, threads, 0)));
     }
+    let stop = AtomicBool::new(false);
+    // `None` only when stopped, and then the interrupt is the answer.
+    interruptible(py, &stop, || perft_until(board, depth, &stop)).map(|n| n.unwrap_or_default())
 }
 
 /// Perft of the position of `fen` (as `Board(fen).perft(depth)`).
@@ -469,7 +475,7 @@ pub fn perft_fen(
     chess960: bool,
 ) -> PyResult<u64> {
     let board = board_from_fen(fen, chess960)?;
-    Ok(py.allow_threads(move || count(&board, depth, threads)))
+    count(py, &board, depth, threads)
 }
 
 /// How a game ended.

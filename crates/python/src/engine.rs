@@ -6,6 +6,7 @@
 
 use crate::board::{AnyBoard, PyBoard};
 use crate::syzygy::open_tables;
+use crate::wait::interruptible;
 use fianchetto_board::{Bitboards, Board, Color};
 use fianchetto_eval::nnue::Network;
 use fianchetto_eval::select::{load_network, EvalChoice, EvalName, LoadNetError};
@@ -312,20 +313,21 @@ impl PyEngine {
             .clone()
     }
 
-    /// Runs the search with the GIL released; the results and each line's
-    /// last progress report.
+    /// Runs the search with the GIL released (Ctrl-C stops it and raises
+    /// `KeyboardInterrupt`); the results and each line's last progress
+    /// report.
     fn run(
         &self,
         py: Python<'_>,
         board: &PyBoard,
         mut limits: Limits,
         lines: usize,
-    ) -> Vec<(SearchResult, Option<Info>)> {
+    ) -> PyResult<Vec<(SearchResult, Option<Info>)>> {
         let stop = Arc::new(AtomicBool::new(false));
         limits = limits.with_stop(stop.clone());
-        *self.stop.lock().unwrap_or_else(|p| p.into_inner()) = stop;
+        *self.stop.lock().unwrap_or_else(|p| p.into_inner()) = stop.clone();
         let game = board.game.clone();
-        py.allow_threads(|| {
+        interruptible(py, &stop, || {
             let mut search = self.search.lock().unwrap_or_else(|p| p.into_inner());
             let mut last: Vec<Option<Info>> = vec![None; lines.max(1)];
             let results = search_lines(&mut **search, &game, &limits, lines, &mut |k, info| {
@@ -535,7 +537,7 @@ impl PyEngine {
         if multipv == Some(0) {
             return Err(PyValueError::new_err("multipv is at least 1"));
         }
-        let lines = self.run(py, board, limits, multipv.unwrap_or(1));
+        let lines = self.run(py, board, limits, multipv.unwrap_or(1))?;
         match multipv {
             None => {
                 let (result, last) = lines.into_iter().next().unwrap_or_default();
@@ -570,7 +572,7 @@ impl PyEngine {
         let root = board.game.board();
         let limits = limits_of(limit, depth, nodes, time, false, elo, root.turn())?;
         let (result, last) = self
-            .run(py, board, limits, 1)
+            .run(py, board, limits, 1)?
             .into_iter()
             .next()
             .unwrap_or_default();

@@ -14,6 +14,7 @@
 //!   threads, Syzygy tables and strength the options ask for).
 //! - [`syzygy`]: Syzygy WDL and DTZ probing.
 //! - [`errors`]: the exception types.
+//! - [`wait`]: long work (a search, a perft) that Ctrl-C stops.
 //!
 //! The Python side (`python/fianchetto/`) re-exports these and carries the
 //! type stubs.
@@ -24,6 +25,7 @@ pub mod engine;
 pub mod errors;
 pub mod pgn;
 pub mod syzygy;
+pub mod wait;
 
 use board::{AnyBoard, PyBoard};
 use fianchetto_board::svg::{parse_move_squares, Arrow, BoardSvg, SquareMark};

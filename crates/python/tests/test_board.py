@@ -235,3 +235,15 @@ def test_python_chess_round_trip():
     assert f960.chess960 and f960.move_stack == ["e1h1"]
     assert f960.fen() == c960.fen()
     assert f960.to_chess().fen() == c960.fen()
+
+
+def test_ctrl_c_stops_a_perft():
+    import _thread
+    import threading
+    import time
+
+    threading.Timer(0.3, _thread.interrupt_main).start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        fianchetto.Board().perft(10)
+    assert time.monotonic() - start < 5

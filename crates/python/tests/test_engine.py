@@ -210,3 +210,15 @@ def test_syzygy_in_the_engine(tables_dir):
     e.configure(syzygy_path="")
     assert e.options["syzygy_path"] is None
     assert e.analyse(b, depth=3)["tbhits"] == 0
+
+
+def test_ctrl_c_stops_an_analysis():
+    import _thread
+
+    engine = fianchetto.Engine(hash=8)
+    threading.Timer(0.3, _thread.interrupt_main).start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        engine.analyse(fianchetto.Board(), infinite=True)
+    assert time.monotonic() - start < 5
+    assert engine.analyse(fianchetto.Board(), depth=3)["depth"] == 3  # usable after
