@@ -2,7 +2,7 @@
 //! by their metadata and header, without reading them whole, and the
 //! errors name the file.
 
-use fianchetto_eval::nnue::{format::NetError, Arch, Network, Nnue};
+use fianchetto_eval::nnue::{format::NetError, Arch, Network, Nnue, Quant};
 use fianchetto_eval::select::{load_network, read_weights, EvalChoice, EvalName, EMBEDDED};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -231,4 +231,40 @@ fn an_output_bias_beyond_the_evaluation_range_is_refused() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_net_whose_output_sum_could_wrap_its_i32_is_refused() {
+    // QA 1023 lets each output weight reach 32 (i16::MAX / QA); 128 of
+    // them at +32, times QA², reach 4.3e9, past i32::MAX: a position with
+    // every activation at QA would wrap the sum into a wrong evaluation.
+    let quant = Quant {
+        qa: 1023,
+        ..Quant::DEFAULT
+    };
+    let arch = Arch {
+        quant,
+        ..Arch::plain(64)
+    };
+    let net = |out: Vec<i16>| {
+        Network::new(
+            arch,
+            vec![0; arch.ft_weight_count()],
+            vec![0; 64],
+            out,
+            vec![0],
+        )
+    };
+    let err = net(vec![32; 128]).unwrap_err();
+    let worst = 1023i64 * 1023 * 32 * 128;
+    assert_eq!(err, NetError::OutputRange { bucket: 0, worst });
+    assert!(err.to_string().contains("i32 sum"), "{err}");
+    // Weights of both signs count apart: half +32 and half -32 reach half
+    // as far each way, and fit.
+    let mixed: Vec<i16> = (0..128)
+        .map(|i| if i % 2 == 0 { 32 } else { -32 })
+        .collect();
+    assert!(net(mixed).is_ok());
+    // The embedded network is well inside the bound.
+    assert!(load_network(None).is_ok());
 }

@@ -37,13 +37,21 @@ fn random_arch_net(arch: Arch, seed: u64) -> Network {
         .collect();
     let ft_bias = (0..arch.hidden).map(|_| uniform(&mut rng, 100)).collect();
     let out_weights = (0..arch.out_weight_count())
-        .map(|_| uniform(&mut rng, MAX_OUTPUT_WEIGHT.into()))
+        .map(|_| uniform(&mut rng, output_range(arch)))
         .collect();
     let out_bias = (0..arch.output_buckets.count)
         .map(|_| uniform(&mut rng, 20_000) as i32 * 4)
         .collect();
     Network::new(arch, ft_weights, ft_bias, out_weights, out_bias)
         .expect("random weights are in range")
+}
+
+/// The largest output weight of the random nets of `arch`: the bound on
+/// one weight, or less where a bucket of weights all that large could add
+/// up past what the output layer's i32 sum holds.
+fn output_range(arch: Arch) -> i32 {
+    let per_weight = arch.quant.max_output_weight_total() / (2 * arch.hidden as i64);
+    i32::from(MAX_OUTPUT_WEIGHT).min(per_weight as i32)
 }
 
 /// A random plain network (768 → `hidden`)×2 → 1.
@@ -61,15 +69,16 @@ fn bucketed_net(hidden: usize, seed: u64) -> Network {
 }
 
 /// A network at the edge of what is accepted: feature weights and biases
-/// as large as the i16 accumulator allows, output weights at the limit.
-/// Sums wrap in i32; only the kernel versions are compared on it.
+/// as large as the i16 accumulator allows, output weights at the limit
+/// (one weight's, or for wide layers the bucket's total's); only the kernel
+/// versions are compared on it.
 fn extreme_net(arch: Arch, seed: u64) -> Network {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let ft_weights = (0..arch.ft_weight_count())
         .map(|_| uniform(&mut rng, 1000))
         .collect();
     let ft_bias = (0..arch.hidden).map(|_| uniform(&mut rng, 767)).collect();
-    let max = i32::from(MAX_OUTPUT_WEIGHT);
+    let max = output_range(arch);
     let out_weights = (0..arch.out_weight_count())
         .map(|i| {
             if i % 3 == 0 {

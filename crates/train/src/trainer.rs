@@ -8,6 +8,7 @@ use crate::model::{self, Layout, Worker};
 use crate::optim::{adamw_step, learning_rate, wdl_weight, Step};
 use crate::{TrainConfig, TrainError};
 use fianchetto_data::marlin::PackedBoard;
+use fianchetto_eval::nnue::format::output_weight_total;
 use fianchetto_eval::nnue::{Arch, KingBuckets, Network, INPUTS};
 use rand_xoshiro::rand_core::RngCore;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -651,10 +652,13 @@ impl Trainer {
             .iter()
             .map(|&w| quantize(w, q.qa, fmax))
             .collect();
-        let out_weights = self.params[l.out_weights()]
+        let mut out_weights: Vec<i16> = self.params[l.out_weights()]
             .iter()
             .map(|&w| quantize(w, q.qb, omax))
             .collect();
+        for bucket in out_weights.chunks_mut(2 * arch.hidden) {
+            fit_output_total(bucket, q.max_output_weight_total());
+        }
         let out_bias = self.params[l.out_bias()]
             .iter()
             // Within the evaluation range, as loading requires.
@@ -678,5 +682,44 @@ impl Trainer {
     /// weights per bucket, output biases).
     pub fn parameters(&self) -> &[f32] {
         &self.params
+    }
+}
+
+/// Scales an output bucket's quantized weights toward zero, where needed,
+/// so that each sign's total stays within `limit`
+/// ([`Quant::max_output_weight_total`](fianchetto_eval::nnue::Quant::max_output_weight_total):
+/// the output layer's `i32` sum must not wrap). Truncating each weight keeps
+/// both totals within the limit; a bucket already inside it is unchanged.
+fn fit_output_total(weights: &mut [i16], limit: i64) {
+    let total = output_weight_total(weights);
+    if total > limit {
+        for w in weights {
+            *w = (i64::from(*w) * limit / total) as i16;
+        }
+    }
+}
+
+#[cfg(test)]
+mod output_total_tests {
+    use super::*;
+
+    #[test]
+    fn a_bucket_past_the_limit_is_scaled_inside_it() {
+        let limit = fianchetto_eval::nnue::Quant::DEFAULT.max_output_weight_total();
+        assert_eq!(limit, 33_025);
+        // 512 weights at +128 (the per-weight bound) add up to 65 536.
+        let mut weights = vec![128i16; 512];
+        weights[1] = -128;
+        fit_output_total(&mut weights, limit);
+        assert!(output_weight_total(&weights) <= limit);
+        assert!(
+            output_weight_total(&weights) > limit - 512,
+            "scaled, not zeroed"
+        );
+        assert!(weights[1] < 0 && weights[0] > 0, "signs kept");
+        // One inside it is left alone.
+        let mut small = vec![10i16, -20, 30];
+        fit_output_total(&mut small, limit);
+        assert_eq!(small, [10, -20, 30]);
     }
 }

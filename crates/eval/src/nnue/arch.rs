@@ -316,6 +316,15 @@ impl Quant {
         i16::MAX as i32 / self.qa
     }
 
+    /// The most an output bucket's weights of one sign may add up to (in
+    /// absolute value): QA² times the total is the furthest the output
+    /// layer's `i32` sum can go (every activation at QA), and must fit
+    /// (33 025 for QA 255).
+    pub const fn max_output_weight_total(&self) -> i64 {
+        let qa = if self.qa > 0 { self.qa as i64 } else { 1 };
+        i32::MAX as i64 / (qa * qa)
+    }
+
     /// The largest output bias (in absolute value) a network may have:
     /// one that alone scores [`MAX_EVAL_CP`] centipawns
     /// (`MAX_EVAL_CP · QA · QB / scale`: 1 264 759 for the default

@@ -142,6 +142,16 @@ pub enum NetError {
         /// The bound.
         max: i64,
     },
+    /// An output bucket whose weights of one sign could take the output
+    /// layer's `i32` sum past its range: QA^2 times their total exceeds
+    /// `i32::MAX`.
+    #[error("network output bucket {bucket} could overflow the output layer's i32 sum: QA^2 x its weights of one sign = {worst} > 2147483647 (clip the output layer while training)")]
+    OutputRange {
+        /// The output bucket.
+        bucket: usize,
+        /// The largest sum its weights can reach, in absolute value.
+        worst: i64,
+    },
     /// A hidden neuron whose accumulator could overflow an `i16`: its bias
     /// plus [`MAX_PIECES`] times its largest feature weight exceeds 32 767.
     #[error("network hidden neuron {neuron} could overflow its i16 accumulator: |bias| {bias} + {MAX_PIECES} x |feature weight| {weight} (feature row {feature}) = {total} > 32767 (clip the feature layer while training)")]
@@ -365,11 +375,22 @@ fn checksum_v2(bytes: &[u8]) -> u32 {
     fnv1a(h, &bytes[CHECKSUM_AT + 4..])
 }
 
+/// The larger of the totals of `weights`' positive and negative values (in
+/// absolute value): what [`Quant::max_output_weight_total`] bounds.
+pub fn output_weight_total(weights: &[i16]) -> i64 {
+    let (positive, negative) = weights.iter().fold((0i64, 0i64), |(p, n), &w| {
+        let w = i64::from(w);
+        (p + w.max(0), n + (-w).max(0))
+    });
+    positive.max(negative)
+}
+
 /// Checks parts handed over in memory or read from a file: the
 /// architecture, every part's length, and the weight ranges that keep
 /// integer inference exact (output weights within
-/// [`Quant::max_output_weight`], output biases within
-/// [`Quant::max_output_bias`], and per hidden neuron `|bias| + 32 ×` its
+/// [`Quant::max_output_weight`] and, per output bucket, within what the
+/// `i32` sum holds, output biases within [`Quant::max_output_bias`], and per
+/// hidden neuron `|bias| + 32 ×` its
 /// largest feature weight within `i16`).
 pub fn check(parts: &Parts) -> Result<(), NetError> {
     let arch = &parts.arch;
@@ -414,6 +435,19 @@ pub fn check(parts: &Parts) -> Result<(), NetError> {
             value,
             max,
         });
+    }
+    // The output layer sums one `v * (v * w)` term per weight in `i32`
+    // (in SIMD lanes, then across them), `v` an activation in 0..=QA: every
+    // partial sum lies between QA^2 times the bucket's negative weights and
+    // QA^2 times its positive ones, and both must fit, or a position could
+    // wrap the sum into a wrong evaluation.
+    let total = arch.quant.max_output_weight_total();
+    for (bucket, weights) in parts.out_weights.chunks_exact(2 * h).enumerate() {
+        let one_sign = output_weight_total(weights);
+        if one_sign > total {
+            let worst = one_sign * i64::from(arch.quant.qa).pow(2);
+            return Err(NetError::OutputRange { bucket, worst });
+        }
     }
     let max_bias = arch.quant.max_output_bias();
     if let Some((bucket, &value)) = parts
