@@ -14,7 +14,8 @@ use fianchetto_movegen::perft::perft_until;
 use fianchetto_movegen::polyglot::{Book, BookMove};
 use fianchetto_movegen::{Game, MoveGen};
 use fianchetto_search::tt::{Replacement, TranspositionTable};
-use fianchetto_search::{time::TimeManager, Bound, Info, Limits, SearchResult};
+use fianchetto_search::multipv::search_lines;
+use fianchetto_search::{time::TimeManager, Bound, Info, Limits, Report, Search, SearchResult};
 use fianchetto_syzygy::{SyzygyError, Tablebase};
 use fianchetto_uci::{
     BestMove, BoundedScore, Command, Go, Id, ParseError, Position, Reply, UciMove,
@@ -756,7 +757,8 @@ impl Notation {
 }
 
 /// Runs `multipv` searches, each excluding the best moves of the previous
-/// ones, and prints their lines with `multipv k`; returns the first.
+/// ones ([`search_lines`]), and prints their lines with `multipv k`;
+/// returns the first.
 fn search_multipv(
     driver: &mut dyn Driver,
     start: &Setup,
@@ -779,41 +781,45 @@ fn search_multipv(
         }
         g
     };
-    let mut candidates: Vec<Move> = if limits.searchmoves.is_empty() {
-        game.board().legal_moves().to_vec()
-    } else {
-        limits.searchmoves.clone()
+    let mut played = Played {
+        driver,
+        start,
+        moves,
     };
-    let lines = multipv.min(candidates.len());
-    let mut first = SearchResult::default();
-    let mut limits = limits.clone();
-    // The lines share the time of one move (a fixed move time, or the
-    // clock's optimum) rather than each taking all of it: each line gets an
-    // equal part of what the earlier lines left, as a fixed move time (the
-    // overhead is already taken off the whole).
-    let budget = TimeManager::new(&limits, game.board().turn());
-    let shared = (!limits.infinite).then(|| budget.soft()).flatten();
-    for k in 1..=lines {
-        limits.searchmoves = candidates.clone();
-        if let Some(total) = shared {
-            let left = total.saturating_sub(budget.elapsed());
-            let share = left / (lines + 1 - k) as u32;
-            limits.movetime = Some(share.max(Duration::from_millis(1)));
-            limits.move_overhead = Duration::ZERO;
-        }
-        let result = driver.go(start, moves, &limits, &mut |info| {
-            out.reply(&notation.info(info, Some(k as u32)))
-        });
-        let Some(best) = result.best_move else { break };
-        candidates.retain(|&m| m != best);
-        if k == 1 {
-            first = result;
-        }
-        if limits.stop.load(Ordering::Relaxed) {
-            break;
-        }
+    search_lines(&mut played, &game, limits, multipv, &mut |k, info| {
+        out.reply(&notation.info(info, Some(k as u32)))
+    })
+    .into_iter()
+    .next()
+    .unwrap_or_default()
+}
+
+/// The driver as a [`Search`] of the position `moves` after `start` (the
+/// game [`search_lines`] passes is that position), whatever backend the
+/// driver runs.
+struct Played<'a> {
+    driver: &'a mut dyn Driver,
+    start: &'a Setup,
+    moves: &'a [Move],
+}
+
+impl Search<Bitboards> for Played<'_> {
+    fn search(
+        &mut self,
+        _game: &Game<Bitboards>,
+        limits: &Limits,
+        report: Report<'_>,
+    ) -> SearchResult {
+        self.driver.go(self.start, self.moves, limits, report)
     }
-    first
+
+    fn clear(&mut self) {
+        self.driver.clear()
+    }
+
+    fn name(&self) -> &'static str {
+        "driver"
+    }
 }
 
 /// The `bestmove` line, made safe: a move that is not legal here, or no
