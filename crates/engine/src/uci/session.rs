@@ -13,8 +13,8 @@ use fianchetto_eval::nnue::Network;
 use fianchetto_movegen::perft::perft_until;
 use fianchetto_movegen::polyglot::{Book, BookMove};
 use fianchetto_movegen::{Game, MoveGen};
-use fianchetto_search::tt::{Replacement, TranspositionTable};
 use fianchetto_search::multipv::search_lines;
+use fianchetto_search::tt::{Replacement, TranspositionTable};
 use fianchetto_search::{time::TimeManager, Bound, Info, Limits, Report, Search, SearchResult};
 use fianchetto_syzygy::{SyzygyError, Tablebase};
 use fianchetto_uci::{
