@@ -3,8 +3,8 @@
 //! is written beside good copies of the 3-piece tables (what captures and
 //! promotions lead to); `verify_file` checks it, and WDL, DTZ and root-move
 //! probes of positions of its material give answers or errors, never a
-//! panic or a read out of bounds. The seeds (`fuzz/seeds.sh`) are the test
-//! tables with their name byte.
+//! panic or a read out of bounds. The seeds (`fuzz/seeds/syzygy/`) are the
+//! test tables with their name byte.
 #![no_main]
 
 use fianchetto_board::{Bitboards, Board};

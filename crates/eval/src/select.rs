@@ -53,6 +53,12 @@ impl EvalName {
         }
     }
 
+    /// Every evaluation's name, comma-separated: what an error for an
+    /// unknown name lists.
+    pub fn names() -> String {
+        EvalName::ALL.map(EvalName::name).join(", ")
+    }
+
     /// The evaluation called `name` (case-insensitive).
     pub fn parse(name: &str) -> Option<EvalName> {
         EvalName::ALL

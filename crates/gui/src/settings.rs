@@ -137,19 +137,17 @@ impl Settings {
         }
         if let Some(name) = params.get("algo") {
             next.algo = Algo::parse(name).ok_or_else(|| {
-                let names: Vec<&str> = Algo::ALL.iter().map(|a| a.name()).collect();
                 GuiError::BadInput(format!(
                     "unknown algorithm `{name}`; expected one of: {}",
-                    names.join(", ")
+                    Algo::names()
                 ))
             })?;
         }
         if let Some(name) = params.get("eval") {
             next.eval = EvalName::parse(name).ok_or_else(|| {
-                let names: Vec<&str> = EvalName::ALL.iter().map(|e| e.name()).collect();
                 GuiError::BadInput(format!(
                     "unknown evaluation `{name}`; expected one of: {}",
-                    names.join(", ")
+                    EvalName::names()
                 ))
             })?;
         }

@@ -444,19 +444,17 @@ impl PyEngine {
         }
         if let Some(name) = evaluation {
             o.evaluation = EvalName::parse(name).ok_or_else(|| {
-                let all: Vec<_> = EvalName::ALL.iter().map(|e| e.name()).collect();
                 PyValueError::new_err(format!(
                     "unknown evaluation `{name}`; one of {}",
-                    all.join(", ")
+                    EvalName::names()
                 ))
             })?;
         }
         if let Some(name) = algorithm {
             o.algorithm = Algo::parse(name).ok_or_else(|| {
-                let all: Vec<_> = Algo::ALL.iter().map(|a| a.name()).collect();
                 PyValueError::new_err(format!(
                     "unknown algorithm `{name}`; one of {}",
-                    all.join(", ")
+                    Algo::names()
                 ))
             })?;
         }

@@ -62,6 +62,12 @@ impl Algo {
         }
     }
 
+    /// Every algorithm's name, comma-separated: what an error for an
+    /// unknown name lists.
+    pub fn names() -> String {
+        Algo::ALL.map(Algo::name).join(", ")
+    }
+
     /// The algorithm called `name` (case-insensitive).
     pub fn parse(name: &str) -> Option<Algo> {
         Algo::ALL

@@ -10,7 +10,7 @@ use crate::tablebase::is_zeroing;
 use crate::{Material, SyzygyError, Tablebase};
 use fianchetto_board::{CastlingRights, Color, Piece, Role, Setup, Square};
 use fianchetto_movegen::MoveGen;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// The best values the moves of a position give the side to move (each
@@ -139,14 +139,17 @@ impl Tablebase {
         let next = AtomicUsize::new(0);
         let stop = AtomicBool::new(false);
         let first_error = Mutex::new(None::<(usize, SyzygyError)>);
-        let positions = std::sync::atomic::AtomicU64::new(0);
-        let done = std::sync::atomic::AtomicU64::new(0);
+        let positions = AtomicU64::new(0);
+        let done = AtomicU64::new(0);
+        // The DTZ is checked where the material's DTZ table is there.
+        let with_dtz = self.has_table(material, crate::TableKind::Dtz);
         std::thread::scope(|scope| {
             for _ in 0..threads.max(1) {
                 scope.spawn(|| {
                     let mut walk = Walk::<B> {
                         tables: self,
                         pieces: &pieces,
+                        with_dtz,
                         setup: empty_setup(),
                         count: 0,
                         _board: std::marker::PhantomData,
@@ -218,6 +221,8 @@ struct Walk<'a, B> {
     /// The material's pieces, white's king first, then black's king, each
     /// side's pieces in a fixed role order (equal pieces next to each other).
     pieces: &'a [Piece],
+    /// Whether to check each position's DTZ too.
+    with_dtz: bool,
     setup: Setup,
     /// Positions checked.
     count: u64,
@@ -270,9 +275,7 @@ impl<B: MoveGen> Walk<'_, B> {
             let Ok(board) = B::from_setup(&self.setup) else {
                 continue;
             };
-            let material = Material::of(&board);
-            let with_dtz = self.tables.has_table(&material, crate::TableKind::Dtz);
-            self.tables.check_position(&board, with_dtz)?;
+            self.tables.check_position(&board, self.with_dtz)?;
             self.count += 1;
         }
         Ok(())

@@ -56,19 +56,15 @@ impl Core {
     }
 
     pub(crate) fn set_algorithm(&mut self, name: &str) -> Result<(), String> {
-        self.algo = Algo::parse(name).ok_or_else(|| {
-            let names: Vec<_> = Algo::ALL.iter().map(|a| a.name()).collect();
-            format!("unknown algorithm {name:?} (one of {})", names.join(", "))
-        })?;
+        self.algo = Algo::parse(name)
+            .ok_or_else(|| format!("unknown algorithm {name:?} (one of {})", Algo::names()))?;
         self.search = None;
         Ok(())
     }
 
     pub(crate) fn set_evaluation(&mut self, name: &str) -> Result<(), String> {
-        self.eval = EvalName::parse(name).ok_or_else(|| {
-            let names: Vec<_> = EvalName::ALL.iter().map(|e| e.name()).collect();
-            format!("unknown evaluation {name:?} (one of {})", names.join(", "))
-        })?;
+        self.eval = EvalName::parse(name)
+            .ok_or_else(|| format!("unknown evaluation {name:?} (one of {})", EvalName::names()))?;
         self.search = None;
         Ok(())
     }
