@@ -10,6 +10,7 @@ Starts the app on a free port, then checks what a user sees:
   move, and the board shows the position python-chess reaches;
 - an illegal click (e2, then e5) changes nothing;
 - a move by drag and drop (g1 to f3);
+- Stop while the engine thinks (a minute a move) makes it move at once;
 - a pasted malformed FEN shows an error and changes nothing;
 - the analysis shows lines;
 - the Learn chart appears for the start position.
@@ -19,6 +20,11 @@ took to answer its first request, and a closing `N passed, N failed` line.
 
     python3 scripts/gui/browser_test.py --exe target/release/fianchetto --out /tmp/gui
 
+With --site DIR, the same checks run on the app exported as static files
+(scripts/wasm/export.sh DIR: the same pages, the app in Web Workers),
+served by `python3 -m http.server`; it prints the time from loading the
+page to its first state instead.
+
 Needs Debian's chromium and chromium-driver (/usr/bin/chromium,
 /usr/bin/chromedriver) and `pip install selenium chess`.
 """
@@ -26,6 +32,7 @@ Needs Debian's chromium and chromium-driver (/usr/bin/chromium,
 import argparse
 import os
 import re
+import socket
 import subprocess
 import sys
 import tempfile
@@ -74,6 +81,31 @@ def start_app(exe):
             raise RuntimeError("the page did not answer within 60 s")
         time.sleep(0.005)
     return proc, url, time.monotonic() - started
+
+
+def serve_site(site):
+    """Serves the static export in `site` on a free port; returns the
+    process, its URL and 0 (the first state is timed in the page)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d", site, str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    started = time.monotonic()
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=5).close()
+            break
+        except OSError:
+            if time.monotonic() - started > 30:
+                proc.kill()
+                raise RuntimeError(f"the static server for {site} did not answer within 30 s")
+            time.sleep(0.05)
+    return proc, url, 0.0
 
 
 def browser(profile):
@@ -242,6 +274,29 @@ def test_drag_and_drop(p):
     p.wait("the engine's reply", lambda: len(p.moves()) == 4 and "thinking" not in p.status())
 
 
+def set_limit(p, kind, value):
+    p.d.find_element(By.CSS_SELECTOR, f'#limit option[value="{kind}"]').click()
+    box = p.d.find_element(By.ID, "limit-value")
+    box.clear()
+    box.send_keys(f"{value}\n")
+    p.wait(f"the {kind} setting", lambda: str(value) == box.get_attribute("value"))
+
+
+def test_stop_makes_the_engine_move_now(p):
+    # A minute per move, cut short by Stop: the engine plays what it has.
+    set_limit(p, "time", 60000)
+    plies = len(p.moves())
+    p.click("b2")
+    p.click("b3")
+    p.wait("the engine thinking", lambda: len(p.moves()) == plies + 1 and "thinking" in p.status())
+    time.sleep(1.0)
+    started = time.monotonic()
+    p.d.find_element(By.ID, "stop").click()
+    p.wait("the engine's move", lambda: len(p.moves()) == plies + 2, 10)
+    assert time.monotonic() - started < 10
+    set_limit(p, "depth", 3)
+
+
 def test_malformed_fen(p):
     p.view("play")
     before, moves = p.pieces(), p.moves()
@@ -296,11 +351,16 @@ def test_learn(p, out):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--exe", default="target/release/fianchetto")
+    ap.add_argument("--site", help="a static export of the app (scripts/wasm/export.sh) to test instead")
     ap.add_argument("--out", default=tempfile.gettempdir(), help="folder for the screenshots")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    proc, url, answered = start_app(args.exe)
-    print(f"the app answered at {url} {answered * 1000:.0f} ms after it was started")
+    if args.site:
+        proc, url, _ = serve_site(args.site)
+        print(f"the static app is served at {url}")
+    else:
+        proc, url, answered = start_app(args.exe)
+        print(f"the app answered at {url} {answered * 1000:.0f} ms after it was started")
     passed = failed = 0
     profile = tempfile.TemporaryDirectory(prefix="fianchetto-chromium-")
     driver = None
@@ -313,6 +373,7 @@ def main():
             ("an illegal click changes nothing", lambda: test_illegal_click_changes_nothing(p)),
             ("a game by clicks: e2, e4, and a legal reply on the board", lambda: test_play_by_clicks(p)),
             ("a move by drag and drop", lambda: test_drag_and_drop(p)),
+            ("Stop makes the engine move now", lambda: test_stop_makes_the_engine_move_now(p)),
             ("a screenshot of Play", lambda: driver.save_screenshot(os.path.join(args.out, "play.png"))),
             ("a malformed FEN shows an error", lambda: test_malformed_fen(p)),
             ("the analysis shows lines", lambda: test_analyse(p, args.out)),

@@ -3,7 +3,7 @@
 //! into calls of [`App::handle`] and replies back, so that everything here
 //! is tested without a socket or a browser.
 
-use super::jobs::{self, Shared};
+use super::jobs::{self, Handoff, Shared};
 use super::params::Params;
 use super::session::{lock, Session};
 use super::settings::{json_text, options_json};
@@ -12,13 +12,14 @@ use fianchetto_board::{Bitboards, Board};
 use fianchetto_eval::nnue::Network;
 use fianchetto_movegen::pgn::{parse_game, GameResult, PgnGame};
 use fianchetto_movegen::{parse_uci, Game};
+use fianchetto_search::time::Instant;
 use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::AtomicUsize;
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::{Arc, Mutex, Weak};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The page and its parts, embedded in the binary.
 const INDEX_HTML: &str = include_str!("../web/index.html");
@@ -163,18 +164,43 @@ pub struct App {
 }
 
 impl App {
-    /// An app evaluating NNUE with `net`, under `limits`.
+    /// An app evaluating NNUE with `net`, under `limits`, each job on a
+    /// thread of its own.
     pub fn new(net: Arc<Network>, limits: Limits) -> App {
+        App::with_jobs(net, limits, None)
+    }
+
+    /// An app that hands its jobs to its host instead of starting threads
+    /// (where there are none: the app in WebAssembly). The host takes them
+    /// with [`App::take_handoffs`] after each request, runs them and sends
+    /// their reports back through each [`Handoff`].
+    pub fn handing_off(net: Arc<Network>, limits: Limits) -> App {
+        App::with_jobs(net, limits, Some(Mutex::new(Vec::new())))
+    }
+
+    fn with_jobs(net: Arc<Network>, limits: Limits, handoffs: Option<Mutex<Vec<Handoff>>>) -> App {
         App {
             sessions: Mutex::new(HashMap::new()),
             shared: Arc::new(Shared {
                 net,
                 running: AtomicUsize::new(0),
                 max_jobs: limits.max_jobs,
+                handoffs,
             }),
             limits,
             ids: RandomState::new(),
             counter: AtomicUsize::new(0),
+        }
+    }
+
+    /// The jobs started since the last call, oldest first, for the host to
+    /// run (always none for an app made by [`App::new`]). A job that a
+    /// later one replaced already answers false to
+    /// [`Handoff::is_current`].
+    pub fn take_handoffs(&self) -> Vec<Handoff> {
+        match &self.shared.handoffs {
+            Some(queue) => std::mem::take(&mut *queue.lock().unwrap_or_else(|e| e.into_inner())),
+            None => Vec::new(),
         }
     }
 

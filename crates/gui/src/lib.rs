@@ -15,6 +15,14 @@
 //!   may be, the live streams, and the command's [`run`].
 //! - [`params`]: a request's form parameters (query and body, decoded by
 //!   serde_urlencoded).
+//! - [`wire`]: a job's order and reports as JSON, for a job that runs in
+//!   another Web Worker (the app in WebAssembly, `fianchetto-wasm`).
+//!
+//! The feature `server` (on by default) brings the HTTP side and its
+//! dependencies (axum, hyper, tokio, clap); without it the crate is the
+//! app alone, which builds for `wasm32-unknown-unknown`: there
+//! [`App::handing_off`](app::App::handing_off) hands each job to the host
+//! instead of starting a thread.
 //!
 //! The engine binary's `fianchetto gui` subcommand calls [`run`]. A program
 //! of its own can answer a request in-process through the router:
@@ -41,10 +49,13 @@
 pub mod app;
 pub mod jobs;
 pub mod params;
+#[cfg(feature = "server")]
 pub mod server;
 pub mod session;
 pub mod settings;
+pub mod wire;
 
+#[cfg(feature = "server")]
 pub use server::{run, GuiArgs, StartError};
 
 #[cfg(test)]

@@ -2,12 +2,14 @@
 //! (an engine move, an analysis or the Learn experiment), the pages that
 //! listen to it, and its snapshot as JSON.
 
+use super::jobs::JobOrder;
 use super::settings::{json_text, Settings, SettingsJson};
 use fianchetto_board::svg::{parse_move_squares, BoardSvg};
 use fianchetto_board::{Bitboards, Board, CastlingMode, Color, Move, Square};
 use fianchetto_eval::Score;
 use fianchetto_movegen::pgn::Tags;
 use fianchetto_movegen::{to_san, to_uci, Game, MoveGen, Outcome};
+use fianchetto_search::time::Instant;
 use fianchetto_search::{Bound, Info};
 use serde::{Serialize, Serializer};
 use std::cell::RefCell;
@@ -16,7 +18,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::SyncSender;
 use std::sync::{Arc, Mutex, Weak};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What a job does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,9 +105,9 @@ impl Analysis {
 #[derive(Clone, Debug)]
 pub struct LearnRow {
     /// Its name.
-    pub name: &'static str,
+    pub name: String,
     /// What it shows, in one sentence.
-    pub meaning: &'static str,
+    pub meaning: String,
     /// Nodes searched.
     pub nodes: u64,
     /// Time taken.
@@ -218,6 +220,15 @@ impl Session {
     pub fn close(&mut self) {
         self.stop_job();
         self.listeners.clear();
+    }
+
+    /// The order of a job of `kind` on this tab's game and settings.
+    pub fn order(&self, kind: JobKind) -> JobOrder {
+        JobOrder {
+            kind,
+            game: self.game.clone(),
+            settings: self.settings.clone(),
+        }
     }
 
     /// The kind of job running, if any.
@@ -424,8 +435,8 @@ struct AnalysisJson {
 /// One bar of the Learn view.
 #[derive(Serialize)]
 struct RowJson {
-    name: &'static str,
-    meaning: &'static str,
+    name: String,
+    meaning: String,
     nodes: u64,
     time_ms: f64,
     complete: bool,
@@ -582,8 +593,8 @@ fn analysis_json(a: &Analysis, running: bool) -> AnalysisJson {
 fn learn_rows(rows: &[LearnRow]) -> Vec<RowJson> {
     rows.iter()
         .map(|r| RowJson {
-            name: r.name,
-            meaning: r.meaning,
+            name: r.name.clone(),
+            meaning: r.meaning.clone(),
             nodes: r.nodes,
             time_ms: r.time.as_secs_f64() * 1000.0,
             complete: r.complete,

@@ -542,7 +542,7 @@ fn learn_charts_every_algorithm_and_the_ablation() {
             (l.algorithms.clone(), l.ablation.clone())
         })
         .unwrap();
-    let names: Vec<&str> = algorithms.iter().map(|r| r.name).collect();
+    let names: Vec<&str> = algorithms.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(
         names,
         [
@@ -613,4 +613,99 @@ fn tabs_play_their_own_games() {
         ),
         "{s}"
     );
+}
+
+/// An app that hands its jobs over, as the app in WebAssembly does.
+fn handing_off() -> App {
+    App::handing_off(Arc::new(Network::zero()), Limits::default())
+}
+
+/// Runs a handed-over job here as the job worker would: its order through
+/// JSON, its reports and its move back through JSON.
+fn run_handed(h: super::jobs::Handoff) {
+    use super::wire;
+    let order = wire::order_from_json(&wire::order_to_json(h.order())).unwrap();
+    let net = Arc::new(Network::zero());
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let moved = super::jobs::run(&order, &net, &stop, &mut |r| {
+        h.report(wire::report_from_json(&wire::report_to_json(&r)).unwrap())
+    });
+    let moved = moved.map(|m| wire::moved_from_json(&wire::moved_to_json(&m)).unwrap());
+    h.finish(moved);
+}
+
+#[test]
+fn a_handed_over_engine_move_is_played_when_the_host_finishes_it() {
+    let app = handing_off();
+    let id = session(&app, "black");
+    assert!(app.take_handoffs().is_empty(), "no job yet");
+    assert_eq!(
+        post(&app, "/api/move", &[("session", &id), ("move", "e2e4")]).status(),
+        200
+    );
+    let mut jobs = app.take_handoffs();
+    assert_eq!(jobs.len(), 1);
+    let job = jobs.pop().unwrap();
+    assert!(job.is_current());
+    assert_eq!(job.order().game.board().fen(), fen(&app, &id));
+    assert_eq!(app.running_jobs(), 1);
+    run_handed(job);
+    assert_eq!(app.running_jobs(), 0);
+    assert_eq!(app.inspect(&id, |s| s.game.moves().len()), Some(2));
+    assert!(app.inspect(&id, |s| s.job.is_none()).unwrap());
+    // The engine's thinking was reported as line 0.
+    assert!(
+        state(&app, &id).contains("\"by\":\"engine\""),
+        "{}",
+        state(&app, &id)
+    );
+}
+
+#[test]
+fn a_replaced_or_stopped_handoff_is_no_longer_current() {
+    let app = handing_off();
+    let id = session(&app, "none");
+    assert_eq!(
+        post(&app, "/api/analyse", &[("session", &id)]).status(),
+        200
+    );
+    let first = app.take_handoffs().pop().unwrap();
+    assert!(first.is_current());
+    // A move restarts the analysis on the new position: a new job.
+    assert_eq!(
+        post(&app, "/api/move", &[("session", &id), ("move", "d2d4")]).status(),
+        200
+    );
+    assert!(!first.is_current());
+    let second = app.take_handoffs().pop().unwrap();
+    assert!(second.is_current() && !second.move_now_asked());
+    assert!(second.report(super::jobs::Report::LineDone(1)));
+    assert_eq!(post(&app, "/api/stop", &[("session", &id)]).status(), 200);
+    assert!(!second.is_current() && !second.move_now_asked());
+    // A report of a job that is over is dropped.
+    assert!(!first.report(super::jobs::Report::LineDone(5)));
+}
+
+#[test]
+fn move_now_plays_the_first_move_of_the_engines_last_line() {
+    let app = handing_off();
+    let id = session(&app, "white");
+    let job = app.take_handoffs().pop().expect("the engine plays white");
+    assert_eq!(job.order().kind, super::session::JobKind::EngineMove);
+    let board = Bitboards::startpos();
+    let d2d4 = fianchetto_movegen::parse_uci(&board, "d2d4").unwrap();
+    let info = fianchetto_search::Info {
+        depth: 1,
+        pv: vec![d2d4],
+        ..Default::default()
+    };
+    assert!(job.report(super::jobs::Report::Line(0, info)));
+    assert_eq!(post(&app, "/api/stop", &[("session", &id)]).status(), 200);
+    assert!(job.move_now_asked());
+    job.move_now();
+    assert_eq!(
+        app.inspect(&id, |s| s.game.moves().to_vec()),
+        Some(vec![d2d4])
+    );
+    assert_eq!(app.running_jobs(), 0);
 }

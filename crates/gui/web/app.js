@@ -27,14 +27,19 @@ const $ = (id) => document.getElementById(id);
 // ---------------------------------------------------------------------------
 // Talking to the server
 
+// The static export of the app (fianchetto-wasm's gui-page.js) answers
+// from a Web Worker: it sets these two in place of the browser's own.
+const send = window.fianchettoFetch || fetch;
+const EventStream = window.FianchettoEventSource || EventSource;
+
 async function request(path, params = {}, method = "POST") {
   const body = new URLSearchParams(params);
   if (app.session) body.set("session", app.session);
   let response;
   try {
     response = method === "POST"
-      ? await fetch(path, { method, body })
-      : await fetch(path + "?" + body.toString());
+      ? await send(path, { method, body })
+      : await send(path + "?" + body.toString());
   } catch (e) {
     showMessage("The server does not answer (was `fianchetto gui` stopped?).");
     return null;
@@ -64,7 +69,7 @@ async function act(path, params = {}) {
 
 function listen() {
   if (app.events) app.events.close();
-  const events = new EventSource("/api/events?session=" + encodeURIComponent(app.session));
+  const events = new EventStream("/api/events?session=" + encodeURIComponent(app.session));
   events.addEventListener("state", (e) => {
     try {
       render(JSON.parse(e.data));

@@ -27,11 +27,13 @@
 
 mod board;
 mod engine;
+mod gui;
 mod js;
 mod pgn;
 
 pub use board::Board;
 pub use engine::Engine;
+pub use gui::{run_gui_job, GuiApp};
 pub use pgn::read_pgn;
 
 use wasm_bindgen::prelude::*;
