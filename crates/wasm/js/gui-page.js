@@ -12,6 +12,13 @@
   const pending = new Map(); // request id -> resolve
   const streams = new Map(); // stream number -> LocalEventSource
   const opening = new Map(); // request id -> LocalEventSource waiting for its number
+  let failure = null; // why the app did not start, if it did not
+
+  // The reply to every request once the app cannot start: the page shows
+  // the message as it shows a server's error.
+  function failed() {
+    return { status: 503, contentType: "application/json", body: JSON.stringify({ error: failure }) };
+  }
 
   worker.onmessage = (e) => {
     const m = e.data;
@@ -30,6 +37,13 @@
       if (source) source.deliver(m.data);
     } else if (m.type === "error") {
       console.error("fianchetto:", m.message);
+      if (m.fatal) {
+        failure = m.message;
+        for (const resolve of pending.values()) resolve(failed());
+        pending.clear();
+        for (const source of opening.values()) source.opened(failed());
+        opening.clear();
+      }
     } else if (m.type === "ready") {
       document.body.dataset.wasm = m.simd ? "simd128" : "scalar";
     }
@@ -44,6 +58,7 @@
   }
 
   function ask(method, path, params) {
+    if (failure !== null) return Promise.resolve(failed());
     const id = nextId++;
     return new Promise((resolve) => {
       pending.set(id, resolve);
@@ -70,6 +85,10 @@
       this.stream = null;
       this.closed = false;
       const { path, params } = split(url);
+      if (failure !== null) {
+        setTimeout(() => this.opened(failed()), 0);
+        return;
+      }
       const id = nextId++;
       opening.set(id, this);
       worker.postMessage({ type: "request", id, method: "GET", path, params });

@@ -6,7 +6,8 @@
 // Messages in: { type: "request", id, method, path, params },
 // { type: "close", stream }. Messages out: { type: "ready", simd },
 // { type: "reply", id, reply }, { type: "event", stream, data } (data null:
-// the stream ended), { type: "error", message }.
+// the stream ended), { type: "error", message, fatal } (fatal: the app did
+// not start, no request will be answered).
 import { GuiApp } from "./fianchetto_wasm.js";
 import load from "./load.js";
 
@@ -87,5 +88,5 @@ try {
   post({ type: "ready", simd });
   for (const m of queue.splice(0)) handle(m);
 } catch (err) {
-  post({ type: "error", message: "the app did not start: " + String(err && err.message || err) });
+  post({ type: "error", fatal: true, message: "the app did not start: " + String(err && err.message || err) });
 }
