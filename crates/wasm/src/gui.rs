@@ -57,7 +57,9 @@ impl GuiApp {
         let limits = Limits {
             max_sessions: 4,
             expiry: SESSION_EXPIRY,
-            max_jobs: 1,
+            // One job runs; a second is the one replacing it while the host
+            // has not yet dropped the first (it counts until then).
+            max_jobs: 2,
         };
         Ok(GuiApp {
             app: App::handing_off(network()?, limits),
