@@ -41,7 +41,9 @@ pub use game::{Game, IllegalMove, Outcome, Termination};
 pub use perft::{divide, perft, perft_plain, perft_stats, PerftStats};
 #[cfg(feature = "std")]
 pub use perft::{perft_hashed, perft_parallel};
-pub use san::{parse_san, san_line, to_san, ParseSanError, San, SanError, SanSyntaxError, Suffix};
+pub use san::{
+    parse_san, san_line, san_list, to_san, ParseSanError, San, SanError, SanSyntaxError, Suffix,
+};
 pub use uci::{
     parse_uci, to_uci, uci_string, ParseUciMoveError, UciMove, UciMoveError, UciSyntaxError,
 };

@@ -85,13 +85,13 @@
 //! ```
 
 use crate::game::IllegalMove;
-use crate::MoveGen;
+use crate::{MoveGen, MoveList};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 use core::str::FromStr;
-use fianchetto_board::attacks::{attacks, pawn_attacks};
+use fianchetto_board::attacks::{attacks, pawn_attacks, queen_attacks};
 use fianchetto_board::{Bitboard, Board, CastlingSide, File, Move, MoveKind, Rank, Role, Square};
 
 mod resolve;
@@ -344,7 +344,7 @@ impl San {
         }
         let mut after = board.clone();
         after.play_unchecked(mv);
-        Ok(san_of(board, mv, &legal, &after))
+        Ok(san_of(board, mv, &legal, suffix_after(&after)))
     }
 
     /// The one legal move of `board` this SAN names. The suffix is not
@@ -386,8 +386,17 @@ impl fmt::Display for San {
     /// destination, `=Q`, ` e.p.` when the text had it, then `+` or `#`;
     /// `O-O` and `O-O-O` for castling.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
+    }
+}
+
+impl San {
+    /// Writes the `Display` text to `w` character by character: one code
+    /// path for `Display` and for [`san_list`], which appends to a `String`
+    /// without going through a `Formatter`.
+    fn write_to<W: Write>(&self, w: &mut W) -> fmt::Result {
         match *self {
-            San::Castle { side, .. } => f.write_str(match side {
+            San::Castle { side, .. } => w.write_str(match side {
                 CastlingSide::King => "O-O",
                 CastlingSide::Queen => "O-O-O",
             })?,
@@ -402,29 +411,30 @@ impl fmt::Display for San {
                 ..
             } => {
                 if role != Role::Pawn {
-                    f.write_char(role.upper_char())?;
+                    w.write_char(role.upper_char())?;
                 }
                 if let Some(file) = from_file {
-                    f.write_char(file.char())?;
+                    w.write_char(file.char())?;
                 }
                 if let Some(rank) = from_rank {
-                    f.write_char(rank.char())?;
+                    w.write_char(rank.char())?;
                 }
                 if capture {
-                    f.write_char('x')?;
+                    w.write_char('x')?;
                 }
-                write!(f, "{to}")?;
+                w.write_char(to.file().char())?;
+                w.write_char(to.rank().char())?;
                 if let Some(promoted) = promotion {
-                    f.write_char('=')?;
-                    f.write_char(promoted.upper_char())?;
+                    w.write_char('=')?;
+                    w.write_char(promoted.upper_char())?;
                 }
                 if en_passant {
-                    f.write_str(" e.p.")?;
+                    w.write_str(" e.p.")?;
                 }
             }
         }
         match self.suffix() {
-            Some(suffix) => f.write_char(suffix.char()),
+            Some(suffix) => w.write_char(suffix.char()),
             None => Ok(()),
         }
     }
@@ -467,20 +477,142 @@ pub(crate) fn write_san<B: MoveGen>(
     out: &mut String,
 ) {
     // A String never fails to grow.
-    let _ = write!(out, "{}", san_of(board, mv, legal, after));
+    let _ = san_of(board, mv, legal, suffix_after(after)).write_to(out);
 }
 
-/// The SAN of `mv`, a move of `legal` (the legal moves of `board`), given
-/// the position `after` it: the least disambiguation that names the moving
-/// piece, and the check or mate suffix.
-fn san_of<B: MoveGen>(board: &B, mv: Move, legal: &[Move], after: &B) -> San {
-    let suffix = if !after.in_check() {
+/// Appends the SAN of every legal move of `board` to `out`, separated by
+/// single spaces (nothing when there is none), and returns those moves, in
+/// the same order (that of [`MoveGen::legal_moves`]).
+///
+/// Each text is the one [`to_san`] writes for the move, but the list is
+/// cheaper than calling [`to_san`] on every move: the legal moves are
+/// generated once and serve every move's disambiguation, the texts go into
+/// `out` without a `String` of their own, and only a move that gives check
+/// costs a second move generation (to tell `+` from `#`).
+///
+/// ```
+/// use fianchetto_board::{Bitboards, Board};
+/// use fianchetto_movegen::{san_list, to_san};
+///
+/// let board = Bitboards::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3")?;
+/// let mut sans = String::new();
+/// let moves = san_list(&board, &mut sans);
+/// assert!(sans.split(' ').any(|san| san == "Qxf7#"));
+/// // The same texts as move by move, in the same order.
+/// for (san, &mv) in sans.split(' ').zip(&moves) {
+///     assert_eq!(san, to_san(&board, mv)?);
+/// }
+/// assert_eq!(sans.split(' ').count(), moves.len());
+///
+/// // No legal move, no text.
+/// let mated = Bitboards::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")?;
+/// let mut none = String::new();
+/// assert!(san_list(&mated, &mut none).is_empty());
+/// assert_eq!(none, "");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn san_list<B: MoveGen>(board: &B, out: &mut String) -> MoveList {
+    let legal = board.legal_moves();
+    // The squares two pieces of the same kind go to (pawns aside, whose SAN
+    // never needs it): only a move to one of them can need disambiguating,
+    // so only those moves look for rivals through the whole list (a scan
+    // per move would cost more than all the rest).
+    let (mut reached, mut shared) = ([Bitboard::EMPTY; 6], Bitboard::EMPTY);
+    for &m in &legal {
+        let role = moving_role(board, m);
+        if role != Role::Pawn && !m.is_castle() {
+            let to = Bitboard::from(m.to());
+            shared |= reached[role.index()] & to;
+            reached[role.index()] |= to;
+        }
+    }
+    let lines = check_lines(board);
+    // Most SAN texts are 2 to 4 characters, plus the space.
+    out.reserve(legal.len() * 5);
+    for (i, &mv) in legal.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        // Most moves give no check: telling so from the board as it is
+        // costs less than playing the move on a copy, which only a check
+        // needs (to tell `+` from `#`).
+        let suffix = match gives_check(board, mv, lines) {
+            Some(false) => None,
+            _ => {
+                let mut after = board.clone();
+                after.play_unchecked(mv);
+                suffix_after(&after)
+            }
+        };
+        let rivals: &[Move] = if shared.contains(mv.to()) {
+            &legal
+        } else {
+            &[]
+        };
+        // A String never fails to grow.
+        let _ = san_of(board, mv, rivals, suffix).write_to(out);
+    }
+    legal
+}
+
+/// The squares a piece of the side to move can leave to uncover a check
+/// (see [`gives_check`]): the lines out of the other king, when nothing
+/// attacks that king yet, as in every legal position; every square
+/// otherwise.
+fn check_lines<B: Board>(board: &B) -> Bitboard {
+    let us = board.turn();
+    let king = board.king(!us);
+    if board.attackers(king, us, board.occupied()).any() {
+        Bitboard::FULL
+    } else {
+        queen_attacks(king, Bitboard::EMPTY)
+    }
+}
+
+/// Whether `mv`, a legal move of `board`, gives check, found without
+/// playing it; `None` for castling, where the king and the rook both move
+/// (in Chess960 onto each other's squares), left to the position after it.
+/// `lines` is [`check_lines`]`(board)`.
+fn gives_check<B: Board>(board: &B, mv: Move, lines: Bitboard) -> Option<bool> {
+    if mv.is_castle() {
+        return None;
+    }
+    let us = board.turn();
+    let king = board.king(!us);
+    let (from, to) = (mv.from(), mv.to());
+    let mut occupied = board.occupied().without(from).with(to);
+    // The piece on `to`, through the squares empty after the move...
+    let role = mv.promotion().unwrap_or_else(|| moving_role(board, mv));
+    if attacks(role, us, to, occupied).contains(king) {
+        return Some(true);
+    }
+    // ...or one of the others, through a square the move left (the piece
+    // left on `from` no longer counts; a piece taken on `to` was theirs).
+    // Off the king's lines, leaving `from` opens none of them.
+    if mv.is_en_passant() {
+        occupied = occupied.without(Square::from_coords(to.file(), from.rank()));
+    } else if !lines.contains(from) {
+        return Some(false);
+    }
+    Some(board.attackers(king, us, occupied).without(from).any())
+}
+
+/// The check or mate mark of the move that led to `after`.
+fn suffix_after<B: MoveGen>(after: &B) -> Option<Suffix> {
+    if !after.in_check() {
         None
     } else if after.has_no_moves() {
         Some(Suffix::Checkmate)
     } else {
         Some(Suffix::Check)
-    };
+    }
+}
+
+/// The SAN of `mv`, a legal move of `board`, with `suffix` (see
+/// [`suffix_after`]): the least disambiguation that names the moving piece.
+/// `legal` holds the legal moves of `board`, or at least every one of them
+/// that goes where `mv` goes (the rivals it may need telling apart from).
+fn san_of<B: MoveGen>(board: &B, mv: Move, legal: &[Move], suffix: Option<Suffix>) -> San {
     if let Some(side) = mv.castling_side() {
         return San::Castle { side, suffix };
     }

@@ -643,3 +643,74 @@ fn black_and_check_and_lines() {
     assert_eq!(to_san(&b, moves[1]).map_err(|e| e.mv), Err(moves[1]));
     assert_eq!(to_san(&b, Move::NULL).map_err(|e| e.mv), Err(Move::NULL));
 }
+
+/// `san_list` writes, in the order of the legal moves, exactly what
+/// `to_san` writes move by move: on every position within two plies of the
+/// perft positions and of the disambiguation, promotion and mate positions
+/// above.
+#[test]
+fn san_list_agrees_with_to_san() {
+    const ROOTS: &[&str] = &[
+        START,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        KNIGHTS,
+        ROOKS,
+        QUEENS,
+        LONG_CHECK,
+        PROMO,
+        EP,
+        CASTLE,
+        SCHOLAR,
+    ];
+    let mut seen = std::collections::HashSet::new();
+    let mut positions = 0;
+    for fen in ROOTS {
+        let root = board(fen);
+        let mut stack = vec![(root, 0)];
+        while let Some((b, ply)) = stack.pop() {
+            positions += 1;
+            let mut list = String::from("unchanged: ");
+            let moves = san_list(&b, &mut list);
+            assert_eq!(moves, b.legal_moves(), "{}", b.fen());
+            let expected: Vec<String> = moves
+                .iter()
+                .map(|&m| to_san(&b, m).unwrap_or_else(|e| panic!("{e}")))
+                .collect();
+            assert_eq!(
+                list,
+                format!("unchanged: {}", expected.join(" ")),
+                "{}",
+                b.fen()
+            );
+            // The check test without playing the move, move by move.
+            for &m in &moves {
+                let mut after = b.clone();
+                after.play_unchecked(m);
+                if let Some(check) = gives_check(&b, m, check_lines(&b)) {
+                    assert_eq!(check, after.in_check(), "{m} in {}", b.fen());
+                }
+            }
+            seen.extend(expected);
+            if ply < 2 {
+                for &m in &moves {
+                    let mut next = b.clone();
+                    next.play_unchecked(m);
+                    stack.push((next, ply + 1));
+                }
+            }
+        }
+    }
+    assert!(positions > 9_000, "{positions} positions");
+    // The walk met every kind of text: castling (with check), promotions,
+    // captures, disambiguation by file, by rank and by both, check and mate.
+    for text in [
+        "O-O", "O-O-O", "O-O-O+", "c8=Q+", "dxc8=Q", "bxa1=Q", "cxb8=N", "exd6", "Nbd2", "N1c3",
+        "R8a4", "Qc4d3", "Nd6+", "Qxf7#",
+    ] {
+        assert!(seen.contains(text), "{text} not seen");
+    }
+}
