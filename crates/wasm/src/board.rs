@@ -1,12 +1,12 @@
 //! `Board`: a game for JavaScript — a position with its history, legal
 //! moves, moves in SAN or UCI, the rules, perft and pictures.
 
-use crate::js::{error, move_strings, Obj, Options};
+use crate::js::{error, move_strings, split_moves, Obj, Options};
 use fianchetto_board::svg::{parse_move_squares, Arrow, BoardSvg, SquareMark};
 use fianchetto_board::{diagram, Bitboards, Board as _, CastlingMode, Color, Move, Square};
 use fianchetto_movegen::pgn::{parse_game, PgnGame};
 use fianchetto_movegen::{
-    divide, parse_san, parse_uci, perft, to_san, to_uci, Game, MoveGen, Outcome,
+    divide, parse_san, parse_uci, perft, san_list, to_san, to_uci, Game, MoveGen, Outcome, UciMove,
 };
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
@@ -66,19 +66,25 @@ impl Board {
     #[wasm_bindgen(js_name = legalMoves, unchecked_return_type = "string[]")]
     pub fn legal_moves(&self) -> Array {
         let board = self.game.board();
-        move_strings(board.legal_moves().iter().map(|&m| self.uci(m)))
+        let legal = board.legal_moves();
+        // One string for the whole list (see `split_moves`); a UCI move is
+        // at most 5 characters.
+        let mut joined = String::with_capacity(legal.len() * 6);
+        for (i, &m) in legal.iter().enumerate() {
+            if i > 0 {
+                joined.push(' ');
+            }
+            push_uci(&mut joined, board, m);
+        }
+        split_moves(&joined)
     }
 
     /// The legal moves in SAN, in the order of `legalMoves()`.
     #[wasm_bindgen(js_name = legalMovesSan, unchecked_return_type = "string[]")]
     pub fn legal_moves_san(&self) -> Array {
-        let board = self.game.board();
-        move_strings(
-            board
-                .legal_moves()
-                .iter()
-                .filter_map(|&m| to_san(board, m).ok()),
-        )
+        let mut joined = String::new();
+        san_list(self.game.board(), &mut joined);
+        split_moves(&joined)
     }
 
     /// Whether `move` (SAN or UCI) is legal here.
@@ -342,6 +348,27 @@ fn check_perft_depth(depth: u32) -> Result<(), JsError> {
         )));
     }
     Ok(())
+}
+
+/// Appends `mv`, a legal move of `board`, in UCI: the text `to_uci` writes
+/// in standard castling notation, without a `String` of its own.
+fn push_uci(out: &mut String, board: &Bitboards, mv: Move) {
+    match UciMove::from_move(mv, board.castling(), CastlingMode::Standard) {
+        UciMove::Normal {
+            from,
+            to,
+            promotion,
+        } => {
+            for sq in [from, to] {
+                out.push(sq.file().char());
+                out.push(sq.rank().char());
+            }
+            if let Some(role) = promotion {
+                out.push(role.char());
+            }
+        }
+        UciMove::Null => out.push_str("0000"),
+    }
 }
 
 #[cfg(test)]

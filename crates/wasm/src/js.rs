@@ -3,8 +3,6 @@
 //! error when one has the wrong type, and errors as JavaScript `Error`s.
 
 use js_sys::{Array, Object, Reflect};
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::fmt::Display;
 use wasm_bindgen::prelude::*;
 
@@ -40,38 +38,49 @@ pub(crate) fn strings<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> Arra
         .collect()
 }
 
-/// How many distinct move texts [`move_strings`] keeps as JavaScript
-/// strings (about 2 000 UCI moves and some tens of thousands of SAN ones
-/// exist).
-const MAX_INTERNED: usize = 1 << 16;
-
-thread_local! {
-    static INTERNED: RefCell<HashMap<Box<str>, JsValue>> = RefCell::new(HashMap::new());
+/// A JavaScript array of move texts (UCI or SAN) from `joined`, the texts
+/// separated by single spaces: the list crosses the boundary as one string
+/// that JavaScript splits, two calls in all, where filling an array from
+/// Rust takes a call per move and costs about twice as much even with each
+/// text made a JavaScript string once and kept.
+pub(crate) fn split_moves(joined: &str) -> Array {
+    if joined.is_empty() {
+        // `"".split(" ")` is `[""]`, not `[]`.
+        return Array::new();
+    }
+    let joined: Text = JsValue::from_str(joined).unchecked_into();
+    SPACE.with(|space| joined.split(space))
 }
 
-/// A JavaScript array of move texts (UCI or SAN): each distinct text is made
-/// a JavaScript string once and kept, because making a string across the
-/// boundary costs more than generating the moves.
+#[wasm_bindgen]
+extern "C" {
+    /// A JavaScript string.
+    #[wasm_bindgen(js_name = String)]
+    type Text;
+
+    /// `String.prototype.split` with a separator that is already a
+    /// JavaScript string (js-sys's takes a `&str` and so makes one on every
+    /// call).
+    #[wasm_bindgen(method)]
+    fn split(this: &Text, separator: &Text) -> Array;
+}
+
+thread_local! {
+    /// The separator of [`split_moves`], made once.
+    static SPACE: Text = JsValue::from_str(" ").unchecked_into();
+}
+
+/// A JavaScript array of move texts (UCI or SAN; none holds a space), as
+/// [`split_moves`] makes it.
 pub(crate) fn move_strings<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> Array {
-    INTERNED.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        let array = Array::new();
-        for s in items {
-            let s = s.as_ref();
-            let value = match cache.get(s) {
-                Some(v) => v.clone(),
-                None => {
-                    let v = JsValue::from_str(s);
-                    if cache.len() < MAX_INTERNED {
-                        cache.insert(s.into(), v.clone());
-                    }
-                    v
-                }
-            };
-            array.push(&value);
+    let mut joined = String::new();
+    for (i, s) in items.into_iter().enumerate() {
+        if i > 0 {
+            joined.push(' ');
         }
-        array
-    })
+        joined.push_str(s.as_ref());
+    }
+    split_moves(&joined)
 }
 
 /// The options object a method was given: `undefined` and `null` read as

@@ -18,6 +18,31 @@ test("a new board is the start position", () => {
   assert.equal(b.pieceAt("e4"), undefined);
 });
 
+test("the legal moves in SAN are san() of the UCI ones, in the same order", () => {
+  const positions = [
+    START,
+    KIWIPETE,
+    // Promotions (with capture and check), castling with check.
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "3k4/8/8/8/8/8/8/R3K3 w Q - 0 1",
+    // Three queens reach d3: by file, by rank, by both; a mate in one.
+    "7k/8/8/8/2Q1Q3/8/2Q5/6K1 w - - 0 1",
+    "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3",
+  ];
+  for (const fen of positions) {
+    const b = new Board(fen);
+    assert.deepEqual(b.legalMovesSan(), b.legalMoves().map((m) => b.san(m)), fen);
+  }
+  const queens = new Board(positions[4]).legalMovesSan();
+  for (const san of ["Qc4d3", "Q2d3", "Qed3"]) assert.ok(queens.includes(san), san);
+  assert.ok(new Board(positions[5]).legalMovesSan().includes("Qxf7#"));
+  assert.ok(new Board(positions[3]).legalMovesSan().includes("O-O-O+"));
+  // Mated: no moves, an empty list (not [""]).
+  const mated = new Board("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+  assert.deepEqual(mated.legalMoves(), []);
+  assert.deepEqual(mated.legalMovesSan(), []);
+});
+
 test("perft and divide count the classic numbers", () => {
   assert.equal(new Board().perft(4), 197281);
   const kiwi = new Board(KIWIPETE);
