@@ -8,7 +8,7 @@ use fianchetto_board::svg::{parse_move_squares, BoardSvg};
 use fianchetto_board::{Bitboards, Board, CastlingMode, Color, Move, Square};
 use fianchetto_eval::Score;
 use fianchetto_movegen::pgn::Tags;
-use fianchetto_movegen::{to_san, to_uci, Game, MoveGen, Outcome};
+use fianchetto_movegen::{san_list, to_san, to_uci, Game, MoveGen, Outcome};
 use fianchetto_search::time::Instant;
 use fianchetto_search::{Bound, Info};
 use serde::{Serialize, Serializer};
@@ -265,16 +265,18 @@ impl Session {
                 })
                 .collect(),
         );
-        let legal = board
-            .legal_moves()
+        // Every legal move's SAN in one pass (the list's moves in its order).
+        let mut sans = String::new();
+        let legal = san_list(board, &mut sans)
             .iter()
-            .map(|&mv| {
+            .zip(sans.split(' '))
+            .map(|(&mv, san)| {
                 let uci = to_uci(board, mv, CastlingMode::Standard);
                 LegalJson {
                     from: uci.get(0..2).unwrap_or("").to_string(),
                     to: uci.get(2..4).unwrap_or("").to_string(),
                     promotion: uci.get(4..5).map(str::to_string),
-                    san: to_san(board, mv).unwrap_or_else(|_| mv.to_string()),
+                    san: san.to_string(),
                     uci,
                 }
             })
