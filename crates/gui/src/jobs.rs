@@ -99,7 +99,7 @@ impl JobCtx {
 /// What a job is asked to do: its kind, the game (its history decides
 /// repetitions) and the settings it runs with. It holds everything the job
 /// needs, so that it can run apart from the session: on a thread, or in
-/// another Web Worker (it travels as JSON, [`JobOrder::to_json`]).
+/// another Web Worker (it travels as JSON: [`crate::wire`]).
 #[derive(Clone, Debug)]
 pub struct JobOrder {
     /// What the job does.

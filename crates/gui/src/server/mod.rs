@@ -220,7 +220,9 @@ pub async fn serve(listener: TcpListener, app: Arc<App>) -> std::io::Result<()> 
 
 /// Answers the request that arrives on `io` (a socket, or any byte stream:
 /// the fuzz target feeds it arbitrary bytes) with `router`, under the
-/// limits of [`connection`]. A client that goes away or sends nonsense ends
+/// limits every connection has (a head of at most [`MAX_HEAD`] bytes and
+/// [`MAX_HEADERS`] headers, read within [`IO_TIMEOUT`], one request a
+/// connection). A client that goes away or sends nonsense ends
 /// its own connection; hyper has answered what deserves an answer.
 pub async fn serve_connection<I>(router: Router, io: I)
 where
