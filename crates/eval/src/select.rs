@@ -65,6 +65,43 @@ impl EvalName {
             .into_iter()
             .find(|e| e.name().eq_ignore_ascii_case(name.trim()))
     }
+
+    /// [`EvalName::parse`], or the error every front end shows for a name
+    /// it does not know (listing the names there are).
+    ///
+    /// ```
+    /// use fianchetto_eval::select::EvalName;
+    /// assert_eq!(EvalName::named("nnue"), Ok(EvalName::Nnue));
+    /// assert_eq!(EvalName::named("vibes").unwrap_err().to_string(),
+    ///            "unknown evaluation \"vibes\"; expected one of: nnue, classical, buhochess, material");
+    /// ```
+    pub fn named(name: &str) -> Result<EvalName, UnknownName> {
+        EvalName::parse(name).ok_or_else(|| UnknownName::new("evaluation", name, EvalName::names()))
+    }
+}
+
+/// A name that is none of a registry's (an evaluation's, an algorithm's):
+/// the one given, and every one there is.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} {name:?}; expected one of: {expected}")]
+pub struct UnknownName {
+    /// What was named: `"evaluation"`, `"algorithm"`.
+    pub what: &'static str,
+    /// The name given.
+    pub name: String,
+    /// Every name there is, comma-separated.
+    pub expected: String,
+}
+
+impl UnknownName {
+    /// `name`, given for a `what`, is none of `expected`.
+    pub fn new(what: &'static str, name: &str, expected: String) -> UnknownName {
+        UnknownName {
+            what,
+            name: name.to_string(),
+            expected,
+        }
+    }
 }
 
 impl std::fmt::Display for EvalName {

@@ -136,20 +136,10 @@ impl Settings {
                 })?;
         }
         if let Some(name) = params.get("algo") {
-            next.algo = Algo::parse(name).ok_or_else(|| {
-                GuiError::BadInput(format!(
-                    "unknown algorithm `{name}`; expected one of: {}",
-                    Algo::names()
-                ))
-            })?;
+            next.algo = Algo::named(name).map_err(|e| GuiError::BadInput(e.to_string()))?;
         }
         if let Some(name) = params.get("eval") {
-            next.eval = EvalName::parse(name).ok_or_else(|| {
-                GuiError::BadInput(format!(
-                    "unknown evaluation `{name}`; expected one of: {}",
-                    EvalName::names()
-                ))
-            })?;
+            next.eval = EvalName::named(name).map_err(|e| GuiError::BadInput(e.to_string()))?;
         }
         if let Some(kind) = params.get("limit") {
             let value = params.require("value")?;

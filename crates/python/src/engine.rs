@@ -443,20 +443,11 @@ impl PyEngine {
             o.threads = t;
         }
         if let Some(name) = evaluation {
-            o.evaluation = EvalName::parse(name).ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "unknown evaluation `{name}`; one of {}",
-                    EvalName::names()
-                ))
-            })?;
+            o.evaluation =
+                EvalName::named(name).map_err(|e| PyValueError::new_err(e.to_string()))?;
         }
         if let Some(name) = algorithm {
-            o.algorithm = Algo::parse(name).ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "unknown algorithm `{name}`; one of {}",
-                    Algo::names()
-                ))
-            })?;
+            o.algorithm = Algo::named(name).map_err(|e| PyValueError::new_err(e.to_string()))?;
         }
         if let Some(file) = eval_file {
             let file = (!file.as_os_str().is_empty()).then_some(file);

@@ -21,6 +21,7 @@ use crate::minimax::Minimax;
 use crate::pvs::{Pvs, PvsConfig};
 use crate::scout::Scout;
 use crate::Search;
+use fianchetto_eval::select::UnknownName;
 use fianchetto_eval::Evaluator;
 use fianchetto_movegen::MoveGen;
 
@@ -73,6 +74,19 @@ impl Algo {
         Algo::ALL
             .into_iter()
             .find(|a| a.name().eq_ignore_ascii_case(name))
+    }
+
+    /// [`Algo::parse`], or the error every front end shows for a name it
+    /// does not know (listing the names there are).
+    ///
+    /// ```
+    /// use fianchetto_search::select::Algo;
+    /// assert_eq!(Algo::named("scout"), Ok(Algo::Scout));
+    /// assert!(Algo::named("abacus").unwrap_err().to_string()
+    ///     .starts_with("unknown algorithm \"abacus\"; expected one of: pvs, "));
+    /// ```
+    pub fn named(name: &str) -> Result<Algo, UnknownName> {
+        Algo::parse(name).ok_or_else(|| UnknownName::new("algorithm", name, Algo::names()))
     }
 }
 

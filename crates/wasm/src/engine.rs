@@ -56,15 +56,13 @@ impl Core {
     }
 
     pub(crate) fn set_algorithm(&mut self, name: &str) -> Result<(), String> {
-        self.algo = Algo::parse(name)
-            .ok_or_else(|| format!("unknown algorithm {name:?} (one of {})", Algo::names()))?;
+        self.algo = Algo::named(name).map_err(|e| e.to_string())?;
         self.search = None;
         Ok(())
     }
 
     pub(crate) fn set_evaluation(&mut self, name: &str) -> Result<(), String> {
-        self.eval = EvalName::parse(name)
-            .ok_or_else(|| format!("unknown evaluation {name:?} (one of {})", EvalName::names()))?;
+        self.eval = EvalName::named(name).map_err(|e| e.to_string())?;
         self.search = None;
         Ok(())
     }
