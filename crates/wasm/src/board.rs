@@ -4,9 +4,9 @@
 use crate::js::{error, move_strings, split_moves, Obj, Options};
 use fianchetto_board::svg::{parse_move_squares, Arrow, BoardSvg, SquareMark};
 use fianchetto_board::{diagram, Bitboards, Board as _, CastlingMode, Color, Move, Square};
-use fianchetto_movegen::pgn::{parse_game, PgnGame};
+use fianchetto_movegen::pgn::{parse_game, read_move, PgnGame};
 use fianchetto_movegen::{
-    divide, parse_san, parse_uci, perft, san_list, to_san, to_uci, Game, MoveGen, Outcome, UciMove,
+    divide, perft, san_list, to_san, to_uci, Game, MoveGen, Outcome, UciMove,
 };
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
@@ -305,14 +305,10 @@ impl Board {
         &self.game
     }
 
-    /// `text` as a legal move here: UCI when it has UCI's shape, else SAN.
+    /// `text` as a legal move here: UCI when it has UCI's shape, else SAN
+    /// (as a PGN's movetext is read).
     fn parse(&self, text: &str) -> Result<Move, JsError> {
-        let board = self.game.board();
-        if looks_like_uci(text) {
-            parse_uci(board, text).map_err(error)
-        } else {
-            parse_san(board, text).map_err(error)
-        }
+        read_move(self.game.board(), text).map_err(error)
     }
 
     fn uci(&self, mv: Move) -> String {
@@ -332,13 +328,6 @@ impl Board {
             .zip(positions.iter().rev().nth(1))?;
         parse_move_squares(&self.uci_in(before, mv))
     }
-}
-
-/// Whether `text` has the shape of a UCI move (`e2e4`, `e7e8q`, `0000`).
-fn looks_like_uci(text: &str) -> bool {
-    let b = text.as_bytes();
-    let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
-    text == "0000" || ((b.len() == 4 || b.len() == 5) && square(b[0], b[1]) && square(b[2], b[3]))
 }
 
 fn check_perft_depth(depth: u32) -> Result<(), JsError> {
@@ -368,20 +357,5 @@ fn push_uci(out: &mut String, board: &Bitboards, mv: Move) {
             }
         }
         UciMove::Null => out.push_str("0000"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::looks_like_uci;
-
-    #[test]
-    fn uci_shape() {
-        for uci in ["e2e4", "e7e8q", "a1h8", "0000"] {
-            assert!(looks_like_uci(uci), "{uci}");
-        }
-        for san in ["e4", "Nf3", "O-O", "exd8=Q+", "e2-e4", "i2i4", "e2e4qq"] {
-            assert!(!looks_like_uci(san), "{san}");
-        }
     }
 }

@@ -109,11 +109,12 @@ mod tests {
 
     #[test]
     fn uci_shape() {
-        for yes in ["g1f3", "e7e8q", "e7e8N", "a1h8"] {
+        for yes in ["g1f3", "e7e8q", "e7e8N", "a1h8", "e2e4"] {
             assert!(is_uci_shaped(yes), "{yes}");
         }
         for no in [
-            "Nf3", "e4", "e7e8k", "i1f3", "g9f3", "g1f3qq", "exd5", "Ng1f3",
+            "Nf3", "e4", "e7e8k", "i1f3", "g9f3", "g1f3qq", "exd5", "Ng1f3", "O-O", "exd8=Q+",
+            "e2-e4", "i2i4", "e2e4qq",
         ] {
             assert!(!is_uci_shaped(no), "{no}");
         }
