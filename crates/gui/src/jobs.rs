@@ -215,11 +215,6 @@ impl Handoff {
         &self.order
     }
 
-    /// The job's number in its session.
-    pub fn id(&self) -> u64 {
-        self.ctx.id
-    }
-
     /// Whether the session still wants this job (a newer job, a stop or a
     /// closed tab ends it: its runner should be stopped and the handoff
     /// dropped).

@@ -148,24 +148,21 @@ impl GuiApp {
                     self.job = Some((id, handoff));
                 }
             }
-            match self.job.take() {
-                // "Move now": the worker ends, and the engine plays its
-                // line's first move, which may start the next job.
-                Some((id, handoff)) if handoff.move_now_asked() => {
+            if let Some((id, handoff)) = self.job.take() {
+                let move_now = handoff.move_now_asked();
+                if move_now || !handoff.is_current() {
+                    // Its worker ends (a job not yet started never starts).
                     stop = true;
-                    if start.as_ref().is_some_and(|(s, _)| *s == id) {
-                        start = None;
+                    start = start.filter(|(s, _)| *s != id);
+                    if move_now {
+                        // "Move now": the engine plays its line's first
+                        // move, which may start the next job.
+                        handoff.move_now();
+                        continue;
                     }
-                    handoff.move_now();
-                    continue;
+                } else {
+                    self.job = Some((id, handoff));
                 }
-                Some((id, handoff)) if !handoff.is_current() => {
-                    stop = true;
-                    if start.as_ref().is_some_and(|(s, _)| *s == id) {
-                        start = None;
-                    }
-                }
-                other => self.job = other,
             }
             break;
         }
