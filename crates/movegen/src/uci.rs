@@ -321,23 +321,44 @@ impl FromStr for UciMove {
     }
 }
 
-impl fmt::Display for UciMove {
-    /// The UCI text: `e2e4`, `e7e8q`, `0000`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl UciMove {
+    /// Writes the UCI text (`e2e4`, `e7e8q`, `0000`) to `out`, character
+    /// by character: [`Display`](fmt::Display) writes it so, and a writer
+    /// of many moves into one `String` calls it without a `String` per move
+    /// (writing to a `String` never fails).
+    ///
+    /// ```
+    /// use fianchetto_movegen::uci::UciMove;
+    /// let mut out = String::from("bestmove ");
+    /// "e7e8q".parse::<UciMove>()?.write_to(&mut out).unwrap();
+    /// assert_eq!(out, "bestmove e7e8q");
+    /// # Ok::<(), fianchetto_movegen::uci::ParseUciMoveError>(())
+    /// ```
+    pub fn write_to<W: fmt::Write>(&self, out: &mut W) -> fmt::Result {
         match *self {
             UciMove::Normal {
                 from,
                 to,
                 promotion,
             } => {
-                write!(f, "{from}{to}")?;
+                for sq in [from, to] {
+                    out.write_char(sq.file().char())?;
+                    out.write_char(sq.rank().char())?;
+                }
                 match promotion {
-                    Some(role) => write!(f, "{}", role.char()),
+                    Some(role) => out.write_char(role.char()),
                     None => Ok(()),
                 }
             }
-            UciMove::Null => f.write_str("0000"),
+            UciMove::Null => out.write_str("0000"),
         }
+    }
+}
+
+impl fmt::Display for UciMove {
+    /// The UCI text: `e2e4`, `e7e8q`, `0000`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
     }
 }
 

@@ -74,7 +74,9 @@ impl Board {
             if i > 0 {
                 joined.push(' ');
             }
-            push_uci(&mut joined, board, m);
+            // Writing to a String never fails.
+            let _ = UciMove::from_move(m, board.castling(), CastlingMode::Standard)
+                .write_to(&mut joined);
         }
         split_moves(&joined)
     }
@@ -337,25 +339,4 @@ fn check_perft_depth(depth: u32) -> Result<(), JsError> {
         )));
     }
     Ok(())
-}
-
-/// Appends `mv`, a legal move of `board`, in UCI: the text `to_uci` writes
-/// in standard castling notation, without a `String` of its own.
-fn push_uci(out: &mut String, board: &Bitboards, mv: Move) {
-    match UciMove::from_move(mv, board.castling(), CastlingMode::Standard) {
-        UciMove::Normal {
-            from,
-            to,
-            promotion,
-        } => {
-            for sq in [from, to] {
-                out.push(sq.file().char());
-                out.push(sq.rank().char());
-            }
-            if let Some(role) = promotion {
-                out.push(role.char());
-            }
-        }
-        UciMove::Null => out.push_str("0000"),
-    }
 }
