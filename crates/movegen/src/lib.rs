@@ -25,6 +25,7 @@ extern crate alloc;
 mod array_gen;
 pub mod backend;
 mod bitboard_gen;
+pub mod check;
 pub mod epd;
 mod game;
 mod mailbox_gen;

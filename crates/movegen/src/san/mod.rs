@@ -84,6 +84,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use crate::check::CheckInfo;
 use crate::game::IllegalMove;
 use crate::{MoveGen, MoveList};
 use alloc::format;
@@ -91,7 +92,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 use core::str::FromStr;
-use fianchetto_board::attacks::{attacks, pawn_attacks, queen_attacks};
+use fianchetto_board::attacks::{attacks, pawn_attacks};
 use fianchetto_board::{Bitboard, Board, CastlingSide, File, Move, MoveKind, Rank, Role, Square};
 
 mod resolve;
@@ -526,7 +527,7 @@ pub fn san_list<B: MoveGen>(board: &B, out: &mut String) -> MoveList {
             reached[role.index()] |= to;
         }
     }
-    let lines = check_lines(board);
+    let checks = CheckInfo::new(board);
     // Most SAN texts are 2 to 4 characters, plus the space.
     out.reserve(legal.len() * 5);
     for (i, &mv) in legal.iter().enumerate() {
@@ -536,13 +537,12 @@ pub fn san_list<B: MoveGen>(board: &B, out: &mut String) -> MoveList {
         // Most moves give no check: telling so from the board as it is
         // costs less than playing the move on a copy, which only a check
         // needs (to tell `+` from `#`).
-        let suffix = match gives_check(board, mv, lines) {
-            Some(false) => None,
-            _ => {
-                let mut after = board.clone();
-                after.play_unchecked(mv);
-                suffix_after(&after)
-            }
+        let suffix = if checks.gives_check(board, mv) {
+            let mut after = board.clone();
+            after.play_unchecked(mv);
+            suffix_after(&after)
+        } else {
+            None
         };
         let rivals: &[Move] = if shared.contains(mv.to()) {
             &legal
@@ -553,48 +553,6 @@ pub fn san_list<B: MoveGen>(board: &B, out: &mut String) -> MoveList {
         let _ = san_of(board, mv, rivals, suffix).write_to(out);
     }
     legal
-}
-
-/// The squares a piece of the side to move can leave to uncover a check
-/// (see [`gives_check`]): the lines out of the other king, when nothing
-/// attacks that king yet, as in every legal position; every square
-/// otherwise.
-fn check_lines<B: Board>(board: &B) -> Bitboard {
-    let us = board.turn();
-    let king = board.king(!us);
-    if board.attackers(king, us, board.occupied()).any() {
-        Bitboard::FULL
-    } else {
-        queen_attacks(king, Bitboard::EMPTY)
-    }
-}
-
-/// Whether `mv`, a legal move of `board`, gives check, found without
-/// playing it; `None` for castling, where the king and the rook both move
-/// (in Chess960 onto each other's squares), left to the position after it.
-/// `lines` is [`check_lines`]`(board)`.
-fn gives_check<B: Board>(board: &B, mv: Move, lines: Bitboard) -> Option<bool> {
-    if mv.is_castle() {
-        return None;
-    }
-    let us = board.turn();
-    let king = board.king(!us);
-    let (from, to) = (mv.from(), mv.to());
-    let mut occupied = board.occupied().without(from).with(to);
-    // The piece on `to`, through the squares empty after the move...
-    let role = mv.promotion().unwrap_or_else(|| moving_role(board, mv));
-    if attacks(role, us, to, occupied).contains(king) {
-        return Some(true);
-    }
-    // ...or one of the others, through a square the move left (the piece
-    // left on `from` no longer counts; a piece taken on `to` was theirs).
-    // Off the king's lines, leaving `from` opens none of them.
-    if mv.is_en_passant() {
-        occupied = occupied.without(Square::from_coords(to.file(), from.rank()));
-    } else if !lines.contains(from) {
-        return Some(false);
-    }
-    Some(board.attackers(king, us, occupied).without(from).any())
 }
 
 /// The check or mate mark of the move that led to `after`.

@@ -687,12 +687,16 @@ fn san_list_agrees_with_to_san() {
                 b.fen()
             );
             // The check test without playing the move, move by move.
+            let checks = CheckInfo::new(&b);
             for &m in &moves {
                 let mut after = b.clone();
                 after.play_unchecked(m);
-                if let Some(check) = gives_check(&b, m, check_lines(&b)) {
-                    assert_eq!(check, after.in_check(), "{m} in {}", b.fen());
-                }
+                assert_eq!(
+                    checks.gives_check(&b, m),
+                    after.in_check(),
+                    "{m} in {}",
+                    b.fen()
+                );
             }
             seen.extend(expected);
             if ply < 2 {

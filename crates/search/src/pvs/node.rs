@@ -4,7 +4,7 @@
 //! and what a node teaches the histories in [`super::update`].
 
 use super::history::{pawn_key, threats_beyond, threats_by_lesser, PAWN_HISTORY_SIZE};
-use super::movepick::{CheckInfo, MovePicker, Ordering};
+use super::movepick::{MovePicker, Ordering};
 use super::{tt_cuts, QuietContext, Worker, LMR_TABLE_SIZE};
 use crate::common::no_moves_score;
 use crate::see::{non_pawn_material, see_ge_with};
@@ -13,6 +13,7 @@ use crate::MAX_PLY;
 use arrayvec::ArrayVec;
 use fianchetto_board::{Bitboard, Move};
 use fianchetto_eval::{Evaluator, Score};
+use fianchetto_movegen::check::CheckInfo;
 use fianchetto_movegen::MoveGen;
 
 /// Late-move reductions: the smallest depth they apply at.
