@@ -289,6 +289,42 @@ fn builder_options_and_replay() {
     assert_eq!(r.result, Some(GameResult::WhiteWins));
 }
 
+/// Checking variations, each one starts from the position before the move
+/// it replaces: after several variations on one move, nested ones, and a
+/// variation on a null move; an illegal move in any of them is an error
+/// only when variations are checked.
+#[test]
+fn replay_plays_each_variation_from_before_its_move() {
+    let replay = |text: &str, check: bool| {
+        Reader::new(text.as_bytes())
+            .read_game(&mut Replay::<Bitboards>::new().check_variations(check))
+            .map(|game| game.map(|g| (g.plies, g.board.fen())))
+            .map_err(|e| e.to_string())
+    };
+    let good = [
+        (
+            "1. e4 (1. d4) (1. c4 e5) e5 2. Nf3 (2. Nc3 (2. f4 exf4)) Nc6 *",
+            4,
+        ),
+        ("1. e4 -- (1... e5 2. Nf3) 2. d4 (2. Nf3) *", 3),
+        ("1. e4 e5 (1... c5 2. Nf3 (2. c3) d6) 2. Nf3 *", 3),
+    ];
+    for (text, plies) in good {
+        let plain = replay(text, false);
+        assert_eq!(replay(text, true), plain, "{text}");
+        assert_eq!(plain.ok().flatten().map(|(p, _)| p), Some(plies), "{text}");
+    }
+    for text in [
+        "1. e4 (1. d4) (1. e5) e5 *",
+        "1. e4 e5 (1... c5 2. Nf3 (2. Nf6)) 2. Nf3 *",
+        "1. e4 -- (1... Nf3) 2. d4 *",
+        "1. e4 e5 2. Nf3 (2. Nf6) *",
+    ] {
+        assert!(replay(text, false).is_ok(), "{text}");
+        assert!(replay(text, true).is_err(), "{text}");
+    }
+}
+
 /// A good game to follow each malformed one: the reader must find it.
 const GOOD: &str = "[Event \"good\"]\n\n1. d4 d5 2. c4 *\n";
 

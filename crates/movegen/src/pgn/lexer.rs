@@ -11,25 +11,26 @@ use super::error::{bytes_text, PgnErrorKind};
 use super::lines::Lines;
 use super::visitor::GameResult;
 use std::borrow::Cow;
+use std::fmt;
 use std::io::{self, BufRead};
 
 /// One token of movetext or of the tag section.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Token<'a> {
     /// `[name "value"]`, the value unescaped.
-    Tag { name: &'a str, value: Cow<'a, str> },
+    Tag { name: &'a str, value: Text<'a> },
     /// A symbol that is not a move number or a result: a move, as written.
     San(&'a str),
     /// A line that reads as a tag pair missing its `[` (`Event "x"]`).
-    BrokenTag(Cow<'a, str>),
+    BrokenTag(Text<'a>),
     /// A null move: `--`, `Z0` or `0000`.
     Null,
     /// `$n`, or a move annotation suffix as its NAG.
     Nag(u8),
     /// A comment's text, trimmed, line breaks read as spaces.
-    Comment(Cow<'a, str>),
+    Comment(Text<'a>),
     /// A `;` comment's text (to the end of the line), trimmed.
-    LineComment(Cow<'a, str>),
+    LineComment(Text<'a>),
     /// `(`.
     Open,
     /// `)`.
@@ -54,6 +55,30 @@ impl Token<'_> {
             Token::Result(r) => r.as_str().into(),
         };
         super::error::token_text(&text)
+    }
+}
+
+/// The bytes of a tag value or a comment, made text only when a visitor
+/// asks for it ([`Text::decode`]): most readers pass over most comments
+/// and tags, and decoding them was a tenth of reading a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Text<'a>(&'a [u8]);
+
+impl<'a> Text<'a> {
+    /// The bytes as text: invalid UTF-8 replaced by `�`, a carriage return
+    /// by a space (it is a line break).
+    pub(crate) fn decode(self) -> Cow<'a, str> {
+        let bytes = self.0;
+        match std::str::from_utf8(bytes) {
+            Ok(text) if !bytes.contains(&b'\r') => Cow::Borrowed(text),
+            _ => Cow::Owned(String::from_utf8_lossy(bytes).replace('\r', " ")),
+        }
+    }
+}
+
+impl fmt::Display for Text<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.decode())
     }
 }
 
@@ -153,11 +178,23 @@ static CLASS: [u8; 256] = {
 /// The index of `byte` in `bytes`.
 #[inline]
 fn find(bytes: &[u8], byte: u8) -> Option<usize> {
-    bytes.iter().position(|&b| b == byte)
+    memchr::memchr(byte, bytes)
 }
 
-/// `bytes` without leading and trailing white space, as [`as_text`].
-fn trimmed_text(bytes: &[u8]) -> Cow<'_, str> {
+/// A symbol's bytes as text, without checking them again: the lexer takes
+/// into a symbol only bytes that [`is_symbol`] accepts, all ASCII (a test
+/// walks the table). Checking them as UTF-8 was a twentieth of reading a
+/// game.
+#[inline]
+fn ascii_text(symbol: &[u8]) -> &str {
+    debug_assert!(symbol.iter().all(|&b| is_symbol(b)));
+    // SAFETY: every byte of a symbol is ASCII (see above), and ASCII is
+    // UTF-8.
+    unsafe { std::str::from_utf8_unchecked(symbol) }
+}
+
+/// `bytes` without leading and trailing white space.
+fn trimmed(bytes: &[u8]) -> Text<'_> {
     let start = bytes
         .iter()
         .position(|&b| !is_space(b))
@@ -166,16 +203,7 @@ fn trimmed_text(bytes: &[u8]) -> Cow<'_, str> {
         .iter()
         .rposition(|&b| !is_space(b))
         .map_or(start, |i| i + 1);
-    as_text(&bytes[start..end])
-}
-
-/// `bytes` as text: invalid UTF-8 replaced by `�`, a carriage return by a
-/// space (it is a line break).
-fn as_text(bytes: &[u8]) -> Cow<'_, str> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) if !bytes.contains(&b'\r') => Cow::Borrowed(text),
-        _ => Cow::Owned(String::from_utf8_lossy(bytes).replace('\r', " ")),
-    }
+    Text(&bytes[start..end])
 }
 
 /// Whether `line` starts like a tag pair (`[` then a letter).
@@ -391,17 +419,16 @@ impl<R: BufRead> Scanner<R> {
                 // Names are ASCII by construction.
                 name: std::str::from_utf8(&text[name.0..name.1]).unwrap_or_default(),
                 value: if escaped {
-                    as_text(&self.scratch)
+                    Text(&self.scratch)
                 } else {
-                    as_text(&text[value.0..value.1])
+                    Text(&text[value.0..value.1])
                 },
             },
-            // Symbols are ASCII by construction.
-            Span::San(a, b) => Token::San(std::str::from_utf8(&text[a..b]).unwrap_or_default()),
-            Span::Comment(a, b) => Token::Comment(trimmed_text(&text[a..b])),
-            Span::LongComment => Token::Comment(trimmed_text(&self.comment)),
-            Span::LineComment(a, b) => Token::LineComment(trimmed_text(&text[a..b])),
-            Span::BrokenTag(a, b) => Token::BrokenTag(trimmed_text(&text[a..b])),
+            Span::San(a, b) => Token::San(ascii_text(&text[a..b])),
+            Span::Comment(a, b) => Token::Comment(trimmed(&text[a..b])),
+            Span::LongComment => Token::Comment(trimmed(&self.comment)),
+            Span::LineComment(a, b) => Token::LineComment(trimmed(&text[a..b])),
+            Span::BrokenTag(a, b) => Token::BrokenTag(trimmed(&text[a..b])),
             Span::Null => Token::Null,
             Span::Nag(n) => Token::Nag(n),
             Span::Open => Token::Open,
@@ -696,6 +723,15 @@ mod tests {
             Ok(t) => t.into_iter().map(|(_, s)| s).collect(),
             Err(e) => panic!("{text:?}: {e:?}"),
         }
+    }
+
+    #[test]
+    fn symbol_bytes_are_ascii() {
+        // What `ascii_text` relies on.
+        for b in 0..=255u8 {
+            assert!(!is_symbol(b) || b.is_ascii(), "{b:#x}");
+        }
+        assert_eq!(ascii_text(b"Nf3+"), "Nf3+");
     }
 
     #[test]

@@ -126,29 +126,10 @@ impl<R: BufRead> Lines<R> {
     }
 }
 
-/// The index of the first `\n` in `bytes`, eight bytes at a time.
+/// The index of the first `\n` in `bytes`.
 #[inline]
 fn find_newline(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
-    const NEWLINES: u64 = u64::from_ne_bytes([b'\n'; 8]);
-    let mut chunks = bytes.chunks_exact(8);
-    let mut offset = 0;
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_ne_bytes(word) ^ NEWLINES;
-        // A zero byte in `x` is a newline in the chunk.
-        if x.wrapping_sub(ONES) & !x & HIGHS != 0 {
-            return chunk.iter().position(|&b| b == b'\n').map(|i| offset + i);
-        }
-        offset += 8;
-    }
-    chunks
-        .remainder()
-        .iter()
-        .position(|&b| b == b'\n')
-        .map(|i| offset + i)
+    memchr::memchr(b'\n', bytes)
 }
 
 #[cfg(test)]

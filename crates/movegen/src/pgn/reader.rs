@@ -314,8 +314,8 @@ impl<R: BufRead> Reader<R> {
                     _ => {
                         game.section = Section::Tags;
                         game.has_tags = true;
-                        if game.visiting() {
-                            if let Err(k) = v.tag(name, value) {
+                        if game.visiting() && v.wants_tag(name) {
+                            if let Err(k) = v.tag(name, &value.decode()) {
                                 game.fail(k, line, token.text());
                             }
                         }
@@ -450,7 +450,11 @@ impl Counts {
                 self.warn(v, kind, line, token.text());
             }
             Token::Nag(nag) => v.nag(nag)?,
-            Token::Comment(ref text) | Token::LineComment(ref text) => v.comment(text)?,
+            Token::Comment(text) | Token::LineComment(text) => {
+                if v.wants_comments() {
+                    v.comment(&text.decode())?;
+                }
+            }
             Token::Tag { .. } => {}
         }
         Ok(())

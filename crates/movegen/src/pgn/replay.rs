@@ -2,9 +2,10 @@
 //! and checking games fast.
 
 use super::error::PgnErrorKind;
-use super::start::{play_null, read_move, start_tag};
+use super::start::{play_null, read_move, start_tag, START_TAGS};
 use super::visitor::{Flow, GameResult, Visit, Visitor};
 use crate::MoveGen;
+use fianchetto_board::Move;
 
 /// What [`Replay`] makes of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,12 +58,45 @@ pub struct Replay<B> {
     result: Option<GameResult>,
 }
 
-/// A line being played: its position, and the one before its last move
-/// (kept only when variations are checked).
+/// A line being played. When variations are checked, its last move is
+/// kept resolved but unplayed until the next move (or the game's end) needs
+/// it, so that a variation opening on it starts from `board` as it stands:
+/// no copy of the board per move, one per variation.
 #[derive(Clone, Debug)]
 struct Line<B> {
+    /// The position, before `pending`.
     board: B,
-    before_last: Option<B>,
+    /// The last move, not yet played on `board`.
+    pending: Option<Move>,
+    /// The position before a null move just played (null moves are played
+    /// at once, so that an illegal one is an error on its own token).
+    before_null: Option<B>,
+}
+
+impl<B: MoveGen> Line<B> {
+    fn new(board: B) -> Line<B> {
+        Line {
+            board,
+            pending: None,
+            before_null: None,
+        }
+    }
+
+    /// Plays the pending move, if any: `board` is then the line's position.
+    fn settle(&mut self) {
+        if let Some(mv) = self.pending.take() {
+            self.board.play_unchecked(mv);
+        }
+    }
+
+    /// The position before the line's last move, where a variation on it
+    /// starts.
+    fn before_last(&self) -> Option<B> {
+        match self.pending {
+            Some(_) => Some(self.board.clone()),
+            None => self.before_null.clone(),
+        }
+    }
 }
 
 impl<B: MoveGen> Default for Replay<B> {
@@ -77,10 +111,7 @@ impl<B: MoveGen> Replay<B> {
         Replay {
             check_variations: false,
             startpos: B::startpos(),
-            main: Line {
-                board: B::startpos(),
-                before_last: None,
-            },
+            main: Line::new(B::startpos()),
             variations: Vec::new(),
             start: None,
             plies: 0,
@@ -114,22 +145,32 @@ impl<B: MoveGen> Visitor for Replay<B> {
         Ok(())
     }
 
+    fn wants_tag(&self, name: &str) -> bool {
+        START_TAGS.contains(&name)
+    }
+
+    fn wants_comments(&self) -> bool {
+        false
+    }
+
     fn end_tags(&mut self) -> Visit<Flow> {
-        self.main.board = match self.start.take() {
+        self.main = Line::new(match self.start.take() {
             Some(start) => start,
             None => self.startpos.clone(),
-        };
-        self.main.before_last = None;
+        });
         Ok(Flow::Visit)
     }
 
     fn san(&mut self, san: &str) -> Visit {
         let line = self.variations.last_mut().unwrap_or(&mut self.main);
+        line.settle();
         let mv = read_move(&line.board, san)?;
+        line.before_null = None;
         if self.check_variations {
-            line.before_last = Some(line.board.clone());
+            line.pending = Some(mv);
+        } else {
+            line.board.play_unchecked(mv);
         }
-        line.board.play_unchecked(mv);
         if self.variations.is_empty() {
             self.plies += 1;
         }
@@ -138,9 +179,10 @@ impl<B: MoveGen> Visitor for Replay<B> {
 
     fn null_move(&mut self) -> Visit {
         let line = self.variations.last_mut().unwrap_or(&mut self.main);
+        line.settle();
         let before = self.check_variations.then(|| line.board.clone());
         play_null(&mut line.board)?;
-        line.before_last = before;
+        line.before_null = before;
         if self.variations.is_empty() {
             self.plies += 1;
         }
@@ -153,13 +195,9 @@ impl<B: MoveGen> Visitor for Replay<B> {
         }
         let parent = self.variations.last().unwrap_or(&self.main);
         let board = parent
-            .before_last
-            .clone()
+            .before_last()
             .ok_or(PgnErrorKind::VariationWithoutMove)?;
-        self.variations.push(Line {
-            board,
-            before_last: None,
-        });
+        self.variations.push(Line::new(board));
         Ok(Flow::Visit)
     }
 
@@ -174,6 +212,7 @@ impl<B: MoveGen> Visitor for Replay<B> {
     }
 
     fn end_game(&mut self) -> Replayed<B> {
+        self.main.settle();
         Replayed {
             board: self.main.board.clone(),
             plies: self.plies,

@@ -28,6 +28,9 @@ const CHESS960: [&str; 5] = [
     "fischer random",
 ];
 
+/// The tags [`start_tag`] reads.
+pub(crate) const START_TAGS: [&str; 2] = ["FEN", "Variant"];
+
 /// Checks a tag that decides how the moves are read: the start position of
 /// a `FEN` tag, and a `Variant` other than standard chess and Chess960
 /// (refused).

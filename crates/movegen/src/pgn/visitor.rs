@@ -147,6 +147,13 @@ pub trait Visitor {
         Ok(())
     }
 
+    /// Whether [`Visitor::tag`] wants the tag called `name` (all of them by
+    /// default). The reader makes a value text only for the tags wanted, so
+    /// a visitor that reads one or two tags says which to read faster.
+    fn wants_tag(&self, _name: &str) -> bool {
+        true
+    }
+
     /// The tags are over. [`Flow::Skip`] passes over the whole movetext:
     /// the next call is `outcome`.
     fn end_tags(&mut self) -> Visit<Flow> {
@@ -184,6 +191,13 @@ pub trait Visitor {
     /// brace comment read as a space.
     fn comment(&mut self, _comment: &str) -> Visit {
         Ok(())
+    }
+
+    /// Whether [`Visitor::comment`] wants the comments (yes by default). A
+    /// visitor that ignores them answers `false`, and the reader passes over
+    /// them without making them text.
+    fn wants_comments(&self) -> bool {
+        true
     }
 
     /// A variation `(` opens: an alternative to the last move. With

@@ -128,6 +128,27 @@ pub(super) fn resolve_fast<B: Board>(board: &B, san: San) -> Option<Move> {
 fn king_safe_after<B: Board>(board: &B, mv: Move, role: Role) -> bool {
     let us = board.turn();
     let (from, to) = (mv.from(), mv.to());
+    if role != Role::King && !mv.is_en_passant() && board.checkers().is_empty() {
+        // Out of check, a move can only uncover its king along the line
+        // from the king through its square; a piece off every such line,
+        // or moving along it, uncovers nothing (most moves: no attacker
+        // set to compute).
+        let king = board.king(us);
+        let ray = line(king, from);
+        if ray.is_empty() || ray.contains(to) {
+            return true;
+        }
+        // Leaving the line, it uncovers a slider of that line's kind, if
+        // one stands behind it.
+        let slider = if king.file() == from.file() || king.rank() == from.rank() {
+            Role::Rook
+        } else {
+            Role::Bishop
+        };
+        let seen = attacks(slider, us, king, board.occupied().without(from).with(to)) & ray;
+        let them = !us;
+        return (seen & (board.pieces(them, slider) | board.pieces(them, Role::Queen))).is_empty();
+    }
     let mut occupied = board.occupied().without(from).with(to);
     let mut captured = Bitboard::from_square(to);
     if mv.is_en_passant() {

@@ -11,7 +11,8 @@ pub(super) fn parse_syntax(text: &str) -> Result<San, SanSyntaxError> {
     }
     // Trimmed byte by byte: this runs for every move of every PGN game read.
     let bytes = text.as_bytes();
-    let space = |b: u8| (b as char).is_whitespace();
+    // `char::is_whitespace` on ASCII, as a byte test the compiler inlines.
+    let space = |b: u8| b.is_ascii_whitespace() || b == 0x0b;
     let (mut start, mut end) = (0, bytes.len());
     while start < end && space(bytes[start]) {
         start += 1;
@@ -40,7 +41,7 @@ pub(super) fn parse_syntax(text: &str) -> Result<San, SanSyntaxError> {
     };
     strip_marks(&mut end);
     let mut en_passant = false;
-    if bytes[start..end].ends_with(b"e.p.") {
+    if end > start && bytes[end - 1] == b'.' && bytes[start..end].ends_with(b"e.p.") {
         end -= 4;
         while end > start && space(bytes[end - 1]) {
             end -= 1;
@@ -54,6 +55,7 @@ pub(super) fn parse_syntax(text: &str) -> Result<San, SanSyntaxError> {
     // ASCII, so every byte index is a character boundary.
     let s = &text[start..end];
     let castle = match s {
+        _ if !matches!(s.as_bytes()[0], b'O' | b'0' | b'o') => None,
         "O-O" | "0-0" | "o-o" => Some(CastlingSide::King),
         "O-O-O" | "0-0-0" | "o-o-o" => Some(CastlingSide::Queen),
         _ => None,

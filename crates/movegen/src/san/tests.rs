@@ -218,6 +218,12 @@ fn fast_path_agrees_with_the_move_list() {
         "8/8/8/KPp4r/8/8/8/7k w - c6 0 2",
         "8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1",
         "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        // Pinned pieces: a knight on a file, a rook on it (free to move
+        // along it), a knight and a pawn on diagonals, a queen on a rank.
+        "4k3/4r3/8/8/8/8/4N3/2N1K3 w - - 0 1",
+        "4k3/4r3/8/8/8/2N5/4R3/4K3 w - - 0 1",
+        "4k3/8/8/b7/8/2P5/3N4/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/r2QK2N w - - 0 1",
     ];
     let mut seed = 0x2545_f491_4f6c_dd1d_u64;
     let mut random = move |n: usize| {
@@ -258,6 +264,28 @@ fn fast_path_agrees_with_the_move_list() {
                 }
                 if mv.is_en_passant() {
                     texts.push(format!("{}x{to} e.p.", &from[..1]));
+                }
+            }
+            // Every move of a piece to a square it attacks, legal or not
+            // (a pinned piece leaving its line, a king moving into check):
+            // the fast path must not take an illegal one.
+            let us = b.turn();
+            for from in b.by_color(us) {
+                let Some(piece) = b.piece_at(from) else {
+                    continue;
+                };
+                let letter = match piece.role {
+                    Role::Pawn => String::new(),
+                    r => r.upper_char().to_string(),
+                };
+                let targets = if piece.role == Role::Pawn {
+                    pawn_attacks(us, from) | Bitboard::file(from.file())
+                } else {
+                    attacks(piece.role, us, from, b.occupied())
+                };
+                for to in targets {
+                    texts.push(format!("{letter}{from}{to}"));
+                    texts.push(format!("{letter}{from}x{to}"));
                 }
             }
             for text in &texts {
