@@ -49,22 +49,9 @@ pub(super) fn resolve_fast<B: Board>(board: &B, san: San) -> Option<Move> {
         from_mask &= Bitboard::rank(rank);
     }
     let takes = theirs.contains(to);
-    let mut found = None;
-    // Records a candidate; `false` when a second legal one shows up.
-    let mut consider = |from: Square, kind: MoveKind| -> bool {
-        let mv = Move::new(from, to, kind);
-        if (capture && !mv.is_capture()) || (en_passant && !mv.is_en_passant()) {
-            return true;
-        }
-        if !king_safe_after(board, mv, role) {
-            return true;
-        }
-        found.is_none() && {
-            found = Some(mv);
-            true
-        }
-    };
-    if role == Role::Pawn {
+    // The squares a piece of the named kind would come from, and the kind
+    // of move it would make.
+    let (sources, kind) = if role == Role::Pawn {
         let last_rank = to.rank() == Rank::EIGHTH.relative(us);
         if last_rank != promotion.is_some() {
             // A promotion without its piece is ambiguous, one elsewhere
@@ -79,28 +66,22 @@ pub(super) fn resolve_fast<B: Board>(board: &B, san: San) -> Option<Move> {
         let pawns = board.pieces(us, Role::Pawn) & from_mask;
         let en_passant_target = !takes && board.ep_square() == Some(to);
         if takes || en_passant_target {
-            let capture_kind = if en_passant_target {
-                Some(MoveKind::EnPassant)
+            let kind = if en_passant_target {
+                MoveKind::EnPassant
             } else {
-                kind(true)
+                kind(true)?
             };
-            for from in pawn_attacks(them, to) & pawns {
-                if !consider(from, capture_kind?) {
-                    return None;
-                }
-            }
+            (pawn_attacks(them, to) & pawns, kind)
         } else {
             let step = -us.forward();
             let one = to.offset(step)?;
             if pawns.contains(one) {
-                if !consider(one, kind(false)?) {
-                    return None;
-                }
+                (Bitboard::from_square(one), kind(false)?)
             } else if !board.occupied().contains(one) && to.rank().relative(us).index() == 3 {
                 let two = one.offset(step)?;
-                if pawns.contains(two) && !consider(two, MoveKind::DoublePush) {
-                    return None;
-                }
+                (pawns & Bitboard::from_square(two), MoveKind::DoublePush)
+            } else {
+                return None;
             }
         }
     } else {
@@ -113,11 +94,22 @@ pub(super) fn resolve_fast<B: Board>(board: &B, san: San) -> Option<Move> {
             MoveKind::Quiet
         };
         let sources = attacks(role, us, to, board.occupied()) & board.pieces(us, role) & from_mask;
-        for from in sources {
-            if !consider(from, kind) {
-                return None;
-            }
+        (sources, kind)
+    };
+    // The one legal move among them, if there is exactly one.
+    let mut found = None;
+    for from in sources {
+        let mv = Move::new(from, to, kind);
+        if (capture && !mv.is_capture()) || (en_passant && !mv.is_en_passant()) {
+            continue;
         }
+        if !king_safe_after(board, mv, role) {
+            continue;
+        }
+        if found.is_some() {
+            return None;
+        }
+        found = Some(mv);
     }
     found
 }
