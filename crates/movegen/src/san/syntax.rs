@@ -5,6 +5,92 @@ use super::*;
 /// Reads the syntax of `text` (see the module documentation for the
 /// accepted forms), or says what is wrong with it.
 pub(super) fn parse_syntax(text: &str) -> Result<San, SanSyntaxError> {
+    if let Some(san) = parse_plain(text.as_bytes()) {
+        return Ok(san);
+    }
+    parse_any(text)
+}
+
+/// The plain forms almost every PGN file writes, read in one pass: an
+/// optional piece letter (`N`, `B`, `R`, `Q`, `K`), the piece's file and/or
+/// rank, `x`, the destination, a pawn's `=` and promotion piece, and one
+/// `+` or `#`. `None` for anything else (castling, lowercase letters,
+/// spaces, annotations, `e.p.`, errors), which [`parse_any`] reads.
+#[inline]
+pub(super) fn parse_plain(b: &[u8]) -> Option<San> {
+    let (role, start) = match *b.first()? {
+        b'N' => (Role::Knight, 1),
+        b'B' => (Role::Bishop, 1),
+        b'R' => (Role::Rook, 1),
+        b'Q' => (Role::Queen, 1),
+        b'K' => (Role::King, 1),
+        b'a'..=b'h' => (Role::Pawn, 0),
+        _ => return None,
+    };
+    let (mut end, suffix) = match b[b.len() - 1] {
+        b'+' => (b.len() - 1, Some(Suffix::Check)),
+        b'#' => (b.len() - 1, Some(Suffix::Checkmate)),
+        _ => (b.len(), None),
+    };
+    let mut promotion = None;
+    if role == Role::Pawn && end >= 4 && b[end - 2] == b'=' {
+        promotion = Some(match b[end - 1] {
+            b'N' => Role::Knight,
+            b'B' => Role::Bishop,
+            b'R' => Role::Rook,
+            b'Q' => Role::Queen,
+            _ => return None,
+        });
+        end -= 2;
+    }
+    if end < start + 2 {
+        return None;
+    }
+    let to = square(b[end - 2], b[end - 1])?;
+    end -= 2;
+    let capture = end > start && b[end - 1] == b'x';
+    if capture {
+        end -= 1;
+    }
+    let (from_file, from_rank) = match b[start..end] {
+        [] => (None, None),
+        [c] if c.is_ascii_digit() => (None, Some(rank(c)?)),
+        [c] => (Some(file(c)?), None),
+        [f, r] => (Some(file(f)?), Some(rank(r)?)),
+        _ => return None,
+    };
+    Some(San::Normal {
+        role,
+        from_file,
+        from_rank,
+        capture,
+        to,
+        promotion,
+        en_passant: false,
+        suffix,
+    })
+}
+
+/// `a`..`h`.
+#[inline]
+fn file(c: u8) -> Option<File> {
+    File::from_char(c as char)
+}
+
+/// `1`..`8`.
+#[inline]
+fn rank(c: u8) -> Option<Rank> {
+    Rank::from_char(c as char)
+}
+
+/// A square's two characters.
+#[inline]
+fn square(f: u8, r: u8) -> Option<Square> {
+    Some(Square::from_coords(file(f)?, rank(r)?))
+}
+
+/// Reads any accepted form, or says what is wrong with the text.
+pub(super) fn parse_any(text: &str) -> Result<San, SanSyntaxError> {
     if !text.is_ascii() {
         // Every SAN character is ASCII; this also makes byte indexing safe.
         return Err(SanSyntaxError::NotAscii);

@@ -536,6 +536,7 @@ fn parses_without_a_position() {
 #[test]
 fn every_short_text_round_trips() {
     let alphabet = b"NBRQKPnbrqkexdh18O0-=+#!? .p";
+    let mut plain = 0;
     let mut accepted = 0;
     let mut text = Vec::new();
     for len in 1..=4u32 {
@@ -548,6 +549,11 @@ fn every_short_text_round_trips() {
             let Ok(t) = core::str::from_utf8(&text) else {
                 continue;
             };
+            // The one-pass reader of plain forms agrees with the full one.
+            if let Some(san) = syntax::parse_plain(&text) {
+                assert_eq!(syntax::parse_any(t), Ok(san), "{t:?}");
+                plain += 1;
+            }
             if let Ok(san) = San::parse(t) {
                 accepted += 1;
                 let written = san.to_string();
@@ -556,6 +562,7 @@ fn every_short_text_round_trips() {
         }
     }
     assert!(accepted > 1000, "{accepted}");
+    assert!(plain > 100, "{plain}");
 }
 
 /// `San` and the text functions are one piece of code: for every legal
@@ -745,4 +752,29 @@ fn san_list_agrees_with_to_san() {
     ] {
         assert!(seen.contains(text), "{text} not seen");
     }
+}
+
+/// The one-pass reader of plain forms agrees with the full reader on
+/// every text of five and six characters over the letters plain forms
+/// use (both disambiguations, captures, promotions and marks).
+#[test]
+fn plain_forms_read_as_the_full_reader_reads_them() {
+    let alphabet = b"Nexd18=Q+";
+    let mut plain = 0;
+    let mut text = Vec::new();
+    for len in 5..=6u32 {
+        for mut code in 0..(alphabet.len() as u64).pow(len) {
+            text.clear();
+            for _ in 0..len {
+                text.push(alphabet[(code % alphabet.len() as u64) as usize]);
+                code /= alphabet.len() as u64;
+            }
+            let t = core::str::from_utf8(&text).unwrap_or_default();
+            if let Some(san) = syntax::parse_plain(&text) {
+                assert_eq!(syntax::parse_any(t), Ok(san), "{t:?}");
+                plain += 1;
+            }
+        }
+    }
+    assert!(plain > 100, "{plain}");
 }
