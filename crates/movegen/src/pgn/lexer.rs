@@ -220,6 +220,10 @@ fn is_blank(line: &[u8]) -> bool {
 /// pair whose `[` is missing: a quoted value, then `]` ending the line.
 fn looks_like_tag_without_bracket(rest: &[u8]) -> bool {
     let rest = &rest[rest.iter().take_while(|&&b| is_space(b)).count()..];
+    if rest.first() != Some(&b'"') {
+        // Most lines: a move follows, not a value.
+        return false;
+    }
     let end = rest
         .iter()
         .rposition(|&b| !is_space(b))
@@ -416,8 +420,8 @@ impl<R: BufRead> Scanner<R> {
                 value,
                 escaped,
             } => Token::Tag {
-                // Names are ASCII by construction.
-                name: std::str::from_utf8(&text[name.0..name.1]).unwrap_or_default(),
+                // Letters, digits and `_` only (`lex_tag`): symbol bytes.
+                name: ascii_text(&text[name.0..name.1]),
                 value: if escaped {
                     Text(&self.scratch)
                 } else {

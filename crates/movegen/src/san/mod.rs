@@ -92,7 +92,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 use core::str::FromStr;
-use fianchetto_board::attacks::{attacks, line, pawn_attacks};
+use fianchetto_board::attacks::{attacks, between, line, pawn_attacks};
 use fianchetto_board::{Bitboard, Board, CastlingSide, File, Move, MoveKind, Rank, Role, Square};
 
 mod resolve;
