@@ -29,8 +29,13 @@ from ttd import bench  # noqa: E402  (the one bench runner of scripts/smp)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OPENINGS = os.path.join(HERE, "..", "openings", "balanced-6000.epd")
-# A 10+0.1 game lasts about this long (both clocks, adjudication included).
-GAME_SECONDS = 25
+
+
+def game_seconds(tc):
+    """About how long a game at `tc` (`base+increment`) lasts: both clocks, some 60 moves
+    each, less what adjudication saves (25 s at 10+0.1)."""
+    base, _, inc = tc.partition("+")
+    return 0.8 * 2 * (float(base) + 60 * float(inc or 0))
 
 
 def powers_of_two(limit):
@@ -72,7 +77,7 @@ def report(runs):
 def match(args, cores, seconds_left):
     n = args.match_threads
     concurrency = max(1, cores // (n + 1))
-    games = max(2, int(seconds_left / GAME_SECONDS) * concurrency // 2 * 2)
+    games = max(2, int(seconds_left / game_seconds(args.tc)) * concurrency // 2 * 2)
     print(f"\nmatch: {n} threads against 1 at {args.tc}, {games} games, {concurrency} at a time",
           flush=True)
     cmd = [args.binary, "match", "--a", args.binary, "--b", args.binary,
@@ -109,7 +114,7 @@ def main():
     report(time_to_depth(args, threads))
     if not args.no_match:
         left = args.minutes * 60 - (time.monotonic() - start)
-        match(args, cores, max(left, 2 * GAME_SECONDS))
+        match(args, cores, max(left, 2 * game_seconds(args.tc)))
 
 
 if __name__ == "__main__":
