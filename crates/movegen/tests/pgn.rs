@@ -325,6 +325,49 @@ fn replay_plays_each_variation_from_before_its_move() {
     }
 }
 
+/// A visitor that ignores comments (`Replay`: the scanner passes over them
+/// in the movetext) finds the same games, plies, errors and error lines as
+/// one that reads them, wherever the comments stand: before a game, among
+/// the tags, after a blank line, over several lines with blank lines
+/// inside, left open, and after an error.
+#[test]
+fn passing_over_comments_keeps_games_and_errors() {
+    let text = "{before the first game}\n\n[Event \"a\"]\n{among the tags}\n\n\
+                1. e4 {a} e5 {b\n\nover lines} 2. Nf3 {c} *\n\n\
+                {after a blank line} 1. d4 d5 {x} *\n\
+                {the same game still} 2. c4 *\n\n\
+                {a game of its own}\n\n\
+                [Event \"b\"]\n\n1. e4 {x} Ke7 {y} 2. Qh5 {z} *\n\n\
+                [Event \"c\"]\n\n1. f4 {left open\n\n[Event \"d\"]\n\n1. g4 {g} g5 *\n";
+    let built: Vec<Result<usize, String>> = Reader::new(text.as_bytes())
+        .games::<Bitboards>()
+        .map(|g| g.map(|g| g.game.moves().len()).map_err(|e| e.to_string()))
+        .collect();
+    let mut reader = Reader::new(text.as_bytes());
+    let mut replay = Replay::<Bitboards>::new().check_variations(true);
+    let mut replayed = Vec::new();
+    loop {
+        match reader.read_game(&mut replay) {
+            Ok(Some(g)) => replayed.push(Ok(g.plies as usize)),
+            Ok(None) => break,
+            Err(e) => replayed.push(Err(e.to_string())),
+        }
+    }
+    assert_eq!(replayed, built);
+    let plies: Vec<Option<usize>> = built.iter().map(|g| g.clone().ok()).collect();
+    let want = [
+        Some(0),
+        Some(0),
+        Some(3),
+        Some(3),
+        Some(0),
+        None,
+        None,
+        Some(2),
+    ];
+    assert_eq!(plies, want, "{built:?}");
+}
+
 /// A good game to follow each malformed one: the reader must find it.
 const GOOD: &str = "[Event \"good\"]\n\n1. d4 d5 2. c4 *\n";
 

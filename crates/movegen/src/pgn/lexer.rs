@@ -135,6 +135,9 @@ pub(crate) struct Scanner<R> {
     pending: Option<(Span, u64, bool)>,
     /// The last token read, for [`Scanner::unread`].
     last: Option<(Span, u64, bool)>,
+    /// Whether `{` comments with no blank line before them are passed over
+    /// rather than returned (see [`Scanner::pass_over_comments`]).
+    pass_over_comments: bool,
 }
 
 #[inline]
@@ -341,7 +344,17 @@ impl<R: BufRead> Scanner<R> {
             comment_line_start: false,
             pending: None,
             last: None,
+            pass_over_comments: false,
         }
+    }
+
+    /// Passes over `{` comments instead of returning them, for a reader in
+    /// a game's movetext whose visitor does not read comments (half the
+    /// tokens of a file with clock comments). A comment after a blank line
+    /// is still returned: it may begin the next game. The comment is still
+    /// followed to its end, so that errors and line numbers stay the same.
+    pub(crate) fn pass_over_comments(&mut self, on: bool) {
+        self.pass_over_comments = on;
     }
 
     pub(crate) fn set_max_len(&mut self, max: usize) {
@@ -468,6 +481,9 @@ impl<R: BufRead> Scanner<R> {
                 if self.continue_comment()? {
                     self.in_comment = None;
                     self.token_on_line = true;
+                    if self.pass_over_comments && self.blanks == 0 {
+                        continue;
+                    }
                     let blanks = std::mem::take(&mut self.blanks);
                     return Ok(Some((
                         Span::LongComment,
@@ -491,6 +507,11 @@ impl<R: BufRead> Scanner<R> {
             };
             let (span, end) = match b {
                 b'{' => match find(&line[start + 1..], b'}') {
+                    Some(i) if self.pass_over_comments && self.blanks == 0 => {
+                        self.col = start + 2 + i;
+                        self.token_on_line = true;
+                        continue;
+                    }
                     Some(i) => (Span::Comment(start + 1, start + 1 + i), start + 2 + i),
                     None => {
                         let rest = &line[start + 1..];

@@ -246,7 +246,12 @@ impl<R: BufRead> Reader<R> {
     /// passed over without callbacks. `Err` only when the input fails.
     fn read_inner<V: Visitor>(&mut self, v: &mut V, game: &mut GameState) -> std::io::Result<()> {
         let counts = &mut self.counts;
+        let unread_comments = !v.wants_comments();
         loop {
+            // Comments in the movetext mean nothing to a visitor that does
+            // not read them: the scanner passes over them.
+            self.scanner
+                .pass_over_comments(unread_comments && game.section == Section::Movetext);
             // The token is used where the scanner returned it, by reference:
             // moved out of the result, it was read back before its bytes
             // were stored, a stall of a twentieth of reading a game.
