@@ -341,7 +341,8 @@ impl<B: MoveGen> GameBuilder<B> {
         self
     }
 
-    /// Whether to keep comments.
+    /// Whether to keep comments (`false`: the reader passes over them,
+    /// which is faster).
     pub fn comments(mut self, keep: bool) -> GameBuilder<B> {
         self.keep_comments = keep;
         self
@@ -435,6 +436,10 @@ impl<B: MoveGen> Visitor for GameBuilder<B> {
             notes.nags.push(nag);
         }
         Ok(())
+    }
+
+    fn wants_comments(&self) -> bool {
+        self.keep_comments
     }
 
     fn comment(&mut self, comment: &str) -> Visit {
