@@ -339,20 +339,7 @@ fn passing_over_comments_keeps_games_and_errors() {
                 {a game of its own}\n\n\
                 [Event \"b\"]\n\n1. e4 {x} Ke7 {y} 2. Qh5 {z} *\n\n\
                 [Event \"c\"]\n\n1. f4 {left open\n\n[Event \"d\"]\n\n1. g4 {g} g5 *\n";
-    let built: Vec<Result<usize, String>> = Reader::new(text.as_bytes())
-        .games::<Bitboards>()
-        .map(|g| g.map(|g| g.game.moves().len()).map_err(|e| e.to_string()))
-        .collect();
-    let mut reader = Reader::new(text.as_bytes());
-    let mut replay = Replay::<Bitboards>::new().check_variations(true);
-    let mut replayed = Vec::new();
-    loop {
-        match reader.read_game(&mut replay) {
-            Ok(Some(g)) => replayed.push(Ok(g.plies as usize)),
-            Ok(None) => break,
-            Err(e) => replayed.push(Err(e.to_string())),
-        }
-    }
+    let (built, replayed) = both_readings(text);
     assert_eq!(replayed, built);
     let plies: Vec<Option<usize>> = built.iter().map(|g| g.clone().ok()).collect();
     let want = [
@@ -982,8 +969,60 @@ fn clocks_past_59_minutes_or_seconds_are_not_read() {
     }
 }
 
+/// Every game of `text` as (plies, or the error's message), read by a
+/// visitor that reads comments (`GameBuilder`) and by one that does not
+/// (`Replay`, for which the scanner passes over them).
+fn both_readings(text: &str) -> (Vec<Result<usize, String>>, Vec<Result<usize, String>>) {
+    let built = Reader::new(text.as_bytes())
+        .games::<Bitboards>()
+        .map(|g| g.map(|g| g.game.moves().len()).map_err(|e| e.to_string()))
+        .collect();
+    let mut reader = Reader::new(text.as_bytes());
+    let mut replay = Replay::<Bitboards>::new().check_variations(true);
+    let mut replayed = Vec::new();
+    loop {
+        match reader.read_game(&mut replay) {
+            Ok(Some(g)) => replayed.push(Ok(g.plies as usize)),
+            Ok(None) => break,
+            Err(e) => replayed.push(Err(e.to_string())),
+        }
+    }
+    (built, replayed)
+}
+
+/// Pieces of PGN that move game boundaries and comments about.
+const FRAGMENTS: [&str; 16] = [
+    "[Event \"x\"]\n",
+    "\n",
+    "\n\n",
+    "1. e4 ",
+    "e5 ",
+    "2. Nf3 ",
+    "{c} ",
+    "{over\n\nlines} ",
+    "{open ",
+    "} ",
+    "; rest\n",
+    "(1. d4 {v} d5) ",
+    "Ke7 ",
+    "* ",
+    "1-0\n",
+    "% escape\n",
+];
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Passing over comments never changes which games are read, their
+    /// plies, or their errors and error lines.
+    #[test]
+    fn comments_passed_over_or_read_give_the_same_games(
+        picks in prop::collection::vec(0..FRAGMENTS.len(), 0..60)
+    ) {
+        let text: String = picks.iter().map(|&i| FRAGMENTS[i]).collect();
+        let (built, replayed) = both_readings(&text);
+        prop_assert_eq!(replayed, built, "{:?}", text);
+    }
 
     /// The main-line walk agrees with the game it walks, and every
     /// variation's SAN names its moves from the position it starts from.
