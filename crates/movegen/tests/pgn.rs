@@ -969,10 +969,13 @@ fn clocks_past_59_minutes_or_seconds_are_not_read() {
     }
 }
 
-/// Every game of `text` as (plies, or the error's message), read by a
-/// visitor that reads comments (`GameBuilder`) and by one that does not
-/// (`Replay`, for which the scanner passes over them).
-fn both_readings(text: &str) -> (Vec<Result<usize, String>>, Vec<Result<usize, String>>) {
+/// Each game of a text: its plies, or its error's message.
+type Readings = Vec<Result<usize, String>>;
+
+/// Every game of `text`, read by a visitor that reads comments
+/// (`GameBuilder`) and by one that does not (`Replay`, for which the
+/// scanner passes over them).
+fn both_readings(text: &str) -> (Readings, Readings) {
     let built = Reader::new(text.as_bytes())
         .games::<Bitboards>()
         .map(|g| g.map(|g| g.game.moves().len()).map_err(|e| e.to_string()))
