@@ -239,11 +239,27 @@ def test_python_chess_round_trip():
 
 def test_ctrl_c_stops_a_perft():
     import _thread
+    import signal
     import threading
     import time
 
-    threading.Timer(0.3, _thread.interrupt_main).start()
+    # Ctrl-C every 0.3 s until the perft has stopped, so that one interrupt
+    # lost to a scheduling race does not leave a perft of hours running.
+    stopped = threading.Event()
+
+    def press_ctrl_c():
+        while not stopped.wait(0.3):
+            _thread.interrupt_main()
+
+    # Python turns SIGINT into KeyboardInterrupt only where it was not
+    # ignored when the process started (a job started in the background).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    threading.Thread(target=press_ctrl_c, daemon=True).start()
     start = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        fianchetto.Board().perft(10)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            fianchetto.Board().perft(10)
+    finally:
+        stopped.set()
+        signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - start < 5
