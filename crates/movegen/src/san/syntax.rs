@@ -188,13 +188,7 @@ pub(super) fn parse_any(text: &str) -> Result<San, SanSyntaxError> {
     if end < start + 2 {
         return Err(SanSyntaxError::NoDestination);
     }
-    let to = match (
-        File::from_char(b[end - 2] as char),
-        Rank::from_char(b[end - 1] as char),
-    ) {
-        (Some(f), Some(r)) => Square::from_coords(f, r),
-        _ => return Err(SanSyntaxError::BadDestination),
-    };
+    let to = square(b[end - 2], b[end - 1]).ok_or(SanSyntaxError::BadDestination)?;
     end -= 2;
 
     let mut capture = false;
@@ -210,13 +204,13 @@ pub(super) fn parse_any(text: &str) -> Result<San, SanSyntaxError> {
     let mut from_file = None;
     let mut from_rank = None;
     if start < end {
-        if let Some(f) = File::from_char(b[start] as char) {
+        if let Some(f) = file(b[start]) {
             from_file = Some(f);
             start += 1;
         }
     }
     if start < end {
-        if let Some(r) = Rank::from_char(b[start] as char) {
+        if let Some(r) = rank(b[start]) {
             from_rank = Some(r);
             start += 1;
         }
