@@ -46,6 +46,7 @@ mod hce;
 pub mod nnue;
 mod params;
 pub mod pawns;
+pub mod policy;
 mod presets;
 mod score;
 pub mod select;

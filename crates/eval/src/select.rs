@@ -238,7 +238,7 @@ fn not_regular(meta: &std::fs::Metadata) -> Option<&'static str> {
 /// Opens `path` for reading once its metadata says it is a regular file
 /// (a FIFO, device or directory is refused before opening, which could
 /// block), with its length.
-fn open_regular(path: &Path) -> std::io::Result<(std::fs::File, u64)> {
+pub(crate) fn open_regular(path: &Path) -> std::io::Result<(std::fs::File, u64)> {
     let refuse = |what: &str| {
         std::io::Error::new(
             std::io::ErrorKind::InvalidInput,

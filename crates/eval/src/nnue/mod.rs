@@ -105,7 +105,7 @@ mod evaluator;
 pub mod format;
 mod network;
 mod refresh;
-mod simd;
+pub(crate) mod simd;
 mod stack;
 
 pub use aligned::Aligned;

@@ -245,6 +245,20 @@ impl Simd {
         );
     }
 
+    /// The plain dot product with this version's kernels (see
+    /// [`Kernels::dot`]).
+    #[cfg(test)]
+    pub(crate) fn dot(self, a: &[i16], b: &[i16]) -> i32 {
+        struct Dot<'a>(&'a [i16], &'a [i16]);
+        impl Job for Dot<'_> {
+            type Output = i32;
+            fn run<K: Kernels, W: Width>(self, k: K, _: W) -> i32 {
+                k.dot(self.0, self.1)
+            }
+        }
+        self.run(a.len(), Dot(a, b))
+    }
+
     /// The SCReLU dot product with this version's kernels (see
     /// [`Kernels::output`]).
     #[cfg(test)]
@@ -295,6 +309,11 @@ pub(crate) trait Kernels: Copy {
     /// [`Quant::max_output_weight`](super::Quant::max_output_weight)
     /// guarantees.
     fn output(self, us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32;
+
+    /// `Σ a[i] · b[i]` in `i32`, wrapping, each pair of products summed in
+    /// `i32` (the policy network's logits: see [`crate::policy`]). `b` must
+    /// be as long as `a`.
+    fn dot(self, a: &[i16], b: &[i16]) -> i32;
 }
 
 /// Work that runs with whichever kernels an evaluator holds
@@ -379,6 +398,11 @@ impl Kernels for Portable {
     fn output(self, us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
         scalar::output(us, them, w, qa)
     }
+
+    #[inline(always)]
+    fn dot(self, a: &[i16], b: &[i16]) -> i32 {
+        scalar::dot(a, b)
+    }
 }
 
 impl std::fmt::Display for Simd {
@@ -431,6 +455,21 @@ mod tests {
             let mut dst = base.clone();
             k.update(&mut dst, None, &[&a, &b], &[&c]);
             assert_eq!(dst, expect, "{k}, in place");
+        }
+    }
+
+    #[test]
+    fn dot_is_the_sum_of_products_in_every_version() {
+        for seed in 0..40 {
+            // Lengths off the register width too (they fall back).
+            let n = 8 * (1 + seed as usize % 17);
+            let (a, b) = (values(seed, n, i16::MAX), values(seed + 999, n, i16::MAX));
+            let expect = (0..n).fold(0i32, |s, i| {
+                s.wrapping_add(i32::from(a[i]) * i32::from(b[i]))
+            });
+            for k in Simd::supported() {
+                assert_eq!(k.dot(&a, &b), expect, "{k}, length {n}");
+            }
         }
     }
 

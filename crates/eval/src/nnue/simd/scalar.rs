@@ -35,3 +35,10 @@ fn half(acc: &[i16], w: &[i16], qa: i16) -> i32 {
         sum.wrapping_add(i32::from(v) * i32::from(v.wrapping_mul(w)))
     })
 }
+
+/// `Σ a[i] · b[i]`, wrapping in `i32`.
+pub(super) fn dot(a: &[i16], b: &[i16]) -> i32 {
+    a.iter().zip(b).fold(0i32, |sum, (&x, &y)| {
+        sum.wrapping_add(i32::from(x) * i32::from(y))
+    })
+}

@@ -114,6 +114,16 @@ macro_rules! wide_kernels {
                     $narrower.output(us, them, w, qa)
                 }
             }
+
+            #[inline(always)]
+            fn dot(self, a: &[i16], b: &[i16]) -> i32 {
+                if a.len() == b.len() && a.len() % LANES == 0 {
+                    // SAFETY: as in `update`.
+                    unsafe { dot(a, b) }
+                } else {
+                    $narrower.dot(a, b)
+                }
+            }
         }
 
         /// `dst = base + Σ adds − Σ subs`, wrapping; `base` is `src`, or
@@ -248,6 +258,38 @@ macro_rules! wide_kernels {
             let mut lanes = [0i32; LANES / 2];
             // SAFETY: `lanes` holds LANES / 2 `i32`s: one register's bytes,
             // the size of one unaligned store.
+            unsafe { $store(lanes.as_mut_ptr().cast::<$v>(), sum) };
+            lanes.iter().fold(0i32, |a, &b| a.wrapping_add(b))
+        }
+
+        /// `Σ a[i] · b[i]`: pairwise `madd` into `i32` lanes, added up at
+        /// the end, wrapping.
+        ///
+        /// # Safety
+        ///
+        /// The CPU must have the features this module is compiled for.
+        /// `a.len()` must be a multiple of [`LANES`] and `b` as long as `a`.
+        #[target_feature(enable = $features)]
+        #[inline]
+        pub(super) unsafe fn dot(a: &[i16], b: &[i16]) -> i32 {
+            let n = a.len();
+            let mut sum = $zero();
+            let mut i = 0;
+            while i < n {
+                // SAFETY: `i + LANES <= n` (n is a multiple of LANES) and
+                // both slices hold `n` values, so both unaligned loads stay
+                // inside them; the features are present (caller's contract).
+                let (x, y) = unsafe {
+                    (
+                        $load(a.as_ptr().add(i).cast::<$v>()),
+                        $load(b.as_ptr().add(i).cast::<$v>()),
+                    )
+                };
+                sum = $add32(sum, $madd16(x, y));
+                i += LANES;
+            }
+            let mut lanes = [0i32; LANES / 2];
+            // SAFETY: as in `output`.
             unsafe { $store(lanes.as_mut_ptr().cast::<$v>(), sum) };
             lanes.iter().fold(0i32, |a, &b| a.wrapping_add(b))
         }
