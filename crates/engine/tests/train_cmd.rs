@@ -6,6 +6,7 @@
 use fianchetto_data::games::Filter;
 use fianchetto_engine::commands::train::{run, TrainArgs};
 use fianchetto_eval::nnue::{KingBuckets, Network};
+use fianchetto_eval::policy::PolicyNet;
 use fianchetto_tune::datagen::{play_game, DatagenConfig};
 use std::path::PathBuf;
 
@@ -28,6 +29,7 @@ fn args(data: PathBuf, out: PathBuf) -> TrainArgs {
 /// Arguments that give nothing but quiet.
 fn empty() -> TrainArgs {
     TrainArgs {
+        policy: false,
         config: None,
         data: Vec::new(),
         out: None,
@@ -181,5 +183,92 @@ fn train_command_trains_resumes_and_refuses_bad_input() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("truncated.bin"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn train_policy_trains_resumes_and_refuses_what_it_does_not_take() {
+    let dir = std::env::temp_dir().join(format!("fianchetto-train-policy-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = DatagenConfig {
+        soft_nodes: 200,
+        ..DatagenConfig::default()
+    };
+    let mut searcher = config.searcher(fianchetto_eval::Material::classic());
+    let mut games = fianchetto_data::games::header().to_vec();
+    for index in 0..4 {
+        let game = play_game(&mut searcher, &config, &[], None, 12, index, None);
+        game.game.write_to(&mut games).unwrap();
+    }
+    let data = dir.join("games.games");
+    std::fs::write(&data, &games).unwrap();
+    let out = dir.join("net.policy");
+    let policy = |out: &std::path::Path| TrainArgs {
+        policy: true,
+        data: vec![data.clone()],
+        out: Some(out.to_path_buf()),
+        hidden: Some(16),
+        epochs: Some(2),
+        batch: Some(32),
+        threads: Some(2),
+        val_fraction: Some(0.25),
+        ..empty()
+    };
+    run(&policy(&out)).unwrap();
+    let net = PolicyNet::from_file(&out).unwrap();
+    assert_eq!(net.arch().hidden, 16);
+    assert!(dir.join("net.policy.ckpt").exists());
+    assert!(std::fs::read_to_string(dir.join("net.policy.svg"))
+        .unwrap()
+        .contains("<svg"));
+
+    let again = run(&policy(&out)).unwrap_err().to_string();
+    assert!(again.contains("--resume"), "{again}");
+    // A resumed run keeps the checkpoint's settings, more epochs aside.
+    run(&TrainArgs {
+        policy: true,
+        data: vec![data.clone()],
+        out: Some(out.clone()),
+        epochs: Some(3),
+        resume: true,
+        ..empty()
+    })
+    .unwrap();
+    let err = run(&TrainArgs {
+        hidden: Some(32),
+        resume: true,
+        ..policy(&out)
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("hidden 16 vs 32"), "{err}");
+
+    let err = run(&TrainArgs {
+        king_buckets: Some(KingBuckets::MIRRORED_4),
+        wdl: Some(0.5),
+        ..policy(&dir.join("other.policy"))
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("--king-buckets, --wdl do not apply to --policy"),
+        "{err}"
+    );
+
+    let truncated = dir.join("damaged.games");
+    let mut bytes = games.clone();
+    bytes[60] ^= 0x40;
+    std::fs::write(&truncated, &bytes).unwrap();
+    let err = run(&TrainArgs {
+        data: vec![truncated],
+        ..policy(&dir.join("d.policy"))
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("damaged.games") && err.contains("game 0"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -3,9 +3,11 @@
 //! The NNUE trainer: learns a network of [`fianchetto_eval::nnue`], of any
 //! architecture its [`Arch`] describes, from the training data of
 //! `fianchetto-data` (marlinformat records or whole games filtered as they
-//! are read, or any [`PositionSource`]), on the CPU. It depends on
-//! `fianchetto-board`, `fianchetto-eval` and `fianchetto-data` only, never
-//! on the search.
+//! are read, or any [`PositionSource`]), on the CPU. The [`policy`] module
+//! trains the policy network of [`fianchetto_eval::policy`] (for the MCTS
+//! search) from the moves self-play searches played. It depends on
+//! `fianchetto-board`, `fianchetto-movegen`, `fianchetto-eval` and
+//! `fianchetto-data` only, never on the search.
 //!
 //! **The network.** For each perspective p (the side to move, then the
 //! other side), `h_p = SCReLU(b + Σ W[f])` over the ~32 active feature
@@ -101,6 +103,7 @@ pub mod loader;
 mod model;
 mod optim;
 pub mod plot;
+pub mod policy;
 pub mod runfile;
 mod trainer;
 
@@ -447,6 +450,14 @@ pub enum TrainError {
     /// A checkpoint's bytes were refused.
     #[error(transparent)]
     BadCheckpoint(#[from] CheckpointError),
+    /// A policy trainer's checkpoint file was refused.
+    #[error("{path}: {error}")]
+    PolicyCheckpoint {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        error: policy::PolicyCheckpointError,
+    },
     /// A run file was refused.
     #[error(transparent)]
     RunFile(#[from] RunFileError),

@@ -14,9 +14,20 @@ pub const PLOT_SIZE: (u32, u32) = (800, 500);
 /// The SVG text of the loss curve of `history` (an empty history gives an
 /// empty chart).
 pub fn loss_curve_svg(history: &[EpochStats]) -> Result<String, TrainError> {
-    let mut svg = String::new();
-    draw(&mut svg, history).map_err(|e| TrainError::Plot(e.to_string()))?;
-    Ok(svg)
+    let train: Vec<(f64, f64)> = history
+        .iter()
+        .map(|e| (e.epoch as f64, e.train_loss))
+        .collect();
+    let val: Vec<(f64, f64)> = history
+        .iter()
+        .filter_map(|e| e.val_loss.map(|v| (e.epoch as f64, v)))
+        .collect();
+    curve_svg(
+        "NNUE training: loss per epoch",
+        "loss (mean squared error)",
+        &train,
+        &val,
+    )
 }
 
 /// Writes the loss curve of `history` to `path` (atomically).
@@ -25,20 +36,33 @@ pub fn write_loss_curve(path: &Path, history: &[EpochStats]) -> Result<(), Train
     crate::write_atomic(path, svg.as_bytes())
 }
 
-fn draw(svg: &mut String, history: &[EpochStats]) -> Result<(), Box<dyn std::error::Error>> {
-    let train: Vec<(f64, f64)> = history
-        .iter()
-        .filter(|e| e.train_loss.is_finite())
-        .map(|e| (e.epoch as f64, e.train_loss))
-        .collect();
-    let val: Vec<(f64, f64)> = history
-        .iter()
-        .filter_map(|e| {
-            e.val_loss
-                .filter(|v| v.is_finite())
-                .map(|v| (e.epoch as f64, v))
-        })
-        .collect();
+/// The SVG text of a chart titled `caption` of a training and a validation
+/// loss per epoch, given as (epoch, loss) points (those that are not finite
+/// are left out), the y axis named `y_desc`.
+pub(crate) fn curve_svg(
+    caption: &str,
+    y_desc: &str,
+    train: &[(f64, f64)],
+    val: &[(f64, f64)],
+) -> Result<String, TrainError> {
+    let mut svg = String::new();
+    draw(&mut svg, caption, y_desc, train, val).map_err(|e| TrainError::Plot(e.to_string()))?;
+    Ok(svg)
+}
+
+fn draw(
+    svg: &mut String,
+    caption: &str,
+    y_desc: &str,
+    train: &[(f64, f64)],
+    val: &[(f64, f64)],
+) -> Result<(), Box<dyn std::error::Error>> {
+    let finite = |points: &[(f64, f64)]| -> Vec<(f64, f64)> {
+        points.iter().copied().filter(|p| p.1.is_finite()).collect()
+    };
+    // The x axis spans every epoch, even one whose loss is left out.
+    let last = train.iter().chain(val).map(|p| p.0).fold(1.0, f64::max);
+    let (train, val) = (finite(train), finite(val));
     let (mut lo, mut hi) = train
         .iter()
         .chain(&val)
@@ -49,12 +73,11 @@ fn draw(svg: &mut String, history: &[EpochStats]) -> Result<(), Box<dyn std::err
         (lo, hi) = (0.0, 1.0);
     }
     let pad = ((hi - lo) * 0.08).max(hi.abs() * 0.02).max(1e-6);
-    let last = history.iter().map(|e| e.epoch).max().unwrap_or(1).max(1) as f64;
 
     let root = SVGBackend::with_string(svg, PLOT_SIZE).into_drawing_area();
     root.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(&root)
-        .caption("NNUE training: loss per epoch", ("sans-serif", 22))
+        .caption(caption, ("sans-serif", 22))
         .margin(15)
         .x_label_area_size(45)
         .y_label_area_size(70)
@@ -62,7 +85,7 @@ fn draw(svg: &mut String, history: &[EpochStats]) -> Result<(), Box<dyn std::err
     chart
         .configure_mesh()
         .x_desc("epoch")
-        .y_desc("loss (mean squared error)")
+        .y_desc(y_desc)
         .max_light_lines(4)
         .x_labels((last as usize).clamp(2, 12))
         .x_label_formatter(&|x| format!("{x:.0}"))

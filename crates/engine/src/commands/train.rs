@@ -1,5 +1,6 @@
 //! `fianchetto train`: the NNUE trainer (fianchetto-train) on marlinformat data,
-//! from options or a run file.
+//! from options or a run file; with `--policy`, the policy network's trainer
+//! on games files.
 
 use super::CommandError;
 use crate::say;
@@ -7,6 +8,7 @@ use fianchetto_board::{Bitboards, Board};
 use fianchetto_data::games::Filter;
 use fianchetto_eval::nnue::KingBuckets;
 use fianchetto_eval::{Classical, Evaluator};
+use fianchetto_train::policy::{self, PolicyCheckpoint, PolicyData, PolicyTrainConfig};
 use fianchetto_train::{
     self as train, ConfigRequest, LrSchedule, RunFile, RunOutcome, TrainData, TrainError,
 };
@@ -20,6 +22,13 @@ use std::sync::Arc;
 /// checkpoint's.
 #[derive(Debug, clap::Args)]
 pub struct TrainArgs {
+    /// Train the policy network (for the MCTS search) instead of the NNUE:
+    /// on games files, from the moves their searches played. It takes
+    /// --data, --out, --hidden, --epochs, --batch, --lr, --lr-schedule,
+    /// --threads, --seed, --val-fraction (of the games), --resume and
+    /// --quiet; the NNUE's other options are refused.
+    #[arg(long)]
+    pub policy: bool,
     /// A run file (`key = value` lines, what every run writes to NET.run):
     /// its data, network file and settings; options given here override it.
     #[arg(long)]
@@ -33,7 +42,7 @@ pub struct TrainArgs {
     /// NET.ckpt, the loss curve to NET.svg and the run file to NET.run.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Hidden neurons per perspective, a multiple of 16 [default: 256].
+    /// Hidden neurons per perspective, a multiple of 16 [default: 256; with --policy: 64].
     #[arg(long)]
     pub hidden: Option<usize>,
     /// King buckets of the inputs: plain, mirrored, mirrored-4 or
@@ -46,10 +55,10 @@ pub struct TrainArgs {
     /// Epochs (passes over the data); on --resume, raise it to train longer [default: 10].
     #[arg(long)]
     pub epochs: Option<u32>,
-    /// Positions per optimiser step [default: 16384].
+    /// Positions per optimiser step [default: 16384; with --policy: 256].
     #[arg(long)]
     pub batch: Option<usize>,
-    /// Learning rate after the warm-up [default: 0.001].
+    /// Learning rate after the warm-up [default: 0.001; with --policy: 0.005].
     #[arg(long)]
     pub lr: Option<f32>,
     /// Learning-rate schedule: cosine:FINAL (annealed to FINAL x lr) or
@@ -68,7 +77,8 @@ pub struct TrainArgs {
     /// Threads sharing each batch [default: 1].
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Fraction of the positions held out for validation [default: 0.01].
+    /// Fraction of the positions held out for validation [default: 0.01;
+    /// with --policy: 0.05 of the games].
     #[arg(long)]
     pub val_fraction: Option<f32>,
     /// Seed of the initial weights, the validation split and the shuffles [default: 0].
@@ -123,6 +133,9 @@ fn usage(e: TrainError) -> CommandError {
 /// Runs `train` until its epochs are done or Ctrl-C (which stops at the end
 /// of the batch in progress, after saving everything).
 pub fn run(args: &TrainArgs) -> Result<(), CommandError> {
+    if args.policy {
+        return run_policy(args);
+    }
     let given = ConfigRequest {
         hidden: args.hidden,
         king_buckets: args.king_buckets,
@@ -258,6 +271,157 @@ pub fn run(args: &TrainArgs) -> Result<(), CommandError> {
             train::checkpoint_path(&out).display(),
             train::plot_path(&out).display(),
             train::run_path(&out).display()
+        ),
+        RunOutcome::Interrupted {
+            epochs_done,
+            positions,
+        } => say!(
+            "stopped after {epochs_done} epochs and {positions} positions; saved {} and {out_name}: --resume continues",
+            train::checkpoint_path(&out).display()
+        ),
+    }
+    Ok(())
+}
+
+/// The options of `train` that mean nothing to the policy trainer, given.
+fn nnue_only_options(args: &TrainArgs) -> Vec<&'static str> {
+    [
+        ("--config", args.config.is_some()),
+        ("--king-buckets", args.king_buckets.is_some()),
+        ("--output-buckets", args.output_buckets.is_some()),
+        ("--warmup", args.warmup.is_some()),
+        ("--wdl", args.wdl.is_some()),
+        ("--wdl-end", args.wdl_end.is_some()),
+        ("--chunk", args.chunk.is_some()),
+        ("--window", args.window.is_some()),
+        ("--filter", args.filter.is_some()),
+        ("--init", args.init.is_some()),
+        ("--no-mirror", args.no_mirror),
+    ]
+    .into_iter()
+    .filter_map(|(name, given)| given.then_some(name))
+    .collect()
+}
+
+/// `train --policy`: the policy trainer on games files, until its epochs
+/// are done or Ctrl-C (which stops at the end of the batch in progress,
+/// after saving everything).
+fn run_policy(args: &TrainArgs) -> Result<(), CommandError> {
+    let refused = nnue_only_options(args);
+    if !refused.is_empty() {
+        return Err(CommandError::Usage(format!(
+            "{} {} not apply to --policy (it trains on games files with --data, --out, --hidden, \
+             --epochs, --batch, --lr, --lr-schedule, --threads, --seed, --val-fraction, --resume, --quiet)",
+            refused.join(", "),
+            if refused.len() == 1 { "does" } else { "do" }
+        )));
+    }
+    if args.data.is_empty() {
+        return Err(CommandError::Usage(
+            "no training data: give --data GAMES... (games files written by datagen)".into(),
+        ));
+    }
+    let Some(out) = args.out.clone() else {
+        return Err(CommandError::Usage(
+            "no network file: give --out NET.policy".into(),
+        ));
+    };
+    // A resumed run keeps its settings, but for those given again.
+    let ckpt = train::checkpoint_path(&out);
+    let mut config = if args.resume {
+        if !ckpt.exists() {
+            return Err(usage(TrainError::NoCheckpoint(ckpt)));
+        }
+        PolicyCheckpoint::read(&ckpt)
+            .map_err(usage)?
+            .config()
+            .clone()
+    } else {
+        PolicyTrainConfig::default()
+    };
+    let c = &mut config;
+    c.hidden = args.hidden.unwrap_or(c.hidden);
+    c.epochs = args.epochs.unwrap_or(c.epochs);
+    c.batch_size = args.batch.unwrap_or(c.batch_size);
+    c.lr = args.lr.unwrap_or(c.lr);
+    c.lr_schedule = args.lr_schedule.unwrap_or(c.lr_schedule);
+    c.threads = args.threads.unwrap_or(c.threads);
+    c.seed = args.seed.unwrap_or(c.seed);
+    c.val_fraction = args.val_fraction.unwrap_or(c.val_fraction);
+    // Settings are checked before the (possibly long) load.
+    config.validate().map_err(usage)?;
+    let data = PolicyData::load(&args.data).map_err(usage)?;
+    for cut in data.cut_short() {
+        say!("cut short: {cut}");
+    }
+    let games = data.games().len();
+    let mut trainer = policy::start(config, data, &out, args.resume).map_err(usage)?;
+    let c = trainer.config().clone();
+    say!(
+        "training policy {} on {} positions of {games} games ({} held out) | epochs {} batch {} lr {} {} threads {} seed {}",
+        trainer.arch(),
+        trainer.train_len(),
+        trainer.val_len(),
+        c.epochs,
+        c.batch_size,
+        c.lr,
+        c.lr_schedule,
+        c.threads,
+        c.seed
+    );
+    if let Some(u) = trainer.uniform_validation() {
+        say!(
+            "validation of a uniform policy (a baseline): loss {:.4}, top-1 {:.1}%, top-3 {:.1}%",
+            u.loss,
+            100.0 * u.top1,
+            100.0 * u.top3
+        );
+    }
+    if args.resume {
+        say!(
+            "resuming after {} epochs and {} positions",
+            trainer.epochs_done(),
+            trainer.epoch_progress()
+        );
+    }
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let _ = ctrlc::set_handler(move || {
+        eprintln!("\nstopping at the end of this batch (--resume continues from the checkpoint)");
+        flag.store(true, Ordering::Relaxed);
+    });
+    let outcome = policy::run(&mut trainer, &out, !args.quiet, &stop, &mut |e| {
+        let val = e.val.map_or_else(
+            || "val -".to_string(),
+            |v| {
+                format!(
+                    "val {:.4} (quantized {:.4})  top-1 {:.1}%  top-3 {:.1}%",
+                    v.loss,
+                    v.quantized_loss,
+                    100.0 * v.top1,
+                    100.0 * v.top3
+                )
+            },
+        );
+        let line = format!(
+            "epoch {:>3}  train {:.4}  {val}  {:.1} s  {:.0} positions/s",
+            e.epoch,
+            e.train_loss,
+            e.seconds,
+            e.positions_per_second()
+        );
+        // A closed standard output must not stop the training.
+        let _ = writeln!(std::io::stdout().lock(), "{line}");
+    })
+    .map_err(usage)?;
+    let out_name = out.display();
+    match outcome {
+        RunOutcome::Finished => say!(
+            "wrote {out_name} ({} epochs), {} and {}",
+            trainer.epochs_done(),
+            train::checkpoint_path(&out).display(),
+            train::plot_path(&out).display()
         ),
         RunOutcome::Interrupted {
             epochs_done,

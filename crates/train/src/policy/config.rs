@@ -1,0 +1,136 @@
+//! The settings of a policy training run.
+
+use crate::{LrSchedule, TrainError};
+use fianchetto_eval::policy::PolicyArch;
+
+/// The settings of a policy training run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PolicyTrainConfig {
+    /// Hidden neurons: a multiple of 16 from 16 to 512 (see
+    /// [`PolicyArch`]; the quantisation is the default one).
+    pub hidden: usize,
+    /// Epochs to train (passes over the training split).
+    pub epochs: u32,
+    /// Positions per optimiser step.
+    pub batch_size: usize,
+    /// The learning rate of the first step.
+    pub lr: f32,
+    /// How the learning rate falls over the run.
+    pub lr_schedule: LrSchedule,
+    /// AdamW's decoupled weight decay (on the weights and move rows, not
+    /// the biases).
+    pub weight_decay: f32,
+    /// The fraction of the games held out for validation (0 to 0.5).
+    pub val_fraction: f32,
+    /// Seeds the initial weights, the validation split and every epoch's
+    /// order.
+    pub seed: u64,
+    /// Threads sharing each batch (and the validation).
+    pub threads: usize,
+}
+
+impl Default for PolicyTrainConfig {
+    fn default() -> PolicyTrainConfig {
+        PolicyTrainConfig {
+            hidden: 64,
+            epochs: 10,
+            batch_size: 256,
+            lr: 0.005,
+            lr_schedule: LrSchedule::default(),
+            weight_decay: 0.0,
+            val_fraction: 0.05,
+            seed: 0,
+            threads: 1,
+        }
+    }
+}
+
+impl PolicyTrainConfig {
+    /// The network's shape.
+    ///
+    /// # Errors
+    ///
+    /// A hidden size [`PolicyArch`] refuses.
+    pub fn arch(&self) -> Result<PolicyArch, TrainError> {
+        PolicyArch::new(self.hidden).map_err(|e| TrainError::Config(e.to_string()))
+    }
+
+    /// Checks every setting, naming the first that is out of range.
+    ///
+    /// # Errors
+    ///
+    /// [`TrainError::Config`] with what is wrong.
+    pub fn validate(&self) -> Result<(), TrainError> {
+        let bad = |msg: String| Err(TrainError::Config(msg));
+        self.arch()?;
+        if self.epochs == 0 {
+            return bad("epochs must be at least 1".into());
+        }
+        if self.batch_size == 0 || self.batch_size > u32::MAX as usize {
+            return bad(format!(
+                "batch size {} must be 1 to {}",
+                self.batch_size,
+                u32::MAX
+            ));
+        }
+        if !(self.lr.is_finite() && self.lr > 0.0 && self.lr <= 1.0) {
+            return bad(format!("learning rate {} must be in (0, 1]", self.lr));
+        }
+        self.lr_schedule.validate().map_err(TrainError::Config)?;
+        if !(self.weight_decay.is_finite()
+            && self.weight_decay >= 0.0
+            && self.weight_decay * self.lr < 1.0)
+        {
+            return bad(format!(
+                "weight decay {} must be at least 0 and below 1/lr",
+                self.weight_decay
+            ));
+        }
+        if !(0.0..=0.5).contains(&self.val_fraction) {
+            return bad(format!(
+                "validation fraction {} must be in [0, 0.5]",
+                self.val_fraction
+            ));
+        }
+        if !(1..=1024).contains(&self.threads) {
+            return bad(format!("threads {} must be 1 to 1024", self.threads));
+        }
+        Ok(())
+    }
+
+    /// The settings in which `other` differs from this one, as
+    /// `name this vs other`, apart from those a resumed run may change
+    /// (epochs and threads).
+    pub fn differences(&self, other: &PolicyTrainConfig) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut differ = |name: &str, a: String, b: String| {
+            if a != b {
+                out.push(format!("{name} {a} vs {b}"));
+            }
+        };
+        differ("hidden", self.hidden.to_string(), other.hidden.to_string());
+        differ(
+            "batch",
+            self.batch_size.to_string(),
+            other.batch_size.to_string(),
+        );
+        differ("lr", self.lr.to_string(), other.lr.to_string());
+        differ(
+            "lr-schedule",
+            self.lr_schedule.to_string(),
+            other.lr_schedule.to_string(),
+        );
+        differ(
+            "weight-decay",
+            self.weight_decay.to_string(),
+            other.weight_decay.to_string(),
+        );
+        differ(
+            "val-fraction",
+            self.val_fraction.to_string(),
+            other.val_fraction.to_string(),
+        );
+        differ("seed", self.seed.to_string(), other.seed.to_string());
+        out
+    }
+}
