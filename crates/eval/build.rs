@@ -7,6 +7,10 @@
 //! inference cannot take fails the build with the reader's message,
 //! instead of producing an engine without its evaluation.
 //!
+//! The policy network (`nets/default.policy`, or the file `POLICYFILE`
+//! names) is checked the same way with `src/policy/shape.rs` and
+//! `src/policy/format.rs`.
+//!
 //! It also tells the crate whether the compiler has the AVX-512
 //! intrinsics (Rust 1.89 and later): `cfg(fianchetto_avx512)`.
 
@@ -24,6 +28,14 @@ mod arch;
 #[allow(dead_code)]
 #[path = "src/nnue/format.rs"]
 mod format;
+// The policy network's reader: `policy_format.rs`'s `super::shape` finds
+// `shape.rs` here as it does in the crate.
+#[allow(dead_code)]
+#[path = "src/policy/format.rs"]
+mod policy_format;
+#[allow(dead_code)]
+#[path = "src/policy/shape.rs"]
+mod shape;
 
 fn main() {
     println!("cargo:rerun-if-env-changed=EVALFILE");
@@ -52,6 +64,35 @@ fn main() {
         fail(&format!("{}: {e}", source.display()));
     }
     let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default()).join("embedded.nnue");
+    if let Err(e) = std::fs::write(&out, &bytes) {
+        fail(&format!("cannot write {}: {e}", out.display()));
+    }
+    embed_policy(&manifest);
+}
+
+/// Checks and copies the policy network to embed: `nets/default.policy`,
+/// or the file `POLICYFILE` names.
+fn embed_policy(manifest: &std::path::Path) {
+    println!("cargo:rerun-if-env-changed=POLICYFILE");
+    println!("cargo:rerun-if-changed=src/policy/shape.rs");
+    println!("cargo:rerun-if-changed=src/policy/format.rs");
+    let source = match std::env::var_os("POLICYFILE").filter(|v| !v.is_empty()) {
+        Some(path) => PathBuf::from(path),
+        None => manifest.join("nets").join("default.policy"),
+    };
+    println!("cargo:rerun-if-changed={}", source.display());
+    let bytes = match std::fs::read(&source) {
+        Ok(b) => b,
+        Err(e) => fail(&format!(
+            "cannot read the policy network {}: {e}",
+            source.display()
+        )),
+    };
+    if let Err(e) = policy_format::parse_policy(&bytes) {
+        fail(&format!("{}: {e}", source.display()));
+    }
+    let out =
+        PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default()).join("embedded.policy");
     if let Err(e) = std::fs::write(&out, &bytes) {
         fail(&format!("cannot write {}: {e}", out.display()));
     }

@@ -6,7 +6,9 @@ use crate::evals::EvalChoice;
 use crate::uci::EngineOptions;
 use crate::{with_backend, with_evaluator};
 use fianchetto_board::{Move, Setup};
+use fianchetto_eval::policy::PolicyNet;
 use fianchetto_movegen::{Game, MoveGen};
+use fianchetto_search::mcts::MctsConfig;
 use fianchetto_search::pvs::{PvsConfig, Syzygy};
 use fianchetto_search::{Limits, Report, Search, SearchResult};
 use fianchetto_syzygy::Tablebase;
@@ -64,11 +66,13 @@ impl<B: MoveGen> Driver for Typed<B> {
 /// The driver the options ask for, evaluating with `choice` (the session
 /// builds it from `Evaluation`, the network and `EvalWeights`), probing
 /// `tables` (the session loads them from `SyzygyPath`) as the `Syzygy…`
-/// options say.
+/// options say, and taking MCTS's priors from `policy` (the network of
+/// `PolicyFile`; `None` for the hand-written policy).
 pub fn build_driver(
     o: &EngineOptions,
     choice: &EvalChoice,
     tables: Option<&Arc<Tablebase>>,
+    policy: Option<&Arc<PolicyNet>>,
 ) -> Box<dyn Driver> {
     let config = SearchConfig {
         algo: o.algorithm,
@@ -78,7 +82,14 @@ pub fn build_driver(
             params: o.search_params.clone(),
             ..o.switches.clone()
         },
-        mcts: engine_mcts(o.threads),
+        mcts: MctsConfig {
+            exploration: f64::from(o.mcts_cpuct) / 100.0,
+            policy_temperature: f64::from(o.mcts_policy_temp) / 100.0,
+            eval_scale: f64::from(o.mcts_value_scale),
+            ..engine_mcts(o.threads).memory_mb(o.hash_mb)
+        },
+        policy: policy.cloned(),
+        policy_net_weight: o.mcts_net_weight as f32 / 100.0,
         syzygy: tables.map(|t| Syzygy {
             tables: t.clone(),
             probe_depth: o.syzygy_probe_depth as i32,

@@ -271,6 +271,71 @@ fn evalfile_loads_a_network_and_a_bad_file_changes_nothing() {
 }
 
 #[test]
+fn policyfile_loads_a_policy_and_a_bad_file_changes_nothing() {
+    let dir = std::env::temp_dir().join(format!("fianchetto-uci-policy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("copy.policy");
+    let embedded = fianchetto_eval::policy::EMBEDDED_POLICY;
+    std::fs::write(&good, embedded).unwrap();
+    let corrupted = dir.join("corrupted.policy");
+    let mut bytes = embedded.to_vec();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&corrupted, &bytes).unwrap();
+
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok", Duration::from_secs(5));
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name PolicyFile type string default <embedded>"));
+    e.send("setoption name Algorithm value mcts");
+    e.send("position startpos moves e2e4");
+    // One thread, a node limit and a new game (no tree kept from the last
+    // search): the same search gives the same answer.
+    let search = |e: &mut Engine| {
+        e.send("ucinewgame");
+        e.send("position startpos moves e2e4");
+        e.send("go nodes 4000");
+        let (best, lines) = e.bestmove(Duration::from_secs(20));
+        let pv = lines
+            .iter()
+            .rev()
+            .find_map(|l| l.split_once(" pv ").map(|(_, pv)| pv.to_string()));
+        (best, pv)
+    };
+    let before = search(&mut e);
+
+    e.send(&format!(
+        "setoption name PolicyFile value {}",
+        corrupted.display()
+    ));
+    let err = e.until(|l| l.starts_with("info string"), Duration::from_secs(5));
+    let err = err.last().unwrap();
+    assert!(
+        err.starts_with("info string error:")
+            && err.contains("checksum")
+            && err.contains("corrupted.policy")
+            && err.contains("the current policy stays"),
+        "{err}"
+    );
+    assert_eq!(search(&mut e), before);
+
+    for value in ["<hand>", good.to_str().unwrap()] {
+        e.send(&format!("setoption name PolicyFile value {value}"));
+        let ok = e.until(|l| l.starts_with("info string"), Duration::from_secs(5));
+        assert!(
+            ok.last().unwrap().starts_with("info string loaded policy"),
+            "{ok:?}"
+        );
+    }
+    // The copy of the embedded policy searches as the embedded one did.
+    assert_eq!(search(&mut e), before);
+    e.quit();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn go_perft_runs_on_the_search_thread_and_stops() {
     let mut e = Engine::start();
     e.send("position startpos");

@@ -59,7 +59,9 @@ impl Config {
                 hash_mb: o.hash_mb,
                 ..PvsConfig::default()
             },
-            mcts: engine_mcts(o.threads),
+            mcts: engine_mcts(o.threads).memory_mb(o.hash_mb),
+            policy: fianchetto_eval::policy::embedded_policy().ok(),
+            policy_net_weight: fianchetto_search::mcts::ENGINE_NET_WEIGHT,
             // The engine's defaults: SyzygyProbeDepth 1, SyzygyProbeLimit 7,
             // Syzygy50MoveRule on.
             syzygy: self.tables.as_ref().map(|t| Syzygy {

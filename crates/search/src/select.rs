@@ -16,7 +16,7 @@
 //! ```
 
 use crate::alphabeta::{AlphaBeta, Horizon, MoveOrdering};
-use crate::mcts::{Mcts, MctsConfig, Parallelism, Variant};
+use crate::mcts::{Blend, Mcts, MctsConfig, Parallelism, Variant, ENGINE_NET_WEIGHT};
 use crate::minimax::Minimax;
 use crate::pvs::{Pvs, PvsConfig};
 use crate::scout::Scout;
@@ -91,7 +91,10 @@ impl Algo {
 }
 
 /// How each algorithm is configured beyond its evaluation.
-#[derive(Clone, Debug, Default)]
+///
+/// The default is PVS with its defaults, and for MCTS the embedded policy
+/// network ([`embedded_policy`](fianchetto_eval::policy::embedded_policy)).
+#[derive(Clone, Debug)]
 pub struct SearchConfig {
     /// Which algorithm.
     pub algo: Algo,
@@ -99,9 +102,32 @@ pub struct SearchConfig {
     pub pvs: PvsConfig,
     /// MCTS's variant and parameters.
     pub mcts: MctsConfig,
+    /// The policy network of PUCT's priors, blended with the hand-written
+    /// policy ([`Blend::engine`]); `None` for the hand-written policy alone
+    /// ([`HandPolicy`](crate::mcts::HandPolicy)). The default is the
+    /// embedded network.
+    pub policy: Option<std::sync::Arc<fianchetto_eval::policy::PolicyNet>>,
+    /// The network's weight in the blend ([`ENGINE_NET_WEIGHT`] by default).
+    pub policy_net_weight: f32,
     /// Syzygy tables for PVS (the other algorithms do without).
     #[cfg(feature = "syzygy")]
     pub syzygy: Option<crate::pvs::Syzygy>,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig {
+            algo: Algo::default(),
+            pvs: PvsConfig::default(),
+            mcts: MctsConfig::default(),
+            // `build.rs` checked the embedded policy; were it refused
+            // anyway, MCTS would play with the hand-written one.
+            policy: fianchetto_eval::policy::embedded_policy().ok(),
+            policy_net_weight: ENGINE_NET_WEIGHT,
+            #[cfg(feature = "syzygy")]
+            syzygy: None,
+        }
+    }
 }
 
 /// The one place a searcher is built from a choice of algorithm, for the
@@ -125,7 +151,14 @@ pub fn build_search<B: MoveGen, E: Evaluator<B> + Clone + Send + 'static>(
             pvs.set_syzygy(config.syzygy.clone());
             Box::new(pvs)
         }
-        Algo::Mcts => Box::new(Mcts::with_config(eval, config.mcts.clone())),
+        Algo::Mcts => match &config.policy {
+            Some(net) => Box::new(Mcts::with_policy(
+                eval,
+                Blend::engine(net.clone(), config.policy_net_weight),
+                config.mcts.clone(),
+            )),
+            None => Box::new(Mcts::with_config(eval, config.mcts.clone())),
+        },
     }
 }
 

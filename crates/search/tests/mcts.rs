@@ -5,7 +5,9 @@ mod common;
 
 use common::{game, TestEval};
 use fianchetto_eval::Score;
-use fianchetto_search::mcts::{Mcts, MctsConfig, Parallelism, Variant};
+use fianchetto_search::mcts::{
+    Blend, HandPolicy, Mcts, MctsConfig, NetPolicy, Parallelism, Policy, Variant, ENGINE_NET_WEIGHT,
+};
 use fianchetto_search::pvs::Pvs;
 use fianchetto_search::{Limits, Search};
 use std::time::Duration;
@@ -37,9 +39,14 @@ const MATES: &[(&str, u32)] = &[
 /// The search proves the mate (exact `mate N`, a PV of 2N − 1 plies), and
 /// its move really mates in N: PVS confirms it.
 fn mate_check(config: MctsConfig) {
+    mate_check_with(config, HandPolicy);
+}
+
+/// [`mate_check`] with the priors of `policy`.
+fn mate_check_with<P: Policy<fianchetto_board::Bitboards>>(config: MctsConfig, policy: P) {
     for &(fen, n) in MATES {
         let mut g = game(fen);
-        let mut mcts = Mcts::with_config(TestEval, config.clone());
+        let mut mcts = Mcts::with_policy(TestEval, policy.clone(), config.clone());
         let r = mcts.search(&g, &Limits::nodes(2_000_000), &mut |_| {});
         assert_eq!(r.score, Score::mate_in(2 * n - 1), "{fen} with {config}");
         assert_eq!(r.pv.len() as u32, 2 * n - 1, "{fen}: pv {:?}", r.pv);
@@ -59,6 +66,31 @@ fn mate_check(config: MctsConfig) {
 fn solver_finds_mates_with_every_variant() {
     for v in Variant::ALL {
         mate_check(MctsConfig::new(v));
+    }
+}
+
+#[test]
+fn the_policy_network_alone_and_blended_finds_the_mates() {
+    let net = fianchetto_eval::policy::embedded_policy().expect("the embedded policy loads");
+    mate_check_with(
+        MctsConfig::puct().threads(2, Parallelism::Tree),
+        Blend::engine(net.clone(), ENGINE_NET_WEIGHT),
+    );
+    // The network alone may prove a longer mate first (the proof of a win
+    // ends the search): the mate it reports is real.
+    for &(fen, _) in MATES {
+        let mut g = game(fen);
+        let mut mcts = Mcts::with_policy(TestEval, NetPolicy::new(net.clone()), MctsConfig::puct());
+        let r = mcts.search(&g, &Limits::nodes(2_000_000), &mut |_| {});
+        let plies = Score::MATE.0 - r.score.0;
+        assert!(
+            r.score.0 >= Score::MATE_BOUND.0 && plies % 2 == 1,
+            "{fen}: {:?}",
+            r.score
+        );
+        g.play(r.best_move.expect("a move")).expect("legal");
+        let check = Pvs::new(TestEval).search(&g, &Limits::depth(plies as u32), &mut |_| {});
+        assert_eq!(check.score, Score::mated_in(plies as u32 - 1), "{fen}");
     }
 }
 

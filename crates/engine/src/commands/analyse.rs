@@ -31,6 +31,10 @@ pub struct AnalyseArgs {
     /// MCTS variant (with `--algo mcts`): uct, ic, ir, ip or puct.
     #[arg(long, default_value = "puct", value_parser = parse_variant)]
     pub mcts: Variant,
+    /// The policy network of PUCT (with `--algo mcts`): a file, <embedded>,
+    /// or <hand> for the hand-written move ordering.
+    #[arg(long, default_value = fianchetto_eval::policy::EMBEDDED_POLICY_NAME)]
+    pub policy: String,
     /// Depth limit in plies.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub depth: Option<u32>,
@@ -86,6 +90,9 @@ pub fn run(args: &AnalyseArgs) -> Result<(), CommandError> {
         mcts: MctsConfig::new(args.mcts)
             .threads(args.search.threads.count as usize, Parallelism::Tree),
         pvs: config,
+        policy: fianchetto_eval::policy::load_policy(&args.policy)
+            .map_err(|e| CommandError::Usage(e.to_string()))?,
+        policy_net_weight: fianchetto_search::mcts::ENGINE_NET_WEIGHT,
         syzygy: match &args.syzygy_path {
             Some(path) => {
                 let mut tables = fianchetto_syzygy::Tablebase::new();

@@ -11,6 +11,7 @@ use crate::backend::Backend;
 use crate::evals::EvalName;
 use crate::searchers::Algo;
 use fianchetto_eval::Tunable;
+use fianchetto_search::mcts::MctsConfig;
 use fianchetto_search::pvs::{PvsConfig, SearchParams};
 pub use fianchetto_uci::OptionError;
 use fianchetto_uci::{OptionKind, OptionValue, UciOption};
@@ -37,6 +38,20 @@ pub struct EngineOptions {
     pub evaluation: EvalName,
     /// The network NNUE runs: a file, or [`crate::evals::EMBEDDED`].
     pub eval_file: String,
+    /// `MctsCPuct`: PUCT's exploration constant, in hundredths.
+    pub mcts_cpuct: u32,
+    /// `MctsPolicyTemp`: the softmax temperature of the policy, in
+    /// hundredths.
+    pub mcts_policy_temp: u32,
+    /// `MctsValueScale`: the centipawns of the value sigmoid
+    /// (`p = 1 / (1 + e^(-cp / scale))`).
+    pub mcts_value_scale: u32,
+    /// `MctsNetWeight`: the policy network's weight in the blend with the
+    /// hand-written policy, in hundredths.
+    pub mcts_net_weight: u32,
+    /// `PolicyFile`: the policy network of `Algorithm mcts`: a file,
+    /// `<embedded>` or `<hand>` (the hand-written move ordering).
+    pub policy_file: String,
     /// `EvalWeights`: a file of weights (`name value` lines, what `tune
     /// texel` writes) over the hand-crafted evaluations' own; empty for
     /// none. NNUE and material have no weights and ignore it.
@@ -91,6 +106,11 @@ impl Default for EngineOptions {
             algorithm: Algo::Pvs,
             evaluation: EvalName::Nnue,
             eval_file: String::new(),
+            policy_file: String::new(),
+            mcts_cpuct: 0,
+            mcts_policy_temp: 0,
+            mcts_value_scale: 0,
+            mcts_net_weight: 0,
             eval_weights: String::new(),
             backend: Backend::Bitboard,
             limit_strength: false,
@@ -126,6 +146,9 @@ pub enum Applied {
     /// `EvalFile` changed: the caller loads the network, and puts the old
     /// value back if the file is refused.
     EvalFile,
+    /// `PolicyFile` changed: the caller loads the policy network, and puts
+    /// the old value back if the file is refused.
+    PolicyFile,
     /// `EvalWeights` changed: the caller reads the weights (or drops them
     /// for an empty name), and puts the old value back if the file is
     /// refused.
@@ -383,6 +406,55 @@ fn build_table() -> Vec<OptionEntry> {
                     file
                 };
                 Applied::EvalFile
+            },
+        ),
+        spin(
+            "MctsCPuct",
+            ((MctsConfig::puct().exploration * 100.0).round() as i64, 1, 10_000),
+            "PUCT's exploration constant c of Algorithm mcts, in hundredths.",
+            |o, n| {
+                o.mcts_cpuct = n as u32;
+                Applied::Set
+            },
+        ),
+        spin(
+            "MctsPolicyTemp",
+            ((MctsConfig::puct().policy_temperature * 100.0).round() as i64, 1, 10_000),
+            "The softmax temperature of Algorithm mcts' policy, in hundredths.",
+            |o, n| {
+                o.mcts_policy_temp = n as u32;
+                Applied::Set
+            },
+        ),
+        spin(
+            "MctsValueScale",
+            (MctsConfig::puct().eval_scale.round() as i64, 1, 10_000),
+            "Centipawns to win probability in Algorithm mcts: p = 1 / (1 + exp(-cp / scale)).",
+            |o, n| {
+                o.mcts_value_scale = n as u32;
+                Applied::Set
+            },
+        ),
+        spin(
+            "MctsNetWeight",
+            ((fianchetto_search::mcts::ENGINE_NET_WEIGHT * 100.0).round() as i64, 0, 10_000),
+            "The policy network's weight, in hundredths, added to the hand-written policy's logits in Algorithm mcts (0: the hand-written policy alone).",
+            |o, n| {
+                o.mcts_net_weight = n as u32;
+                Applied::Set
+            },
+        ),
+        string(
+            "PolicyFile",
+            fianchetto_eval::policy::EMBEDDED_POLICY_NAME,
+            "The policy network of Algorithm mcts: a file, <embedded> (also for an empty value), or <hand> for the hand-written move ordering.",
+            |o, file| {
+                o.policy_file = if file.is_empty() {
+                    fianchetto_eval::policy::EMBEDDED_POLICY_NAME.to_string()
+                } else {
+                    file
+                };
+                Applied::PolicyFile
             },
         ),
         string(

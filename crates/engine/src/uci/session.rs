@@ -10,6 +10,7 @@ use crate::searchers::{build_driver, Driver};
 use crate::with_backend;
 use fianchetto_board::{diagram, Bitboards, Board, CastlingMode, CastlingRights, Move, Setup};
 use fianchetto_eval::nnue::Network;
+use fianchetto_eval::policy::{load_policy, PolicyNet};
 use fianchetto_movegen::perft::perft_until;
 use fianchetto_movegen::polyglot::{Book, BookMove};
 use fianchetto_movegen::{Game, MoveGen};
@@ -85,6 +86,9 @@ pub struct Session {
     driver: Arc<Mutex<Box<dyn Driver>>>,
     /// The network NNUE runs (`EvalFile`).
     net: Arc<Network>,
+    /// The policy network MCTS runs (`PolicyFile`); `None` for the
+    /// hand-written policy.
+    policy: Option<Arc<PolicyNet>>,
     /// The text of `EvalWeights`' file, checked, if one is set.
     weights: Option<String>,
     running: Option<Running>,
@@ -116,7 +120,15 @@ impl Session {
         // bad build-time EVALFILE slip through, NNUE scores 0 and says why.
         let net = load_network(None).unwrap_or_else(|_| Arc::new(Network::zero()));
         let choice = EvalChoice::new(EvalName::default(), &net);
-        let driver = Arc::new(Mutex::new(build_driver(&options, &choice, None)));
+        // The embedded policy passes its checks too (`build.rs` and a test);
+        // should it not, MCTS falls back to the hand-written policy.
+        let policy = load_policy(&options.policy_file).ok().flatten();
+        let driver = Arc::new(Mutex::new(build_driver(
+            &options,
+            &choice,
+            None,
+            policy.as_ref(),
+        )));
         Session {
             out,
             options,
@@ -124,6 +136,7 @@ impl Session {
             moves: Vec::new(),
             driver,
             net,
+            policy,
             weights: None,
             running: None,
             debug: false,
@@ -299,6 +312,23 @@ impl Session {
                     self.error(format!("{e}; the current network stays"));
                 }
             },
+            Ok(Applied::PolicyFile) => match load_policy(&self.options.policy_file) {
+                Ok(policy) => {
+                    let what = policy
+                        .as_ref()
+                        .map_or("the hand-written policy".to_string(), |n| format!("{n:?}"));
+                    self.out.string(&format!(
+                        "loaded policy {} ({what})",
+                        self.options.policy_file
+                    ));
+                    self.policy = policy;
+                    self.rebuild_driver();
+                }
+                Err(e) => {
+                    self.options = before;
+                    self.error(format!("{e}; the current policy stays"));
+                }
+            },
             Ok(Applied::EvalWeights) => self.load_weights(before),
             Ok(Applied::BookFile) => self.load_book(before),
             Ok(Applied::SyzygyPath) => self.load_syzygy(before),
@@ -339,7 +369,12 @@ impl Session {
 
     /// A new searcher for the current options (its table starts empty).
     fn rebuild_driver(&mut self) {
-        let driver = build_driver(&self.options, &self.eval_choice(), self.syzygy.as_ref());
+        let driver = build_driver(
+            &self.options,
+            &self.eval_choice(),
+            self.syzygy.as_ref(),
+            self.policy.as_ref(),
+        );
         self.with_driver(|d| *d = driver);
     }
 

@@ -12,19 +12,19 @@
 //! | 20 | 4 | QB (1 to 1024) |
 //! | 24 | 4 | FNV-1a checksum of every other byte of the file |
 //! | 28 | 4 | reserved, 0 |
-//! | 32 | 768·H·2 | feature weights, `i16`, row-major: feature, then neuron |
+//! | 32 | 3072·H·2 | feature weights, `i16`, row-major: feature, then neuron |
 //! | … | H·2 | feature biases, `i16` |
 //! | … | 64·H·2 | from-square rows, `i16` |
-//! | … | 416·H·2 | destination rows, `i16` |
+//! | … | 832·H·2 | destination rows, `i16` |
 //!
 //! Feature weights and biases must lie within ±`FEATURE_CLIP · QA` (so that
 //! no sum of a position's features leaves an `i16`), and embedding values
 //! within ±`EMBEDDING_CLIP · QB` (so that no logit leaves an `i32`).
 //!
-//! This file and [`super::arch`] are also compiled into the crate's
+//! This file and [`super::shape`] are also compiled into the crate's
 //! `build.rs`, which refuses to embed a policy that fails these checks.
 
-use super::arch::{PolicyArch, PolicyArchError, PolicyQuant, FROM_ROWS, INPUTS, TO_ROWS};
+use super::shape::{PolicyArch, PolicyArchError, PolicyQuant, FROM_ROWS, INPUTS, TO_ROWS};
 
 /// The file's magic bytes.
 pub const POLICY_MAGIC: [u8; 8] = *b"FIANPOL\x1a";

@@ -1,11 +1,13 @@
 //! A policy network: how likely each legal move is to be the best, for
 //! Monte Carlo tree search (PUCT) to spend its playouts where they pay.
 //!
-//! The shape is declared once in [`PolicyArch`]: the 768 piece-square
-//! features of the position seen from the side to move, a clipped-ReLU
+//! The shape is declared once in [`PolicyArch`]: the piece-square
+//! features of the position seen from the side to move (each piece also
+//! marked attacked or not and defended or not: [`Threats`]), a clipped-ReLU
 //! hidden layer, and a logit per legal move, the dot product of the hidden
 //! layer with the move's from-square row plus its destination row (moving
-//! role and square, or promotion piece and file). The hidden layer is
+//! role and square, or promotion piece and file, and whether the opponent
+//! attacks the destination). The hidden layer is
 //! computed once per position; a move then costs two dot products, run by
 //! the same SIMD kernels as the NNUE (AVX-512, AVX2 or portable, picked at
 //! run time, all giving the same integers).
@@ -36,18 +38,22 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod arch;
+mod embedded;
 pub mod format;
 mod net;
 mod rows;
+mod shape;
 
-pub use arch::{
-    PolicyArch, PolicyArchError, PolicyQuant, FROM_ROWS, HIDDEN_STEP, INPUTS, MAX_FEATURES,
-    MAX_HIDDEN, TO_ROWS,
+pub use embedded::{
+    embedded_policy, load_policy, EMBEDDED_POLICY, EMBEDDED_POLICY_NAME, HAND_POLICY_NAME,
 };
 pub use format::PolicyError;
 pub use net::{LoadPolicyError, PolicyNet};
-pub use rows::{feature_index, features, move_rows};
+pub use rows::{feature_index, features, features_with, move_rows, Threats};
+pub use shape::{
+    PolicyArch, PolicyArchError, PolicyQuant, FROM_ROWS, HIDDEN_STEP, INPUTS, MAX_FEATURES,
+    MAX_HIDDEN, TO_ROWS,
+};
 
 #[cfg(test)]
 mod tests;

@@ -1,8 +1,8 @@
 //! [`PolicyNet`]: a quantized policy network in memory, and its inference.
 
-use super::arch::{PolicyArch, MAX_FEATURES, MAX_HIDDEN};
 use super::format::{self, PolicyError};
-use super::rows::{features, move_rows};
+use super::rows::{features_with, Threats};
+use super::shape::{PolicyArch, MAX_FEATURES, MAX_HIDDEN};
 use crate::nnue::simd::{Job, Kernels, Width};
 use crate::nnue::Simd;
 use arrayvec::ArrayVec;
@@ -185,7 +185,7 @@ impl PolicyNet {
     pub fn hidden_layer<B: Board>(&self, board: &B, out: &mut [i16]) {
         let h = self.arch.hidden;
         let mut rows: ArrayVec<usize, MAX_FEATURES> = ArrayVec::new();
-        features(board, &mut rows);
+        features_with(board, &Threats::of(board), &mut rows);
         let bias = &self.weights[super::INPUTS * h..(super::INPUTS + 1) * h];
         let out = &mut out[..h];
         out.copy_from_slice(bias);
@@ -231,8 +231,9 @@ impl<B: Board> Job for Logits<'_, B> {
     fn run<K: Kernels, W: Width>(self, k: K, _: W) {
         let net = self.net;
         let h = net.arch.hidden;
+        let threats = Threats::of(self.board);
         let mut rows: ArrayVec<usize, MAX_FEATURES> = ArrayVec::new();
-        features(self.board, &mut rows);
+        features_with(self.board, &threats, &mut rows);
         let mut adds: ArrayVec<&[i16], MAX_FEATURES> = ArrayVec::new();
         adds.extend(rows.iter().map(|&f| &net.weights[f * h..(f + 1) * h]));
         let mut hidden = [0i16; MAX_HIDDEN];
@@ -245,7 +246,7 @@ impl<B: Board> Job for Logits<'_, B> {
         }
         let scale = net.logit_scale();
         for (&mv, out) in self.moves.iter().zip(self.out.iter_mut()) {
-            let (from, to) = move_rows(self.board, mv);
+            let (from, to) = threats.move_rows(self.board, mv);
             let sum = k
                 .dot(hidden, net.source_row(from))
                 .wrapping_add(k.dot(hidden, net.destination_row(to)));

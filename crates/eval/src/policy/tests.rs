@@ -46,7 +46,8 @@ fn random_positions(seed: u64, count: usize) -> Vec<Bitboards> {
 }
 
 /// The logits computed the plain way, independently of the inference code:
-/// features found square by square, sums in `i64`, no kernels.
+/// features found square by square with the board's own attack test, sums
+/// in `i64`, no kernels.
 fn reference(net: &PolicyNet, board: &Bitboards, moves: &[Move]) -> Vec<f32> {
     let h = net.arch().hidden;
     let w = net.weights();
@@ -55,9 +56,21 @@ fn reference(net: &PolicyNet, board: &Bitboards, moves: &[Move]) -> Vec<f32> {
         .iter()
         .map(|&x| x as i64)
         .collect();
+    let flip = if board.turn() == fianchetto_board::Color::White {
+        0
+    } else {
+        56
+    };
     for sq in board.occupied() {
         let p = board.piece_at(sq).unwrap();
-        let f = feature_index(board, p, sq);
+        let attacked = board.is_attacked(sq, !p.color) as usize;
+        let defended = board.is_attacked(sq, p.color) as usize;
+        let theirs = (p.color != board.turn()) as usize;
+        let f = (attacked + 2 * defended) * 768
+            + theirs * 384
+            + p.role.index() * 64
+            + (sq.index() ^ flip);
+        assert_eq!(f, feature_index(board, p, sq));
         for (a, &x) in acc.iter_mut().zip(&w[f * h..(f + 1) * h]) {
             *a += x as i64;
         }
@@ -69,6 +82,8 @@ fn reference(net: &PolicyNet, board: &Bitboards, moves: &[Move]) -> Vec<f32> {
         .iter()
         .map(|&m| {
             let (f, t) = move_rows(board, m);
+            assert_eq!(f, m.from().index() ^ flip);
+            assert_eq!(t >= 416, board.is_attacked(m.to(), !board.turn()));
             let sum: i64 = (0..h)
                 .map(|i| hidden[i] * (w[from_at + f * h + i] as i64 + w[to_at + t * h + i] as i64))
                 .sum();

@@ -132,7 +132,7 @@ pub struct MctsConfig {
     pub ir_epsilon: f64,
     /// IP: how many virtual visits the evaluation of a new node is worth.
     pub prior_weight: u32,
-    /// PUCT: the softmax temperature of the move-ordering policy.
+    /// PUCT: the softmax temperature of the policy's logits.
     pub policy_temperature: f64,
     /// Centipawns ↔ win probability: `p = 1 / (1 + e^(-cp / scale))`.
     pub eval_scale: f64,
@@ -228,6 +228,17 @@ impl MctsConfig {
     pub fn node_budget(mut self, nodes: usize) -> MctsConfig {
         self.node_budget = nodes;
         self
+    }
+
+    /// Sets the node budget to what fits in `mb` mebibytes (32 bytes a
+    /// node): how the engine's `Hash` bounds the tree's memory.
+    ///
+    /// ```
+    /// use fianchetto_search::mcts::MctsConfig;
+    /// assert_eq!(MctsConfig::puct().memory_mb(16).node_budget, 16 << 15);
+    /// ```
+    pub fn memory_mb(self, mb: usize) -> MctsConfig {
+        self.node_budget(mb.saturating_mul(1 << 20) / super::tree::NODE_BYTES)
     }
 
     /// Sets the iteration (playout) limit; see [`MctsConfig::iterations`](MctsConfig#structfield.iterations).

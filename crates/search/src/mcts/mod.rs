@@ -55,10 +55,12 @@
 //! ```
 
 mod config;
+mod policy;
 mod tree;
 mod worker;
 
 pub use config::{MctsConfig, Parallelism, Variant};
+pub use policy::{Blend, HandPolicy, NetPolicy, Policy, ENGINE_NET_WEIGHT};
 
 use crate::limits::nps;
 use crate::time::Instant;
@@ -110,8 +112,9 @@ struct LastRoot {
 /// played in the tree and in rollouts, quiescence nodes), many per playout;
 /// whichever is reached first ends the search. See [`MctsConfig`]
 /// ("Iterations and nodes").
-pub struct Mcts<E> {
+pub struct Mcts<E, P = HandPolicy> {
     eval: E,
+    policy: P,
     config: MctsConfig,
     trees: Vec<Tree>,
     last: Option<LastRoot>,
@@ -119,7 +122,7 @@ pub struct Mcts<E> {
     iterations: u64,
 }
 
-impl<E> std::fmt::Debug for Mcts<E> {
+impl<E, P> std::fmt::Debug for Mcts<E, P> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Mcts")
             .field("config", &self.config)
@@ -127,7 +130,7 @@ impl<E> std::fmt::Debug for Mcts<E> {
     }
 }
 
-impl<E> Mcts<E> {
+impl<E> Mcts<E, HandPolicy> {
     /// Plain UCT with the default configuration ([`MctsConfig::default`]):
     /// `w/n + √2·sqrt(ln N / n)` selection and uniformly random rollouts,
     /// `eval` unused. The textbook algorithm, kept for teaching and
@@ -145,10 +148,21 @@ impl<E> Mcts<E> {
         Mcts::with_config(eval, MctsConfig::puct())
     }
 
-    /// MCTS with `config`. The arena is allocated at the first search.
+    /// MCTS with `config`, and (for PUCT) the hand-written policy
+    /// [`HandPolicy`]. The arena is allocated at the first search.
     pub fn with_config(eval: E, config: MctsConfig) -> Mcts<E> {
+        Mcts::with_policy(eval, HandPolicy, config)
+    }
+}
+
+impl<E, P> Mcts<E, P> {
+    /// MCTS with `config` whose PUCT priors come from `policy` (a
+    /// [`NetPolicy`], [`HandPolicy`] or a user's own [`Policy`]); the other
+    /// variants do not read it.
+    pub fn with_policy(eval: E, policy: P, config: MctsConfig) -> Mcts<E, P> {
         Mcts {
             eval,
+            policy,
             config,
             trees: Vec::new(),
             last: None,
@@ -307,7 +321,7 @@ fn child_score(child: &RootChild, scale: f64) -> Score {
     Score((cp.round() as i32).clamp(-Score::MATE_BOUND.0 + 1, Score::MATE_BOUND.0 - 1))
 }
 
-impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Mcts<E> {
+impl<B: MoveGen, E: Evaluator<B> + Clone, P: Policy<B>> Search<B> for Mcts<E, P> {
     fn search(&mut self, game: &Game<B>, limits: &Limits, report: Report<'_>) -> SearchResult {
         let board = game.board().clone();
         let time = TimeManager::new(limits, board.turn());
@@ -352,12 +366,16 @@ impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Mcts<E> {
                 && !limits.infinite,
             time,
             searchmoves: &limits.searchmoves,
+            vloss: if cfg.threads > 1 && cfg.parallelism == Parallelism::Tree {
+                cfg.virtual_loss
+            } else {
+                0
+            },
         };
         // Each search of a game gets its own stream, still reproducible.
         let base_seed = cfg.seed ^ board.hash();
         let seed = |i: usize| splitmix(base_seed.wrapping_add(i as u64));
         let tree_parallel = cfg.threads > 1 && cfg.parallelism == Parallelism::Tree;
-        let vloss = if tree_parallel { cfg.virtual_loss } else { 0 };
         let trees = &self.trees;
         // Reported times count from the very start (arena allocation included),
         // as the deadlines do.
@@ -369,11 +387,12 @@ impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Mcts<E> {
         {
             let shared = &shared;
             let main_eval = self.eval.clone();
+            let main_policy = self.policy.clone();
             let board = &board;
             let history = &history;
             // The main thread's duties every 256 iterations: the soft
             // limits (depth, clock) and the progress reports.
-            let mut main_loop = |_: &Worker<B, E>, done: u64| {
+            let mut main_loop = |_: &Worker<B, E, P>, done: u64| {
                 if done & 255 != 0 {
                     return;
                 }
@@ -399,14 +418,22 @@ impl<B: MoveGen, E: Evaluator<B> + Clone> Search<B> for Mcts<E> {
                         &trees[i.min(trees.len() - 1)]
                     };
                     let eval = self.eval.clone();
+                    let policy = self.policy.clone();
                     let seed = seed(i);
                     s.spawn(move || {
-                        let mut w = Worker::new(tree, shared, board, eval, history, seed, vloss);
+                        let mut w = Worker::new(tree, shared, board, eval, policy, history, seed);
                         w.run(|_, _| {});
                     });
                 }
-                let mut w =
-                    Worker::new(&trees[0], shared, board, main_eval, history, seed(0), vloss);
+                let mut w = Worker::new(
+                    &trees[0],
+                    shared,
+                    board,
+                    main_eval,
+                    main_policy,
+                    history,
+                    seed(0),
+                );
                 w.run(&mut main_loop);
                 // The main thread ending ends the helpers.
                 shared.abort.store(true, Relaxed);

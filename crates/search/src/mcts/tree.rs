@@ -22,6 +22,9 @@ const LEAF: u8 = 0;
 const EXPANDING: u8 = 1;
 const EXPANDED: u8 = 2;
 
+/// The size of a [`Node`].
+pub(crate) const NODE_BYTES: usize = std::mem::size_of::<Node>();
+
 /// One position of the tree, 32 bytes.
 ///
 /// `value` sums results from the point of view of the side that moved

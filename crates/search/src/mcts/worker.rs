@@ -2,11 +2,12 @@
 //! quiescence value) and backpropagation with the solver step.
 
 use super::config::{MctsConfig, Variant};
+use super::policy::Policy;
 use super::tree::{Expansion, Tree};
-use crate::see::{captured_value, mvv_lva, see_ge};
+use crate::see::{mvv_lva, see_ge};
 use crate::time::TimeManager;
 use arrayvec::ArrayVec;
-use fianchetto_board::{Move, Role};
+use fianchetto_board::Move;
 use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{MoveGen, MoveList};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -44,6 +45,9 @@ pub(crate) struct Shared<'a> {
     pub stop_when_full: bool,
     /// Root moves allowed (`searchmoves`); empty for all.
     pub searchmoves: &'a [Move],
+    /// Virtual losses a thread adds to each node on its path (0 unless
+    /// tree parallel).
+    pub vloss: u32,
 }
 
 impl Shared<'_> {
@@ -96,11 +100,12 @@ pub(crate) fn from_child(s: Score) -> Score {
 }
 
 /// A search thread.
-pub(crate) struct Worker<'a, B: MoveGen, E> {
+pub(crate) struct Worker<'a, B: MoveGen, E, P> {
     pub tree: &'a Tree,
     pub shared: &'a Shared<'a>,
     pub root: &'a B,
     pub eval: E,
+    pub policy: P,
     rng: Xoshiro256PlusPlus,
     /// The game's hashes, then the current path's (no allocation: reserved).
     hashes: Vec<u64>,
@@ -111,7 +116,7 @@ pub(crate) struct Worker<'a, B: MoveGen, E> {
     evals: u64,
 }
 
-impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
+impl<'a, B: MoveGen, E: Evaluator<B>, P: Policy<B>> Worker<'a, B, E, P> {
     /// A worker over `tree`; `history` holds the hashes of the game's
     /// positions, the root's last.
     pub fn new(
@@ -119,9 +124,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         shared: &'a Shared<'a>,
         root: &'a B,
         eval: E,
+        policy: P,
         history: &[u64],
         seed: u64,
-        vloss: u32,
     ) -> Self {
         let cfg = shared.config;
         // Rollouts end when this fills up, so an absurd length in the config
@@ -134,11 +139,12 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
             shared,
             root,
             eval,
+            policy,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             base: hashes.len(),
             hashes,
             path: ArrayVec::new(),
-            vloss,
+            vloss: shared.vloss,
             nodes: 0,
             evals: 0,
         }
@@ -280,7 +286,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         }
         let mut children: ArrayVec<(Move, f64), 256> = ArrayVec::new();
         match cfg.variant {
-            Variant::Puct => self.policy(board, &moves, &mut children),
+            Variant::Puct => self.priors(board, &moves, &mut children),
             Variant::Ip => {
                 for &mv in &moves {
                     let mut child = board.clone();
@@ -307,38 +313,18 @@ impl<'a, B: MoveGen, E: Evaluator<B>> Worker<'a, B, E> {
         None
     }
 
-    /// PUCT priors: a softmax over hand-made logits (good captures by SEE
-    /// and victim, checks, queen promotions, castling up; losing captures,
-    /// underpromotions and moves to squares that lose the piece down).
-    /// Sorted best first, so unvisited ties go to the likeliest move.
-    fn policy(&mut self, board: &B, moves: &MoveList, out: &mut ArrayVec<(Move, f64), 256>) {
+    /// PUCT priors: the policy's logits through a softmax at the
+    /// configured temperature, sorted best first, so that unvisited ties go
+    /// to the likeliest move.
+    fn priors(&mut self, board: &B, moves: &MoveList, out: &mut ArrayVec<(Move, f64), 256>) {
         let t = self.shared.config.policy_temperature.max(0.01);
+        let mut logits = [0f32; 256];
+        let logits = &mut logits[..moves.len()];
+        self.policy.logits(board, moves, logits);
         let mut max = f64::NEG_INFINITY;
-        for &mv in moves {
-            let mut l = 0.0;
-            if mv.is_capture() {
-                if see_ge(board, mv, 0) {
-                    l += 1.0 + captured_value(board, mv) as f64 / 300.0;
-                } else {
-                    l -= 1.0;
-                }
-            } else if !see_ge(board, mv, 0) {
-                l -= 1.0;
-            }
-            match mv.promotion() {
-                Some(Role::Queen) => l += 2.0,
-                Some(_) => l -= 2.0,
-                None => {}
-            }
-            if mv.is_castle() {
-                l += 0.5;
-            }
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            if child.in_check() {
-                l += 1.0;
-            }
-            l /= t;
+        for (&mv, &l) in moves.iter().zip(logits.iter()) {
+            // A policy that returns NaN or infinities gets no say.
+            let l = if l.is_finite() { l as f64 / t } else { 0.0 };
             max = f64::max(max, l);
             out.push((mv, l));
         }

@@ -12,7 +12,7 @@ use arrayvec::ArrayVec;
 use fianchetto_board::{Bitboards, Board, Move};
 use fianchetto_data::games::{CutShort, GameError, GameReader, GameRecord, GamesError};
 use fianchetto_data::marlin::DataError;
-use fianchetto_eval::policy::{features, move_rows, MAX_FEATURES};
+use fianchetto_eval::policy::{features_with, Threats, MAX_FEATURES};
 use fianchetto_movegen::{MoveGen, MoveList};
 use std::path::{Path, PathBuf};
 
@@ -70,13 +70,14 @@ pub(crate) fn encode<B: Board>(
     feats: &mut ArrayVec<u16, MAX_FEATURES>,
     codes: &mut ArrayVec<u16, 256>,
 ) {
+    let threats = Threats::of(board);
     let mut rows: ArrayVec<usize, MAX_FEATURES> = ArrayVec::new();
-    features(board, &mut rows);
+    features_with(board, &threats, &mut rows);
     feats.clear();
     feats.extend(rows.into_iter().map(|f| f as u16));
     codes.clear();
     codes.extend(moves.iter().map(|&m| {
-        let (from, to) = move_rows(board, m);
+        let (from, to) = threats.move_rows(board, m);
         encode_move(from, to)
     }));
 }

@@ -68,8 +68,9 @@ impl Layout {
     }
 }
 
-/// A move's two rows in one `u16` (64 × 416 codes fit).
+/// A move's two rows in one `u16` (`FROM_ROWS × TO_ROWS` codes fit).
 pub(crate) fn encode_move(from: usize, to: usize) -> u16 {
+    const _: () = assert!(FROM_ROWS * TO_ROWS <= 1 << 16);
     debug_assert!(from < FROM_ROWS && to < TO_ROWS);
     (from * TO_ROWS + to) as u16
 }

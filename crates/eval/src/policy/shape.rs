@@ -6,14 +6,16 @@
 //! black the board is flipped vertically, so that a network learns one
 //! game, not two.
 
-/// Input features: 2 sides × 6 roles × 64 squares, the side to move's
-/// pieces first (the same layout as the NNUE's plain inputs).
-pub const INPUTS: usize = 768;
+/// Input features: 2 sides × 6 roles × 64 squares (the side to move's
+/// pieces first, as the NNUE's plain inputs), × 4 for whether the piece is
+/// attacked and whether it is defended.
+pub const INPUTS: usize = 4 * 768;
 /// Rows of the from-square table: one per square.
 pub const FROM_ROWS: usize = 64;
 /// Rows of the destination table: one per moving role and square (6 × 64),
-/// then one per promotion piece (knight to queen) and file (4 × 8).
-pub const TO_ROWS: usize = 6 * 64 + 4 * 8;
+/// then one per promotion piece (knight to queen) and file (4 × 8); all
+/// twice, for a destination the opponent attacks or not.
+pub const TO_ROWS: usize = 2 * (6 * 64 + 4 * 8);
 /// The widest hidden layer a policy file may declare.
 pub const MAX_HIDDEN: usize = 512;
 /// Hidden sizes are multiples of this (a 256-bit register of `i16`).
@@ -45,10 +47,12 @@ impl PolicyQuant {
 }
 
 /// The policy network's shape: `h = clamp(b + Σ W[f], 0, 1)` over the
-/// position's features `f`, then for each legal move `m` the logit
+/// position's features `f` (a piece on a square, attacked or not, defended
+/// or not), then for each legal move `m` the logit
 /// `h · (F[from(m)] + T[to(m)])`, where `F` holds a row per from-square
 /// and `T` a row per moving role and destination (or promotion piece and
-/// file). The softmax of the logits over the legal moves is the policy.
+/// file), attacked by the opponent or not. The softmax of the logits over
+/// the legal moves is the policy.
 ///
 /// A move costs two dot products of the hidden size; the hidden layer is
 /// computed once per position. The from-row and the destination row
@@ -60,7 +64,7 @@ impl PolicyQuant {
 /// use fianchetto_eval::policy::{PolicyArch, TO_ROWS};
 ///
 /// let arch = PolicyArch::new(64)?;
-/// assert_eq!(arch.weight_count(), (768 + 1 + 64 + TO_ROWS) * 64);
+/// assert_eq!(arch.weight_count(), (4 * 768 + 1 + 64 + TO_ROWS) * 64);
 /// assert!(PolicyArch::new(70).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -131,6 +135,6 @@ impl PolicyArch {
 
 impl std::fmt::Display for PolicyArch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "768 -> {} -> moves", self.hidden)
+        write!(f, "3072 -> {} -> moves", self.hidden)
     }
 }

@@ -1,0 +1,92 @@
+//! MCTS's costs: the policy's logits for one position (the policy network
+//! with each kernel version the CPU runs, and the hand-written policy),
+//! and whole searches of a fixed number of playouts with either policy
+//! (playouts per second on one thread).
+//! Run: `cargo bench --bench mcts`. Throughput is positions or playouts per
+//! second ("elem/s").
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use fianchetto::board::{Bitboards, Board};
+use fianchetto::eval::nnue::Simd;
+use fianchetto::eval::policy::embedded_policy;
+use fianchetto::eval::Nnue;
+use fianchetto::movegen::{Game, MoveGen};
+use fianchetto::search::mcts::{HandPolicy, Mcts, MctsConfig, NetPolicy, Policy};
+use fianchetto::search::{Limits, Search};
+use std::hint::black_box;
+
+const POSITIONS: &[(&str, &str)] = &[
+    (
+        "start",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ),
+    (
+        "kiwipete",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ),
+    (
+        "middlegame",
+        "r1bq1rk1/pp2bppp/2n1pn2/2pp4/2PP4/2N1PN2/PP3PPP/R1BQKB1R w KQ - 0 8",
+    ),
+    ("endgame", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
+];
+
+/// Playouts per search in the whole-search benchmark.
+const PLAYOUTS: u64 = 2_000;
+
+fn bench(c: &mut Criterion) {
+    let (Ok(net), Ok(nnue)) = (embedded_policy(), Nnue::embedded()) else {
+        eprintln!("the embedded networks do not load: nothing to measure");
+        return;
+    };
+    let boards: Vec<Bitboards> = POSITIONS
+        .iter()
+        .filter_map(|(_, fen)| Bitboards::from_fen(fen).ok())
+        .collect();
+    let moves: Vec<_> = boards.iter().map(|b| b.legal_moves()).collect();
+    let mut out = [0f32; 256];
+
+    let mut group = c.benchmark_group("policy-logits");
+    group.throughput(Throughput::Elements(boards.len() as u64));
+    for simd in Simd::supported() {
+        group.bench_function(BenchmarkId::new("net", simd.name()), |b| {
+            b.iter(|| {
+                for (board, moves) in boards.iter().zip(&moves) {
+                    net.logits_with(simd, black_box(board), moves, &mut out);
+                }
+                black_box(out[0])
+            })
+        });
+    }
+    group.bench_function(BenchmarkId::new("hand", "-"), |b| {
+        let mut hand = HandPolicy;
+        b.iter(|| {
+            for (board, moves) in boards.iter().zip(&moves) {
+                hand.logits(black_box(board), moves, &mut out);
+            }
+            black_box(out[0])
+        })
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("mcts-playouts");
+    group.throughput(Throughput::Elements(PLAYOUTS));
+    group.sample_size(10);
+    let config = MctsConfig::puct().iterations(PLAYOUTS).reuse_tree(false);
+    for ((name, _), board) in POSITIONS.iter().zip(&boards) {
+        let game = Game::new(board.clone());
+        let mut with_net =
+            Mcts::with_policy(nnue.clone(), NetPolicy::new(net.clone()), config.clone());
+        group.bench_function(BenchmarkId::new("net", name), |b| {
+            b.iter(|| black_box(with_net.search(&game, &Limits::default(), &mut |_| {})))
+        });
+        let mut with_hand = Mcts::with_config(nnue.clone(), config.clone());
+        group.bench_function(BenchmarkId::new("hand", name), |b| {
+            b.iter(|| black_box(with_hand.search(&game, &Limits::default(), &mut |_| {})))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
