@@ -180,8 +180,17 @@ impl Sprt {
         n as f64 * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
     }
 
-    /// What the test says about `tally`.
+    /// Pairs before the test may decide. The normal approximation of the
+    /// pentanomial needs a spread: after one pair of two wins, the
+    /// regularised counts alone gave an LLR past the H1 bound.
+    pub const MIN_PAIRS: u64 = 10;
+
+    /// What the test says about `tally` (always [`Verdict::Continue`]
+    /// before [`Sprt::MIN_PAIRS`] pairs).
     pub fn verdict(&self, tally: &Tally) -> Verdict {
+        if tally.pairs.iter().sum::<u64>() < Sprt::MIN_PAIRS {
+            return Verdict::Continue;
+        }
         let llr = self.llr(tally);
         let (lower, upper) = self.bounds();
         if llr >= upper {
@@ -204,6 +213,23 @@ mod tests {
         assert!((elo(0.75) - 190.85).abs() < 0.01);
         assert!((expected_score(elo(0.3)) - 0.3).abs() < 1e-9);
         assert!(elo(1.0).is_finite() && elo(0.0).is_finite());
+    }
+
+    #[test]
+    fn one_or_a_few_pairs_never_decide() {
+        let sprt = Sprt::new(0.0, 10.0);
+        let mut t = Tally::default();
+        for _ in 0..Sprt::MIN_PAIRS - 1 {
+            t.add_game(1.0);
+            t.add_game(1.0);
+            t.add_pair_only(2.0);
+            // One pair of two wins alone gave an LLR past the H1 bound.
+            assert_eq!(sprt.verdict(&t), Verdict::Continue);
+        }
+        t.add_game(1.0);
+        t.add_game(1.0);
+        t.add_pair_only(2.0);
+        assert_eq!(sprt.verdict(&t), Verdict::H1);
     }
 
     #[test]
