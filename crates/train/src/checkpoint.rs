@@ -25,7 +25,9 @@
 //! Version 2 checkpoints (trainers before the architecture was a setting)
 //! are refused with a message; their networks still load.
 
+use crate::fields::{self, check_seal, seal, FieldError, Fields, CHECKSUM};
 use crate::model::Layout;
+use crate::progress::{expected_len, HistoryEntry, Saved, SavedRef, STATE};
 use crate::runfile::RunFile;
 use crate::trainer::EpochStats;
 use crate::{TrainConfig, TrainError, Trainer};
@@ -38,10 +40,6 @@ pub const CHECKPOINT_VERSION: u32 = 3;
 /// The most bytes of settings text a checkpoint may hold.
 const MAX_SETTINGS: usize = 1 << 16;
 const PREFIX: usize = 16;
-const ENTRY: usize = 36;
-const CHECKSUM: usize = 8;
-/// Bytes between the settings and the history.
-const STATE: usize = 8 + 8 + 8 + 4 + 8 + 8 + 8 + 4;
 
 /// Why a checkpoint was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -80,66 +78,49 @@ pub enum CheckpointError {
     Invalid(String),
 }
 
-fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3)
-    })
-}
-
 /// A saved run, decoded and checked: read one with
 /// [`Checkpoint::from_bytes`] or [`Checkpoint::read`], continue it with
 /// [`Trainer::resume`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checkpoint {
     pub(crate) config: TrainConfig,
-    pub(crate) positions: u64,
-    pub(crate) fingerprint: u64,
-    pub(crate) step: u64,
-    pub(crate) epoch: u32,
-    pub(crate) cursor: u64,
-    pub(crate) epoch_loss: f64,
-    pub(crate) epoch_seconds: f64,
-    pub(crate) history: Vec<EpochStats>,
-    pub(crate) params: Vec<f32>,
-    pub(crate) m: Vec<f32>,
-    pub(crate) v: Vec<f32>,
+    pub(crate) saved: Saved<EpochStats>,
 }
 
-/// Reads little-endian fields from a slice whose length was checked.
-struct Fields<'a> {
-    bytes: &'a [u8],
-    at: usize,
+impl From<FieldError> for CheckpointError {
+    fn from(e: FieldError) -> CheckpointError {
+        match e {
+            FieldError::TooShort(len) => CheckpointError::TooShort(len),
+            FieldError::Magic => CheckpointError::Magic,
+            FieldError::Version(version) => CheckpointError::Version(version),
+            FieldError::Invalid(what) => CheckpointError::Invalid(what),
+            FieldError::Checksum { expected, got } => CheckpointError::Checksum { expected, got },
+        }
+    }
 }
 
-impl Fields<'_> {
-    fn take<const N: usize>(&mut self) -> Result<[u8; N], CheckpointError> {
-        let out = self
-            .bytes
-            .get(self.at..self.at + N)
-            .and_then(|s| <[u8; N]>::try_from(s).ok())
-            .ok_or_else(|| CheckpointError::Invalid("a field past the end".into()))?;
-        self.at += N;
-        Ok(out)
+impl HistoryEntry for EpochStats {
+    const BYTES: usize = 36;
+
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.epoch.to_le_bytes());
+        out.extend_from_slice(&self.train_loss.to_le_bytes());
+        out.extend_from_slice(&self.val_loss.unwrap_or(f64::NAN).to_le_bytes());
+        out.extend_from_slice(&self.positions.to_le_bytes());
+        out.extend_from_slice(&self.seconds.to_le_bytes());
     }
-    fn u32(&mut self) -> Result<u32, CheckpointError> {
-        self.take().map(u32::from_le_bytes)
-    }
-    fn u64(&mut self) -> Result<u64, CheckpointError> {
-        self.take().map(u64::from_le_bytes)
-    }
-    fn f64(&mut self) -> Result<f64, CheckpointError> {
-        self.take().map(f64::from_le_bytes)
-    }
-    fn floats(&mut self, n: usize) -> Result<Vec<f32>, CheckpointError> {
-        let bytes = self
-            .bytes
-            .get(self.at..self.at + 4 * n)
-            .ok_or_else(|| CheckpointError::Invalid("weights past the end".into()))?;
-        self.at += 4 * n;
-        Ok(bytes
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect())
+
+    fn read(f: &mut Fields<'_>) -> Result<EpochStats, FieldError> {
+        let epoch = f.u32()?;
+        let train_loss = f.f64()?;
+        let val = f.f64()?;
+        Ok(EpochStats {
+            epoch,
+            train_loss,
+            val_loss: (!val.is_nan()).then_some(val),
+            positions: f.u64()?,
+            seconds: f.f64()?,
+        })
     }
 }
 
@@ -152,32 +133,23 @@ impl Checkpoint {
 
     /// Epochs the saved run completed.
     pub fn epochs_done(&self) -> u32 {
-        self.epoch
+        self.saved.progress.epoch
     }
 
     /// Positions of the next epoch it had already trained on.
     pub fn epoch_progress(&self) -> u64 {
-        self.cursor
+        self.saved.progress.cursor
     }
 
     /// The statistics of its completed epochs.
     pub fn history(&self) -> &[EpochStats] {
-        &self.history
+        &self.saved.progress.history
     }
 
     /// Decodes a checkpoint, refusing anything that is not exactly one.
     pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
-        if bytes.len() < PREFIX + STATE + CHECKSUM {
-            return Err(CheckpointError::TooShort(bytes.len()));
-        }
-        if bytes[0..8] != CHECKPOINT_MAGIC {
-            return Err(CheckpointError::Magic);
-        }
-        let mut f = Fields { bytes, at: 8 };
-        let version = f.u32()?;
-        if version != CHECKPOINT_VERSION {
-            return Err(CheckpointError::Version(version));
-        }
+        let min = PREFIX + STATE + CHECKSUM;
+        let mut f = fields::open(bytes, min, &CHECKPOINT_MAGIC, CHECKPOINT_VERSION)?;
         let text_len = f.u32()? as usize;
         if text_len > MAX_SETTINGS || PREFIX + text_len + STATE + CHECKSUM > bytes.len() {
             return Err(CheckpointError::Invalid(format!(
@@ -193,14 +165,8 @@ impl Checkpoint {
             .fresh()
             .map_err(|e| CheckpointError::Invalid(e.to_string()))?;
         let p = Layout::new(&config.arch).len();
-        let history_at = PREFIX + text_len + STATE;
-        let entries = u32::from_le_bytes(
-            bytes[history_at - 4..history_at]
-                .try_into()
-                .map_err(|_| CheckpointError::TooShort(bytes.len()))?,
-        );
-        let expected =
-            (history_at + CHECKSUM) as u64 + ENTRY as u64 * u64::from(entries) + 12 * p as u64;
+        let at = PREFIX + text_len;
+        let (entries, expected) = expected_len::<EpochStats>(bytes, at, p as u64)?;
         if bytes.len() as u64 != expected {
             return Err(CheckpointError::Length {
                 arch: config.arch.to_string(),
@@ -209,70 +175,10 @@ impl Checkpoint {
                 got: bytes.len() as u64,
             });
         }
-        let body = bytes.len() - CHECKSUM;
-        let stored = u64::from_le_bytes(
-            bytes[body..]
-                .try_into()
-                .map_err(|_| CheckpointError::TooShort(bytes.len()))?,
-        );
-        let computed = fnv1a64(&bytes[..body]);
-        if stored != computed {
-            return Err(CheckpointError::Checksum {
-                expected: stored,
-                got: computed,
-            });
-        }
-        f.at = PREFIX + text_len;
-        let positions = f.u64()?;
-        let fingerprint = f.u64()?;
-        let step = f.u64()?;
-        let epoch = f.u32()?;
-        let cursor = f.u64()?;
-        let epoch_loss = f.f64()?;
-        let epoch_seconds = f.f64()?;
-        let _entries = f.u32()?;
-        if entries != epoch {
-            return Err(CheckpointError::Invalid(format!(
-                "{entries} history entries for {epoch} completed epochs"
-            )));
-        }
-        let mut history = Vec::with_capacity(entries as usize);
-        for _ in 0..entries {
-            let epoch = f.u32()?;
-            let train_loss = f.f64()?;
-            let val = f.f64()?;
-            let positions = f.u64()?;
-            let seconds = f.f64()?;
-            history.push(EpochStats {
-                epoch,
-                train_loss,
-                val_loss: (!val.is_nan()).then_some(val),
-                positions,
-                seconds,
-            });
-        }
-        let params = f.floats(p)?;
-        let m = f.floats(p)?;
-        let v = f.floats(p)?;
-        if let Some(bad) = params.iter().chain(&m).chain(&v).find(|x| !x.is_finite()) {
-            return Err(CheckpointError::Invalid(format!(
-                "a weight or moment that is not a finite number ({bad})"
-            )));
-        }
-        Ok(Checkpoint {
-            config,
-            positions,
-            fingerprint,
-            step,
-            epoch,
-            cursor,
-            epoch_loss,
-            epoch_seconds,
-            history,
-            params,
-            m,
-            v,
-        })
+        check_seal(bytes)?;
+        f.at = at;
+        let saved = Saved::read(&mut f, p)?;
+        Ok(Checkpoint { config, saved })
     }
 
     /// Reads and decodes the checkpoint file `path`.
@@ -297,35 +203,14 @@ impl Trainer {
             ..RunFile::default()
         }
         .to_text();
-        let p = self.params.len();
-        let mut out = Vec::with_capacity(
-            PREFIX + text.len() + STATE + ENTRY * self.history.len() + 12 * p + CHECKSUM,
-        );
+        let saved = self.saved();
+        let mut out = Vec::with_capacity(PREFIX + text.len() + saved.byte_len() + CHECKSUM);
         out.extend_from_slice(&CHECKPOINT_MAGIC);
         out.extend_from_slice(&CHECKPOINT_VERSION.to_le_bytes());
         out.extend_from_slice(&(text.len() as u32).to_le_bytes());
         out.extend_from_slice(text.as_bytes());
-        for word in [self.data.len(), self.data.fingerprint(), self.step] {
-            out.extend_from_slice(&word.to_le_bytes());
-        }
-        out.extend_from_slice(&self.epoch.to_le_bytes());
-        out.extend_from_slice(&self.cursor.to_le_bytes());
-        out.extend_from_slice(&self.epoch_loss.to_le_bytes());
-        out.extend_from_slice(&self.epoch_seconds.to_le_bytes());
-        out.extend_from_slice(&(self.history.len() as u32).to_le_bytes());
-        debug_assert_eq!(out.len(), PREFIX + text.len() + STATE);
-        for e in &self.history {
-            out.extend_from_slice(&e.epoch.to_le_bytes());
-            out.extend_from_slice(&e.train_loss.to_le_bytes());
-            out.extend_from_slice(&e.val_loss.unwrap_or(f64::NAN).to_le_bytes());
-            out.extend_from_slice(&e.positions.to_le_bytes());
-            out.extend_from_slice(&e.seconds.to_le_bytes());
-        }
-        for x in self.params.iter().chain(&self.m).chain(&self.v) {
-            out.extend_from_slice(&x.to_le_bytes());
-        }
-        let sum = fnv1a64(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
+        saved.write(&mut out);
+        seal(&mut out);
         out
     }
 
@@ -334,17 +219,15 @@ impl Trainer {
     pub fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
             config: self.config.clone(),
-            positions: self.data.len(),
-            fingerprint: self.data.fingerprint(),
-            step: self.step,
-            epoch: self.epoch,
-            cursor: self.cursor,
-            epoch_loss: self.epoch_loss,
-            epoch_seconds: self.epoch_seconds,
-            history: self.history.clone(),
-            params: self.params.clone(),
-            m: self.m.clone(),
-            v: self.v.clone(),
+            saved: self.saved().to_saved(),
+        }
+    }
+
+    fn saved(&self) -> SavedRef<'_, EpochStats> {
+        SavedRef {
+            data: (self.data.len(), self.data.fingerprint()),
+            progress: &self.progress,
+            weights: [&self.params, &self.m, &self.v],
         }
     }
 
@@ -352,16 +235,5 @@ impl Trainer {
     /// renamed over it).
     pub fn save_checkpoint(&self, path: &Path) -> Result<(), TrainError> {
         crate::write_atomic(path, &self.checkpoint_bytes())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fnv_reference_values() {
-        assert_eq!(fnv1a64(b""), 0xCBF2_9CE4_8422_2325);
-        assert_eq!(fnv1a64(b"a"), 0xAF63_DC4C_8601_EC8C);
     }
 }

@@ -99,11 +99,14 @@
 
 pub mod checkpoint;
 mod data;
+mod epochs;
+mod fields;
 pub mod loader;
 mod model;
 mod optim;
 pub mod plot;
 pub mod policy;
+mod progress;
 pub mod runfile;
 mod trainer;
 
@@ -117,7 +120,6 @@ pub use trainer::{EpochStats, Trainer};
 use fianchetto_data::games::Filter;
 use fianchetto_data::marlin::DataError;
 use fianchetto_eval::nnue::{Arch, KingBuckets};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
@@ -195,6 +197,43 @@ impl Default for TrainConfig {
     }
 }
 
+/// Checks the learning rate, its schedule and the weight decay, the
+/// optimiser's settings both trainers share (with the same messages).
+pub(crate) fn check_optimiser(
+    lr: f32,
+    schedule: LrSchedule,
+    weight_decay: f32,
+) -> Result<(), TrainError> {
+    if !(lr.is_finite() && lr > 0.0 && lr <= 1.0) {
+        return Err(TrainError::Config(format!(
+            "learning rate {lr} must be in (0, 1]"
+        )));
+    }
+    schedule.validate().map_err(TrainError::Config)?;
+    if !(weight_decay.is_finite() && weight_decay >= 0.0 && weight_decay * lr < 1.0) {
+        return Err(TrainError::Config(format!(
+            "weight decay {weight_decay} must be at least 0 and below 1/lr"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks the validation fraction and the thread count, as both trainers
+/// bound them.
+pub(crate) fn check_split_and_threads(val_fraction: f32, threads: usize) -> Result<(), TrainError> {
+    if !(0.0..=0.5).contains(&val_fraction) {
+        return Err(TrainError::Config(format!(
+            "validation fraction {val_fraction} must be in [0, 0.5]"
+        )));
+    }
+    if !(1..=1024).contains(&threads) {
+        return Err(TrainError::Config(format!(
+            "threads {threads} must be 1 to 1024"
+        )));
+    }
+    Ok(())
+}
+
 impl TrainConfig {
     /// Checks every setting, naming the first that is out of range.
     pub fn validate(&self) -> Result<(), TrainError> {
@@ -213,33 +252,13 @@ impl TrainConfig {
         if self.batch_size == 0 || self.batch_size > u32::MAX as usize {
             return bad(format!("batch size {} must be at least 1", self.batch_size));
         }
-        if !(self.lr.is_finite() && self.lr > 0.0 && self.lr <= 1.0) {
-            return bad(format!("learning rate {} must be in (0, 1]", self.lr));
-        }
-        self.lr_schedule.validate().map_err(TrainError::Config)?;
-        if !(self.weight_decay.is_finite()
-            && self.weight_decay >= 0.0
-            && self.weight_decay * self.lr < 1.0)
-        {
-            return bad(format!(
-                "weight decay {} must be at least 0 and below 1/lr",
-                self.weight_decay
-            ));
-        }
+        check_optimiser(self.lr, self.lr_schedule, self.weight_decay)?;
         for (name, w) in [("wdl", self.wdl), ("wdl-end", self.wdl_end)] {
             if !(0.0..=1.0).contains(&w) {
                 return bad(format!("{name} weight {w} must be in [0, 1]"));
             }
         }
-        if !(0.0..=0.5).contains(&self.val_fraction) {
-            return bad(format!(
-                "validation fraction {} must be in [0, 0.5]",
-                self.val_fraction
-            ));
-        }
-        if !(1..=1024).contains(&self.threads) {
-            return bad(format!("threads {} must be 1 to 1024", self.threads));
-        }
+        check_split_and_threads(self.val_fraction, self.threads)?;
         if self.chunk == 0 || self.chunk > 1 << 32 {
             return bad(format!("chunk {} must be 1 to 2^32 positions", self.chunk));
         }
@@ -581,55 +600,27 @@ pub fn run(
     stop: &AtomicBool,
     on_epoch: &mut dyn FnMut(&EpochStats),
 ) -> Result<RunOutcome, TrainError> {
-    while !trainer.is_finished() {
-        let bar = if progress {
-            let bar = ProgressBar::new(trainer.train_len()).with_position(trainer.epoch_progress());
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "epoch {prefix} {bar:40} {human_pos}/{human_len} positions, {msg}, ETA {eta}",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-            bar.set_prefix(format!(
-                "{}/{}",
-                trainer.epochs_done() + 1,
-                trainer.config().epochs
-            ));
-            bar.reset_eta();
-            bar
-        } else {
-            ProgressBar::hidden()
-        };
-        let (started, from) = (std::time::Instant::now(), trainer.epoch_progress());
-        let done = trainer.train_epoch_with(Some(stop), &mut |p| {
-            bar.set_position(p);
-            let rate = p.saturating_sub(from) as f64 / started.elapsed().as_secs_f64().max(1e-9);
-            bar.set_message(format!("{rate:.0} positions/s"));
-        });
-        let done = match done {
-            Ok(done) => done,
-            Err(e) => {
-                bar.finish_and_clear();
-                return Err(e);
-            }
-        };
-        bar.finish_and_clear();
-        match done {
-            Some(stats) => {
-                save_outputs(trainer, out)?;
-                on_epoch(&stats);
-            }
-            None => {
-                save_outputs(trainer, out)?;
-                return Ok(RunOutcome::Interrupted {
-                    epochs_done: trainer.epochs_done(),
-                    positions: trainer.epoch_progress(),
-                });
-            }
-        }
+    epochs::run(trainer, out, progress, stop, on_epoch)
+}
+
+impl epochs::Epochs for Trainer {
+    type Stats = EpochStats;
+
+    fn standing(&self) -> epochs::Standing {
+        epochs::Standing::of(&self.progress, self.config.epochs, self.train_len())
     }
-    save_outputs(trainer, out)?;
-    Ok(RunOutcome::Finished)
+
+    fn train_or_stop(
+        &mut self,
+        stop: &AtomicBool,
+        on_batch: &mut dyn FnMut(u64),
+    ) -> Result<Option<EpochStats>, TrainError> {
+        self.train_epoch_with(Some(stop), on_batch)
+    }
+
+    fn save(&self, out: &Path) -> Result<(), TrainError> {
+        save_outputs(self, out)
+    }
 }
 
 /// The README's example, compiled and run as a doctest.

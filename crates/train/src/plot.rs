@@ -14,19 +14,10 @@ pub const PLOT_SIZE: (u32, u32) = (800, 500);
 /// The SVG text of the loss curve of `history` (an empty history gives an
 /// empty chart).
 pub fn loss_curve_svg(history: &[EpochStats]) -> Result<String, TrainError> {
-    let train: Vec<(f64, f64)> = history
-        .iter()
-        .map(|e| (e.epoch as f64, e.train_loss))
-        .collect();
-    let val: Vec<(f64, f64)> = history
-        .iter()
-        .filter_map(|e| e.val_loss.map(|v| (e.epoch as f64, v)))
-        .collect();
     curve_svg(
         "NNUE training: loss per epoch",
         "loss (mean squared error)",
-        &train,
-        &val,
+        history.iter().map(|e| (e.epoch, e.train_loss, e.val_loss)),
     )
 }
 
@@ -36,17 +27,22 @@ pub fn write_loss_curve(path: &Path, history: &[EpochStats]) -> Result<(), Train
     crate::write_atomic(path, svg.as_bytes())
 }
 
-/// The SVG text of a chart titled `caption` of a training and a validation
-/// loss per epoch, given as (epoch, loss) points (those that are not finite
-/// are left out), the y axis named `y_desc`.
+/// The SVG text of a chart titled `caption` of the training and the
+/// validation loss of `epochs`, given as (epoch, training loss, validation
+/// loss if any) (losses that are not finite are left out), the y axis
+/// named `y_desc`: what both trainers' statistics plot.
 pub(crate) fn curve_svg(
     caption: &str,
     y_desc: &str,
-    train: &[(f64, f64)],
-    val: &[(f64, f64)],
+    epochs: impl Iterator<Item = (u32, f64, Option<f64>)>,
 ) -> Result<String, TrainError> {
+    let (mut train, mut val) = (Vec::new(), Vec::new());
+    for (epoch, train_loss, val_loss) in epochs {
+        train.push((f64::from(epoch), train_loss));
+        val.extend(val_loss.map(|v| (f64::from(epoch), v)));
+    }
     let mut svg = String::new();
-    draw(&mut svg, caption, y_desc, train, val).map_err(|e| TrainError::Plot(e.to_string()))?;
+    draw(&mut svg, caption, y_desc, &train, &val).map_err(|e| TrainError::Plot(e.to_string()))?;
     Ok(svg)
 }
 

@@ -6,6 +6,7 @@ use crate::data::{sigmoid, target, TrainData};
 use crate::loader::{rng, Plan, Window, STREAM_INIT};
 use crate::model::{self, Layout, Worker};
 use crate::optim::{adamw_step, learning_rate, wdl_weight, Step};
+use crate::progress::Progress;
 use crate::{TrainConfig, TrainError};
 use fianchetto_data::marlin::PackedBoard;
 use fianchetto_eval::nnue::format::output_weight_total;
@@ -66,15 +67,7 @@ pub struct Trainer {
     pub(crate) params: Vec<f32>,
     pub(crate) m: Vec<f32>,
     pub(crate) v: Vec<f32>,
-    /// Optimiser steps taken.
-    pub(crate) step: u64,
-    /// Epochs completed.
-    pub(crate) epoch: u32,
-    /// Positions of the current epoch already trained on.
-    pub(crate) cursor: u64,
-    pub(crate) epoch_loss: f64,
-    pub(crate) epoch_seconds: f64,
-    pub(crate) history: Vec<EpochStats>,
+    pub(crate) progress: Progress<EpochStats>,
     workers: Vec<Worker>,
     window: Option<Window>,
     buf: Vec<PackedBoard>,
@@ -85,8 +78,8 @@ impl std::fmt::Debug for Trainer {
         f.debug_struct("Trainer")
             .field("config", &self.config)
             .field("positions", &self.data.len())
-            .field("epoch", &self.epoch)
-            .field("step", &self.step)
+            .field("epoch", &self.progress.epoch)
+            .field("step", &self.progress.step)
             .finish()
     }
 }
@@ -230,42 +223,14 @@ impl Trainer {
         data: TrainData,
     ) -> Result<Trainer, TrainError> {
         config.validate()?;
-        let differs = checkpoint.config.differences(&config);
-        if !differs.is_empty() {
-            return Err(TrainError::Resume(format!(
-                "the checkpoint was made with other settings ({}; checkpoint vs now)",
-                differs.join(", ")
-            )));
-        }
-        if checkpoint.positions != data.len() || checkpoint.fingerprint != data.fingerprint() {
-            return Err(TrainError::Resume(format!(
-                "the checkpoint was made on other data ({} positions, fingerprint {:016x}; \
-                 now {} positions, fingerprint {:016x}): pass the same files in the same order",
-                checkpoint.positions,
-                checkpoint.fingerprint,
-                data.len(),
-                data.fingerprint()
-            )));
-        }
-        let mut trainer = Self::assemble(
-            config,
-            data,
-            checkpoint.params,
-            Some((checkpoint.m, checkpoint.v)),
+        let saved = checkpoint.saved;
+        saved.check_fits(
+            checkpoint.config.differences(&config),
+            data.len(),
+            data.fingerprint(),
         )?;
-        if checkpoint.cursor > trainer.plan.train_len() {
-            return Err(TrainError::Resume(format!(
-                "the checkpoint is {} positions into an epoch of {}",
-                checkpoint.cursor,
-                trainer.plan.train_len()
-            )));
-        }
-        trainer.step = checkpoint.step;
-        trainer.epoch = checkpoint.epoch;
-        trainer.cursor = checkpoint.cursor;
-        trainer.epoch_loss = checkpoint.epoch_loss;
-        trainer.epoch_seconds = checkpoint.epoch_seconds;
-        trainer.history = checkpoint.history;
+        let mut trainer = Self::assemble(config, data, saved.params, Some((saved.m, saved.v)))?;
+        trainer.progress = saved.progress.fitting(trainer.plan.train_len())?;
         Ok(trainer)
     }
 
@@ -300,12 +265,7 @@ impl Trainer {
             params,
             m,
             v,
-            step: 0,
-            epoch: 0,
-            cursor: 0,
-            epoch_loss: 0.0,
-            epoch_seconds: 0.0,
-            history: Vec::new(),
+            progress: Progress::default(),
             workers,
             window: None,
             buf: Vec::new(),
@@ -342,23 +302,23 @@ impl Trainer {
 
     /// Epochs completed.
     pub fn epochs_done(&self) -> u32 {
-        self.epoch
+        self.progress.epoch
     }
 
     /// Whether [`TrainConfig::epochs`] epochs are done.
     pub fn is_finished(&self) -> bool {
-        self.epoch >= self.config.epochs
+        self.progress.epoch >= self.config.epochs
     }
 
     /// Positions of the current epoch already trained on (non-zero only
     /// after an interrupted [`train_epoch_with`](Self::train_epoch_with)).
     pub fn epoch_progress(&self) -> u64 {
-        self.cursor
+        self.progress.cursor
     }
 
     /// Optimiser steps taken (one per batch).
     pub fn steps(&self) -> u64 {
-        self.step
+        self.progress.step
     }
 
     /// Optimiser steps of the whole run, as planned.
@@ -374,9 +334,9 @@ impl Trainer {
             c.lr,
             c.lr_schedule,
             c.warmup,
-            self.step,
+            self.progress.step,
             self.total_steps,
-            self.epoch,
+            self.progress.epoch,
         )
     }
 
@@ -386,14 +346,14 @@ impl Trainer {
         wdl_weight(
             self.config.wdl,
             self.config.wdl_end,
-            self.step,
+            self.progress.step,
             self.total_steps,
         )
     }
 
     /// The statistics of every epoch completed, in order.
     pub fn history(&self) -> &[EpochStats] {
-        &self.history
+        &self.progress.history
     }
 
     /// Changes the number of threads (results then differ from a run with
@@ -435,19 +395,22 @@ impl Trainer {
     ) -> Result<Option<EpochStats>, TrainError> {
         let len = self.plan.train_len();
         let batch = self.config.batch_size as u64;
-        while self.cursor < len {
+        while self.progress.cursor < len {
             if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                 return Ok(None);
             }
             let started = Instant::now();
-            let Some((w, start)) = self.plan.window_at(self.epoch, self.cursor) else {
+            let Some((w, start)) = self
+                .plan
+                .window_at(self.progress.epoch, self.progress.cursor)
+            else {
                 break;
             };
-            if self.window.as_ref().map(|win| win.key) != Some((self.epoch, w)) {
+            if self.window.as_ref().map(|win| win.key) != Some((self.progress.epoch, w)) {
                 self.window = None;
                 let window = self.plan.load(
                     &self.data,
-                    self.epoch,
+                    self.progress.epoch,
                     w,
                     start,
                     self.config.mirror,
@@ -457,31 +420,26 @@ impl Trainer {
             }
             let (from, to) = match &self.window {
                 Some(win) => {
-                    let from = self.cursor - win.start;
+                    let from = self.progress.cursor - win.start;
                     let to = (from + batch).min(win.positions.len() as u64);
                     (from as usize, to as usize)
                 }
                 None => break,
             };
             self.train_batch(from, to);
-            self.cursor += (to - from) as u64;
-            self.epoch_seconds += started.elapsed().as_secs_f64();
-            on_batch(self.cursor);
+            self.progress.cursor += (to - from) as u64;
+            self.progress.epoch_seconds += started.elapsed().as_secs_f64();
+            on_batch(self.progress.cursor);
         }
         self.window = None;
         let stats = EpochStats {
-            epoch: self.epoch + 1,
-            train_loss: self.epoch_loss / len as f64,
+            epoch: self.progress.epoch + 1,
+            train_loss: self.progress.epoch_loss / len as f64,
             val_loss: self.validation_loss(),
             positions: len,
-            seconds: self.epoch_seconds,
+            seconds: self.progress.epoch_seconds,
         };
-        self.history.push(stats);
-        self.epoch += 1;
-        self.cursor = 0;
-        self.epoch_loss = 0.0;
-        self.epoch_seconds = 0.0;
-        Ok(Some(stats))
+        Ok(Some(self.progress.end_epoch(stats)))
     }
 
     /// One batch: positions `from..to` of the loaded window, split among
@@ -507,14 +465,14 @@ impl Trainer {
         let (first, rest) = self.workers.split_at_mut(1);
         let total = &mut first[0];
         for worker in rest {
-            self.epoch_loss += std::mem::take(&mut worker.loss);
+            self.progress.epoch_loss += std::mem::take(&mut worker.loss);
             worker.drain_into(total);
         }
-        self.epoch_loss += std::mem::take(&mut total.loss);
-        self.step += 1;
+        self.progress.epoch_loss += std::mem::take(&mut total.loss);
+        self.progress.step += 1;
         let quant = self.config.arch.quant;
         let step = Step {
-            t: self.step,
+            t: self.progress.step,
             lr,
             weight_decay: self.config.weight_decay,
             feature_clip: quant.feature_clip(),

@@ -13,7 +13,7 @@ use fianchetto_train::{
     self as train, ConfigRequest, LrSchedule, RunFile, RunOutcome, TrainData, TrainError,
 };
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -234,20 +234,10 @@ pub fn run(args: &TrainArgs) -> Result<(), CommandError> {
             }
         }
     }
-    if args.resume {
-        say!(
-            "resuming after {} epochs and {} positions",
-            trainer.epochs_done(),
-            trainer.epoch_progress()
-        );
-    }
-
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    let _ = ctrlc::set_handler(move || {
-        eprintln!("\nstopping at the end of this batch (--resume continues from the checkpoint)");
-        flag.store(true, Ordering::Relaxed);
-    });
+    let resumed = args
+        .resume
+        .then(|| (trainer.epochs_done(), trainer.epoch_progress()));
+    let stop = start_epochs(resumed)?;
     let outcome = train::run(&mut trainer, &out, !args.quiet, &stop, &mut |e| {
         let val = e
             .val_loss
@@ -263,21 +253,56 @@ pub fn run(args: &TrainArgs) -> Result<(), CommandError> {
         let _ = writeln!(std::io::stdout().lock(), "{line}");
     })
     .map_err(usage)?;
+    let written = [
+        train::checkpoint_path(&out),
+        train::plot_path(&out),
+        train::run_path(&out),
+    ];
+    say_outcome(outcome, &out, trainer.epochs_done(), &written)
+}
+
+/// Says where a resumed run goes on (`resumed`: its epochs done and
+/// positions of the next), and returns the flag Ctrl-C raises: the
+/// trainers stop at the end of the batch in progress and save everything.
+fn start_epochs(resumed: Option<(u32, u64)>) -> Result<Arc<AtomicBool>, CommandError> {
+    if let Some((epochs, positions)) = resumed {
+        say!("resuming after {epochs} epochs and {positions} positions");
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let _ = ctrlc::set_handler(move || {
+        eprintln!("\nstopping at the end of this batch (--resume continues from the checkpoint)");
+        flag.store(true, Ordering::Relaxed);
+    });
+    Ok(stop)
+}
+
+/// Says how a run that writes its network to `out` ended: after
+/// `epochs_done` epochs with the files `written` beside the network, or
+/// stopped.
+fn say_outcome(
+    outcome: RunOutcome,
+    out: &Path,
+    epochs_done: u32,
+    written: &[PathBuf],
+) -> Result<(), CommandError> {
     let out_name = out.display();
     match outcome {
-        RunOutcome::Finished => say!(
-            "wrote {out_name} ({} epochs), {}, {} and {}",
-            trainer.epochs_done(),
-            train::checkpoint_path(&out).display(),
-            train::plot_path(&out).display(),
-            train::run_path(&out).display()
-        ),
+        RunOutcome::Finished => {
+            let names: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+            let files = match names.split_last() {
+                Some((last, [])) => last.clone(),
+                Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+                None => String::new(),
+            };
+            say!("wrote {out_name} ({epochs_done} epochs), {files}")
+        }
         RunOutcome::Interrupted {
             epochs_done,
             positions,
         } => say!(
             "stopped after {epochs_done} epochs and {positions} positions; saved {} and {out_name}: --resume continues",
-            train::checkpoint_path(&out).display()
+            train::checkpoint_path(out).display()
         ),
     }
     Ok(())
@@ -377,20 +402,10 @@ fn run_policy(args: &TrainArgs) -> Result<(), CommandError> {
             100.0 * u.top3
         );
     }
-    if args.resume {
-        say!(
-            "resuming after {} epochs and {} positions",
-            trainer.epochs_done(),
-            trainer.epoch_progress()
-        );
-    }
-
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    let _ = ctrlc::set_handler(move || {
-        eprintln!("\nstopping at the end of this batch (--resume continues from the checkpoint)");
-        flag.store(true, Ordering::Relaxed);
-    });
+    let resumed = args
+        .resume
+        .then(|| (trainer.epochs_done(), trainer.epoch_progress()));
+    let stop = start_epochs(resumed)?;
     let outcome = policy::run(&mut trainer, &out, !args.quiet, &stop, &mut |e| {
         let val = e.val.map_or_else(
             || "val -".to_string(),
@@ -415,21 +430,6 @@ fn run_policy(args: &TrainArgs) -> Result<(), CommandError> {
         let _ = writeln!(std::io::stdout().lock(), "{line}");
     })
     .map_err(usage)?;
-    let out_name = out.display();
-    match outcome {
-        RunOutcome::Finished => say!(
-            "wrote {out_name} ({} epochs), {} and {}",
-            trainer.epochs_done(),
-            train::checkpoint_path(&out).display(),
-            train::plot_path(&out).display()
-        ),
-        RunOutcome::Interrupted {
-            epochs_done,
-            positions,
-        } => say!(
-            "stopped after {epochs_done} epochs and {positions} positions; saved {} and {out_name}: --resume continues",
-            train::checkpoint_path(&out).display()
-        ),
-    }
-    Ok(())
+    let written = [train::checkpoint_path(&out), train::plot_path(&out)];
+    say_outcome(outcome, &out, trainer.epochs_done(), &written)
 }

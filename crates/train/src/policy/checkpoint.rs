@@ -33,6 +33,8 @@
 //! | … | 8 | FNV-1a (64-bit) checksum of every byte before it |
 
 use super::{PolicyEpochStats, PolicyTrainConfig, PolicyTrainer, PolicyValidation};
+use crate::fields::{self, check_seal, seal, FieldError, Fields, CHECKSUM};
+use crate::progress::{expected_len, HistoryEntry, Saved, SavedRef, STATE};
 use crate::{LrSchedule, TrainError};
 use fianchetto_eval::policy::PolicyArch;
 use std::path::Path;
@@ -41,9 +43,8 @@ use std::path::Path;
 pub const POLICY_CHECKPOINT_MAGIC: [u8; 8] = *b"FIANPCKP";
 /// The policy checkpoint format version this code reads and writes.
 pub const POLICY_CHECKPOINT_VERSION: u32 = 1;
-const HEADER: usize = 120;
-const ENTRY: usize = 60;
-const CHECKSUM: usize = 8;
+/// Where the saved state (shared with the NNUE's checkpoint) starts.
+const STATE_AT: usize = 64;
 
 /// Why a policy checkpoint was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -84,69 +85,64 @@ pub enum PolicyCheckpointError {
     Invalid(String),
 }
 
-fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3)
-    })
-}
-
 /// A saved policy run, decoded and checked: read one with
 /// [`PolicyCheckpoint::from_bytes`] or [`PolicyCheckpoint::read`],
 /// continue it with [`PolicyTrainer::resume`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct PolicyCheckpoint {
     pub(super) config: PolicyTrainConfig,
-    pub(super) positions: u64,
-    pub(super) fingerprint: u64,
-    pub(super) step: u64,
-    pub(super) epoch: u32,
-    pub(super) cursor: u64,
-    pub(super) epoch_loss: f64,
-    pub(super) epoch_seconds: f64,
-    pub(super) history: Vec<PolicyEpochStats>,
-    pub(super) params: Vec<f32>,
-    pub(super) m: Vec<f32>,
-    pub(super) v: Vec<f32>,
+    pub(super) saved: Saved<PolicyEpochStats>,
 }
 
-/// Reads little-endian fields from a slice whose length was checked.
-struct Fields<'a> {
-    bytes: &'a [u8],
-    at: usize,
+impl From<FieldError> for PolicyCheckpointError {
+    fn from(e: FieldError) -> PolicyCheckpointError {
+        match e {
+            FieldError::TooShort(len) => PolicyCheckpointError::TooShort(len),
+            FieldError::Magic => PolicyCheckpointError::Magic,
+            FieldError::Version(version) => PolicyCheckpointError::Version(version),
+            FieldError::Invalid(what) => PolicyCheckpointError::Invalid(what),
+            FieldError::Checksum { expected, got } => {
+                PolicyCheckpointError::Checksum { expected, got }
+            }
+        }
+    }
 }
 
-impl Fields<'_> {
-    fn take<const N: usize>(&mut self) -> Result<[u8; N], PolicyCheckpointError> {
-        let out = self
-            .bytes
-            .get(self.at..self.at + N)
-            .and_then(|s| <[u8; N]>::try_from(s).ok())
-            .ok_or_else(|| PolicyCheckpointError::Invalid("a field past the end".into()))?;
-        self.at += N;
-        Ok(out)
+impl HistoryEntry for PolicyEpochStats {
+    const BYTES: usize = 60;
+
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.epoch.to_le_bytes());
+        out.extend_from_slice(&self.train_loss.to_le_bytes());
+        let v = self.val;
+        for x in [
+            v.map(|v| v.loss),
+            v.map(|v| v.quantized_loss),
+            v.map(|v| v.top1),
+            v.map(|v| v.top3),
+        ] {
+            out.extend_from_slice(&x.unwrap_or(f64::NAN).to_le_bytes());
+        }
+        out.extend_from_slice(&self.positions.to_le_bytes());
+        out.extend_from_slice(&self.seconds.to_le_bytes());
     }
-    fn u32(&mut self) -> Result<u32, PolicyCheckpointError> {
-        self.take().map(u32::from_le_bytes)
-    }
-    fn u64(&mut self) -> Result<u64, PolicyCheckpointError> {
-        self.take().map(u64::from_le_bytes)
-    }
-    fn f32(&mut self) -> Result<f32, PolicyCheckpointError> {
-        self.take().map(f32::from_le_bytes)
-    }
-    fn f64(&mut self) -> Result<f64, PolicyCheckpointError> {
-        self.take().map(f64::from_le_bytes)
-    }
-    fn floats(&mut self, n: usize) -> Result<Vec<f32>, PolicyCheckpointError> {
-        let bytes = self
-            .bytes
-            .get(self.at..self.at + 4 * n)
-            .ok_or_else(|| PolicyCheckpointError::Invalid("weights past the end".into()))?;
-        self.at += 4 * n;
-        Ok(bytes
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect())
+
+    fn read(f: &mut Fields<'_>) -> Result<PolicyEpochStats, FieldError> {
+        let epoch = f.u32()?;
+        let train_loss = f.f64()?;
+        let (loss, quantized_loss, top1, top3) = (f.f64()?, f.f64()?, f.f64()?, f.f64()?);
+        Ok(PolicyEpochStats {
+            epoch,
+            train_loss,
+            val: (!loss.is_nan()).then_some(PolicyValidation {
+                loss,
+                quantized_loss,
+                top1,
+                top3,
+            }),
+            positions: f.u64()?,
+            seconds: f.f64()?,
+        })
     }
 }
 
@@ -159,17 +155,17 @@ impl PolicyCheckpoint {
 
     /// Epochs the saved run completed.
     pub fn epochs_done(&self) -> u32 {
-        self.epoch
+        self.saved.progress.epoch
     }
 
     /// Positions of the next epoch it had already trained on.
     pub fn epoch_progress(&self) -> u64 {
-        self.cursor
+        self.saved.progress.cursor
     }
 
     /// The statistics of its completed epochs.
     pub fn history(&self) -> &[PolicyEpochStats] {
-        &self.history
+        &self.saved.progress.history
     }
 
     /// Decodes a checkpoint, refusing anything that is not exactly one.
@@ -178,24 +174,18 @@ impl PolicyCheckpoint {
     ///
     /// What is wrong with the bytes ([`PolicyCheckpointError`]).
     pub fn from_bytes(bytes: &[u8]) -> Result<PolicyCheckpoint, PolicyCheckpointError> {
-        if bytes.len() < HEADER + CHECKSUM {
-            return Err(PolicyCheckpointError::TooShort(bytes.len()));
-        }
-        if bytes[0..8] != POLICY_CHECKPOINT_MAGIC {
-            return Err(PolicyCheckpointError::Magic);
-        }
-        let mut f = Fields { bytes, at: 8 };
-        let version = f.u32()?;
-        if version != POLICY_CHECKPOINT_VERSION {
-            return Err(PolicyCheckpointError::Version(version));
-        }
+        let min = STATE_AT + STATE + CHECKSUM;
+        let mut f = fields::open(
+            bytes,
+            min,
+            &POLICY_CHECKPOINT_MAGIC,
+            POLICY_CHECKPOINT_VERSION,
+        )?;
         let hidden = f.u32()?;
         let arch = PolicyArch::new(hidden as usize)
             .map_err(|e| PolicyCheckpointError::Invalid(e.to_string()))?;
-        f.at = HEADER - 4;
-        let entries = f.u32()?;
-        let p = arch.weight_count() as u64;
-        let expected = (HEADER + CHECKSUM) as u64 + ENTRY as u64 * u64::from(entries) + 12 * p;
+        let p = arch.weight_count();
+        let (entries, expected) = expected_len::<PolicyEpochStats>(bytes, STATE_AT, p as u64)?;
         if bytes.len() as u64 != expected {
             return Err(PolicyCheckpointError::Length {
                 hidden,
@@ -204,16 +194,7 @@ impl PolicyCheckpoint {
                 got: bytes.len() as u64,
             });
         }
-        let body = bytes.len() - CHECKSUM;
-        f.at = body;
-        let stored = f.u64()?;
-        let computed = fnv1a64(&bytes[..body]);
-        if stored != computed {
-            return Err(PolicyCheckpointError::Checksum {
-                expected: stored,
-                got: computed,
-            });
-        }
+        check_seal(bytes)?;
         f.at = 16;
         let epochs = f.u32()?;
         let batch_size = usize::try_from(f.u64()?).unwrap_or(usize::MAX);
@@ -241,62 +222,9 @@ impl PolicyCheckpoint {
         config
             .validate()
             .map_err(|e| PolicyCheckpointError::Invalid(e.to_string()))?;
-        let positions = f.u64()?;
-        let fingerprint = f.u64()?;
-        let step = f.u64()?;
-        let epoch = f.u32()?;
-        let cursor = f.u64()?;
-        let epoch_loss = f.f64()?;
-        let epoch_seconds = f.f64()?;
-        let _entries = f.u32()?;
-        if entries != epoch {
-            return Err(PolicyCheckpointError::Invalid(format!(
-                "{entries} history entries for {epoch} completed epochs"
-            )));
-        }
-        let mut history = Vec::with_capacity(entries as usize);
-        for _ in 0..entries {
-            let epoch = f.u32()?;
-            let train_loss = f.f64()?;
-            let (loss, quantized_loss, top1, top3) = (f.f64()?, f.f64()?, f.f64()?, f.f64()?);
-            let positions = f.u64()?;
-            let seconds = f.f64()?;
-            history.push(PolicyEpochStats {
-                epoch,
-                train_loss,
-                val: (!loss.is_nan()).then_some(PolicyValidation {
-                    loss,
-                    quantized_loss,
-                    top1,
-                    top3,
-                }),
-                positions,
-                seconds,
-            });
-        }
-        let p = p as usize;
-        let params = f.floats(p)?;
-        let m = f.floats(p)?;
-        let v = f.floats(p)?;
-        if let Some(bad) = params.iter().chain(&m).chain(&v).find(|x| !x.is_finite()) {
-            return Err(PolicyCheckpointError::Invalid(format!(
-                "a weight or moment that is not a finite number ({bad})"
-            )));
-        }
-        Ok(PolicyCheckpoint {
-            config,
-            positions,
-            fingerprint,
-            step,
-            epoch,
-            cursor,
-            epoch_loss,
-            epoch_seconds,
-            history,
-            params,
-            m,
-            v,
-        })
+        debug_assert_eq!(f.at, STATE_AT);
+        let saved = Saved::read(&mut f, p)?;
+        Ok(PolicyCheckpoint { config, saved })
     }
 
     /// Reads and decodes the checkpoint file `path`.
@@ -322,8 +250,8 @@ impl PolicyTrainer {
     /// [format](self)).
     pub fn checkpoint_bytes(&self) -> Vec<u8> {
         let c = self.config();
-        let p = self.params.len();
-        let mut out = Vec::with_capacity(HEADER + ENTRY * self.history.len() + 12 * p + CHECKSUM);
+        let saved = self.saved();
+        let mut out = Vec::with_capacity(STATE_AT + saved.byte_len() + CHECKSUM);
         out.extend_from_slice(&POLICY_CHECKPOINT_MAGIC);
         out.extend_from_slice(&POLICY_CHECKPOINT_VERSION.to_le_bytes());
         out.extend_from_slice(&(c.hidden as u32).to_le_bytes());
@@ -341,40 +269,9 @@ impl PolicyTrainer {
         out.extend_from_slice(&c.val_fraction.to_le_bytes());
         out.extend_from_slice(&c.seed.to_le_bytes());
         out.extend_from_slice(&(c.threads as u32).to_le_bytes());
-        for word in [self.data().len(), self.data().fingerprint(), self.step] {
-            out.extend_from_slice(&word.to_le_bytes());
-        }
-        out.extend_from_slice(&self.epoch.to_le_bytes());
-        out.extend_from_slice(&self.cursor.to_le_bytes());
-        out.extend_from_slice(&self.epoch_loss.to_le_bytes());
-        out.extend_from_slice(&self.epoch_seconds.to_le_bytes());
-        out.extend_from_slice(&(self.history.len() as u32).to_le_bytes());
-        debug_assert_eq!(out.len(), HEADER);
-        for e in &self.history {
-            out.extend_from_slice(&e.epoch.to_le_bytes());
-            out.extend_from_slice(&e.train_loss.to_le_bytes());
-            let v = e.val;
-            for x in [
-                v.map(|v| v.loss),
-                v.map(|v| v.quantized_loss),
-                v.map(|v| v.top1),
-                v.map(|v| v.top3),
-            ] {
-                out.extend_from_slice(&x.unwrap_or(f64::NAN).to_le_bytes());
-            }
-            out.extend_from_slice(&e.positions.to_le_bytes());
-            out.extend_from_slice(&e.seconds.to_le_bytes());
-        }
-        for x in self
-            .params
-            .iter()
-            .chain(&self.moments.m)
-            .chain(&self.moments.v)
-        {
-            out.extend_from_slice(&x.to_le_bytes());
-        }
-        let sum = fnv1a64(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
+        debug_assert_eq!(out.len(), STATE_AT);
+        saved.write(&mut out);
+        seal(&mut out);
         out
     }
 
@@ -383,17 +280,15 @@ impl PolicyTrainer {
     pub fn checkpoint(&self) -> PolicyCheckpoint {
         PolicyCheckpoint {
             config: self.config().clone(),
-            positions: self.data().len(),
-            fingerprint: self.data().fingerprint(),
-            step: self.step,
-            epoch: self.epoch,
-            cursor: self.cursor,
-            epoch_loss: self.epoch_loss,
-            epoch_seconds: self.epoch_seconds,
-            history: self.history.clone(),
-            params: self.params.clone(),
-            m: self.moments.m.clone(),
-            v: self.moments.v.clone(),
+            saved: self.saved().to_saved(),
+        }
+    }
+
+    fn saved(&self) -> SavedRef<'_, PolicyEpochStats> {
+        SavedRef {
+            data: (self.data().len(), self.data().fingerprint()),
+            progress: &self.progress,
+            weights: [&self.params, &self.moments.m, &self.moments.v],
         }
     }
 

@@ -1,6 +1,6 @@
 //! The settings of a policy training run.
 
-use crate::{LrSchedule, TrainError};
+use crate::{check_optimiser, check_split_and_threads, LrSchedule, TrainError};
 use fianchetto_eval::policy::PolicyArch;
 
 /// The settings of a policy training run.
@@ -73,29 +73,8 @@ impl PolicyTrainConfig {
                 u32::MAX
             ));
         }
-        if !(self.lr.is_finite() && self.lr > 0.0 && self.lr <= 1.0) {
-            return bad(format!("learning rate {} must be in (0, 1]", self.lr));
-        }
-        self.lr_schedule.validate().map_err(TrainError::Config)?;
-        if !(self.weight_decay.is_finite()
-            && self.weight_decay >= 0.0
-            && self.weight_decay * self.lr < 1.0)
-        {
-            return bad(format!(
-                "weight decay {} must be at least 0 and below 1/lr",
-                self.weight_decay
-            ));
-        }
-        if !(0.0..=0.5).contains(&self.val_fraction) {
-            return bad(format!(
-                "validation fraction {} must be in [0, 0.5]",
-                self.val_fraction
-            ));
-        }
-        if !(1..=1024).contains(&self.threads) {
-            return bad(format!("threads {} must be 1 to 1024", self.threads));
-        }
-        Ok(())
+        check_optimiser(self.lr, self.lr_schedule, self.weight_decay)?;
+        check_split_and_threads(self.val_fraction, self.threads)
     }
 
     /// The settings in which `other` differs from this one, as

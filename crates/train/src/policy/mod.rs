@@ -99,7 +99,6 @@ pub use fianchetto_eval::policy::PolicyNet;
 pub use trainer::{PolicyEpochStats, PolicyTrainer, PolicyValidation, MAX_POLICY_VAL_POSITIONS};
 
 use crate::{checkpoint_path, plot, plot_path, write_atomic, RunOutcome, TrainError};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
@@ -141,19 +140,12 @@ pub fn start(
 ///
 /// [`TrainError::Plot`] if drawing fails.
 pub fn loss_curve_svg(history: &[PolicyEpochStats]) -> Result<String, TrainError> {
-    let train: Vec<(f64, f64)> = history
-        .iter()
-        .map(|e| (e.epoch as f64, e.train_loss))
-        .collect();
-    let val: Vec<(f64, f64)> = history
-        .iter()
-        .filter_map(|e| e.val.map(|v| (e.epoch as f64, v.loss)))
-        .collect();
     plot::curve_svg(
         "Policy training: loss per epoch",
         "loss (cross-entropy)",
-        &train,
-        &val,
+        history
+            .iter()
+            .map(|e| (e.epoch, e.train_loss, e.val.map(|v| v.loss))),
     )
 }
 
@@ -185,43 +177,25 @@ pub fn run(
     stop: &AtomicBool,
     on_epoch: &mut dyn FnMut(&PolicyEpochStats),
 ) -> Result<RunOutcome, TrainError> {
-    while !trainer.is_finished() {
-        let bar = if progress {
-            let bar = ProgressBar::new(trainer.train_len()).with_position(trainer.epoch_progress());
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "epoch {prefix} {bar:40} {human_pos}/{human_len} positions, {msg}, ETA {eta}",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-            bar.set_prefix(format!(
-                "{}/{}",
-                trainer.epochs_done() + 1,
-                trainer.config().epochs
-            ));
-            bar.reset_eta();
-            bar
-        } else {
-            ProgressBar::hidden()
-        };
-        let (started, from) = (std::time::Instant::now(), trainer.epoch_progress());
-        let done = trainer.train_epoch_with(Some(stop), &mut |p| {
-            bar.set_position(p);
-            let rate = p.saturating_sub(from) as f64 / started.elapsed().as_secs_f64().max(1e-9);
-            bar.set_message(format!("{rate:.0} positions/s"));
-        });
-        bar.finish_and_clear();
-        save_outputs(trainer, out)?;
-        match done {
-            Some(stats) => on_epoch(&stats),
-            None => {
-                return Ok(RunOutcome::Interrupted {
-                    epochs_done: trainer.epochs_done(),
-                    positions: trainer.epoch_progress(),
-                })
-            }
-        }
+    crate::epochs::run(trainer, out, progress, stop, on_epoch)
+}
+
+impl crate::epochs::Epochs for PolicyTrainer {
+    type Stats = PolicyEpochStats;
+
+    fn standing(&self) -> crate::epochs::Standing {
+        crate::epochs::Standing::of(&self.progress, self.config().epochs, self.train_len())
     }
-    save_outputs(trainer, out)?;
-    Ok(RunOutcome::Finished)
+
+    fn train_or_stop(
+        &mut self,
+        stop: &AtomicBool,
+        on_batch: &mut dyn FnMut(u64),
+    ) -> Result<Option<PolicyEpochStats>, TrainError> {
+        Ok(self.train_epoch_with(Some(stop), on_batch))
+    }
+
+    fn save(&self, out: &Path) -> Result<(), TrainError> {
+        save_outputs(self, out)
+    }
 }

@@ -9,6 +9,7 @@ use super::worker::{ValPosition, Worker};
 use super::PolicyCheckpoint;
 use crate::loader::rng;
 use crate::optim::learning_rate;
+use crate::progress::Progress;
 use crate::TrainError;
 use arrayvec::ArrayVec;
 use fianchetto_board::{Board, Move};
@@ -114,12 +115,7 @@ pub struct PolicyTrainer {
     total_steps: u64,
     pub(super) params: Vec<f32>,
     pub(super) moments: Moments,
-    pub(super) step: u64,
-    pub(super) epoch: u32,
-    pub(super) cursor: u64,
-    pub(super) epoch_loss: f64,
-    pub(super) epoch_seconds: f64,
-    pub(super) history: Vec<PolicyEpochStats>,
+    pub(super) progress: Progress<PolicyEpochStats>,
     workers: Vec<Worker>,
     /// The current epoch's order of the examples, and which epoch it is.
     order: Vec<u32>,
@@ -131,8 +127,8 @@ impl std::fmt::Debug for PolicyTrainer {
         f.debug_struct("PolicyTrainer")
             .field("config", &self.config)
             .field("positions", &self.data.len())
-            .field("epoch", &self.epoch)
-            .field("step", &self.step)
+            .field("epoch", &self.progress.epoch)
+            .field("step", &self.progress.step)
             .finish()
     }
 }
@@ -166,41 +162,18 @@ impl PolicyTrainer {
         data: PolicyData,
     ) -> Result<PolicyTrainer, TrainError> {
         config.validate()?;
-        let differs = checkpoint.config.differences(&config);
-        if !differs.is_empty() {
-            return Err(TrainError::Resume(format!(
-                "the checkpoint was made with other settings ({}; checkpoint vs now)",
-                differs.join(", ")
-            )));
-        }
-        if checkpoint.positions != data.len() || checkpoint.fingerprint != data.fingerprint() {
-            return Err(TrainError::Resume(format!(
-                "the checkpoint was made on other data ({} positions, fingerprint {:016x}; \
-                 now {} positions, fingerprint {:016x}): pass the same files in the same order",
-                checkpoint.positions,
-                checkpoint.fingerprint,
-                data.len(),
-                data.fingerprint()
-            )));
-        }
+        let saved = checkpoint.saved;
+        saved.check_fits(
+            checkpoint.config.differences(&config),
+            data.len(),
+            data.fingerprint(),
+        )?;
         let moments = Moments {
-            m: checkpoint.m,
-            v: checkpoint.v,
+            m: saved.m,
+            v: saved.v,
         };
-        let mut trainer = Self::assemble(config, data, checkpoint.params, Some(moments))?;
-        if checkpoint.cursor > trainer.train_len() {
-            return Err(TrainError::Resume(format!(
-                "the checkpoint is {} positions into an epoch of {}",
-                checkpoint.cursor,
-                trainer.train_len()
-            )));
-        }
-        trainer.step = checkpoint.step;
-        trainer.epoch = checkpoint.epoch;
-        trainer.cursor = checkpoint.cursor;
-        trainer.epoch_loss = checkpoint.epoch_loss;
-        trainer.epoch_seconds = checkpoint.epoch_seconds;
-        trainer.history = checkpoint.history;
+        let mut trainer = Self::assemble(config, data, saved.params, Some(moments))?;
+        trainer.progress = saved.progress.fitting(trainer.train_len())?;
         Ok(trainer)
     }
 
@@ -263,12 +236,7 @@ impl PolicyTrainer {
             val_len,
             params,
             moments,
-            step: 0,
-            epoch: 0,
-            cursor: 0,
-            epoch_loss: 0.0,
-            epoch_seconds: 0.0,
-            history: Vec::new(),
+            progress: Progress::default(),
             workers,
             order: Vec::new(),
             order_epoch: None,
@@ -304,23 +272,23 @@ impl PolicyTrainer {
 
     /// Epochs completed.
     pub fn epochs_done(&self) -> u32 {
-        self.epoch
+        self.progress.epoch
     }
 
     /// Whether [`PolicyTrainConfig::epochs`] epochs are done.
     pub fn is_finished(&self) -> bool {
-        self.epoch >= self.config.epochs
+        self.progress.epoch >= self.config.epochs
     }
 
     /// Positions of the current epoch already trained on (non-zero only
     /// after an interrupted [`train_epoch_with`](Self::train_epoch_with)).
     pub fn epoch_progress(&self) -> u64 {
-        self.cursor
+        self.progress.cursor
     }
 
     /// Optimiser steps taken (one per batch).
     pub fn steps(&self) -> u64 {
-        self.step
+        self.progress.step
     }
 
     /// The learning rate of the next step.
@@ -330,15 +298,15 @@ impl PolicyTrainer {
             c.lr,
             c.lr_schedule,
             0,
-            self.step,
+            self.progress.step,
             self.total_steps,
-            self.epoch,
+            self.progress.epoch,
         )
     }
 
     /// The statistics of every epoch completed, in order.
     pub fn history(&self) -> &[PolicyEpochStats] {
-        &self.history
+        &self.progress.history
     }
 
     /// The float parameters in the policy file's order (feature weights,
@@ -387,38 +355,33 @@ impl PolicyTrainer {
         on_batch: &mut dyn FnMut(u64),
     ) -> Option<PolicyEpochStats> {
         let len = self.train.len();
-        if self.order_epoch != Some(self.epoch) {
+        if self.order_epoch != Some(self.progress.epoch) {
             self.order.clear();
             self.order.extend(0..len as u32);
-            let stream = STREAM_ORDER.wrapping_add(u64::from(self.epoch));
+            let stream = STREAM_ORDER.wrapping_add(u64::from(self.progress.epoch));
             shuffle(&mut rng(self.config.seed, stream), &mut self.order);
-            self.order_epoch = Some(self.epoch);
+            self.order_epoch = Some(self.progress.epoch);
         }
-        while (self.cursor as usize) < len {
+        while (self.progress.cursor as usize) < len {
             if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                 return None;
             }
             let started = Instant::now();
-            let from = self.cursor as usize;
+            let from = self.progress.cursor as usize;
             let to = (from + self.config.batch_size).min(len);
             self.train_batch(from, to);
-            self.cursor = to as u64;
-            self.epoch_seconds += started.elapsed().as_secs_f64();
-            on_batch(self.cursor);
+            self.progress.cursor = to as u64;
+            self.progress.epoch_seconds += started.elapsed().as_secs_f64();
+            on_batch(self.progress.cursor);
         }
         let stats = PolicyEpochStats {
-            epoch: self.epoch + 1,
-            train_loss: self.epoch_loss / len as f64,
+            epoch: self.progress.epoch + 1,
+            train_loss: self.progress.epoch_loss / len as f64,
             val: self.validate(),
             positions: len as u64,
-            seconds: self.epoch_seconds,
+            seconds: self.progress.epoch_seconds,
         };
-        self.history.push(stats);
-        self.epoch += 1;
-        self.cursor = 0;
-        self.epoch_loss = 0.0;
-        self.epoch_seconds = 0.0;
-        Some(stats)
+        Some(self.progress.end_epoch(stats))
     }
 
     /// One batch: examples `order[from..to]`, split among the threads, then
@@ -441,20 +404,20 @@ impl PolicyTrainer {
         }
         let (first, rest) = self.workers.split_at_mut(1);
         let total = &mut first[0];
-        self.epoch_loss += std::mem::take(&mut total.loss);
+        self.progress.epoch_loss += std::mem::take(&mut total.loss);
         for worker in rest {
-            self.epoch_loss += std::mem::take(&mut worker.loss);
+            self.progress.epoch_loss += std::mem::take(&mut worker.loss);
             for (t, g) in total.grad.iter_mut().zip(worker.grad.iter_mut()) {
                 *t += std::mem::take(g);
             }
         }
-        self.step += 1;
+        self.progress.step += 1;
         model::adamw_step(
             self.layout,
             &mut self.params,
             &total.grad,
             &mut self.moments,
-            self.step,
+            self.progress.step,
             lr,
             self.config.weight_decay,
         );
