@@ -8,7 +8,8 @@
 //! [`Preset`]. A [`Breakdown`] takes any evaluation apart term by term.
 //! [`Nnue`] evaluates with a quantized neural network instead (see [`nnue`]
 //! for the architecture, the file format and an example), its accumulators
-//! updated incrementally as a search pushes and pops moves.
+//! updated incrementally as a search pushes and pops moves. [`policy`] holds
+//! the policy network that guides MCTS: a logit per legal move.
 //!
 //! Every evaluation is generic over the [`Board`](fianchetto_board::Board)
 //! backend: it reads only `pieces()` bitboards, the kings, the side to move
