@@ -1,7 +1,7 @@
 //! MCTS's costs: the policy's logits for one position (the policy network
-//! with each kernel version the CPU runs, and the hand-written policy),
-//! and whole searches of a fixed number of playouts with either policy
-//! (playouts per second on one thread).
+//! with each kernel version the CPU runs, the engine's blend, and the
+//! hand-written policy), and whole searches of a fixed number of playouts
+//! with each (playouts per second on one thread).
 //! Run: `cargo bench --bench mcts`. Throughput is positions or playouts per
 //! second ("elem/s").
 
@@ -11,7 +11,9 @@ use fianchetto::eval::nnue::Simd;
 use fianchetto::eval::policy::embedded_policy;
 use fianchetto::eval::Nnue;
 use fianchetto::movegen::{Game, MoveGen};
-use fianchetto::search::mcts::{HandPolicy, Mcts, MctsConfig, NetPolicy, Policy};
+use fianchetto::search::mcts::{
+    Blend, HandPolicy, Mcts, MctsConfig, NetPolicy, Policy, ENGINE_NET_WEIGHT,
+};
 use fianchetto::search::{Limits, Search};
 use std::hint::black_box;
 
@@ -58,6 +60,15 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    group.bench_function(BenchmarkId::new("blend", "engine"), |b| {
+        let mut blend = Blend::engine(net.clone(), ENGINE_NET_WEIGHT);
+        b.iter(|| {
+            for (board, moves) in boards.iter().zip(&moves) {
+                blend.logits(black_box(board), moves, &mut out);
+            }
+            black_box(out[0])
+        })
+    });
     group.bench_function(BenchmarkId::new("hand", "-"), |b| {
         let mut hand = HandPolicy;
         b.iter(|| {
@@ -79,6 +90,11 @@ fn bench(c: &mut Criterion) {
             Mcts::with_policy(nnue.clone(), NetPolicy::new(net.clone()), config.clone());
         group.bench_function(BenchmarkId::new("net", name), |b| {
             b.iter(|| black_box(with_net.search(&game, &Limits::default(), &mut |_| {})))
+        });
+        let blend = Blend::engine(net.clone(), ENGINE_NET_WEIGHT);
+        let mut with_blend = Mcts::with_policy(nnue.clone(), blend, config.clone());
+        group.bench_function(BenchmarkId::new("blend", name), |b| {
+            b.iter(|| black_box(with_blend.search(&game, &Limits::default(), &mut |_| {})))
         });
         let mut with_hand = Mcts::with_config(nnue.clone(), config.clone());
         group.bench_function(BenchmarkId::new("hand", name), |b| {
