@@ -31,8 +31,8 @@ pub struct AnalyseArgs {
     /// MCTS variant (with `--algo mcts`): uct, ic, ir, ip or puct.
     #[arg(long, default_value = "puct", value_parser = parse_variant)]
     pub mcts: Variant,
-    /// The policy network of PUCT (with `--algo mcts`): a file, <embedded>,
-    /// or <hand> for the hand-written move ordering.
+    /// The policy network of PUCT (with `--algo mcts`): a file, `<embedded>`,
+    /// or `<hand>` for the hand-written move ordering.
     #[arg(long, default_value = fianchetto_eval::policy::EMBEDDED_POLICY_NAME)]
     pub policy: String,
     /// Depth limit in plies.

@@ -21,7 +21,7 @@
 //! no sum of a position's features leaves an `i16`), and embedding values
 //! within ±`EMBEDDING_CLIP · QB` (so that no logit leaves an `i32`).
 //!
-//! This file and [`super::shape`] are also compiled into the crate's
+//! This file and `shape.rs` (the [`PolicyArch`]) are also compiled into the crate's
 //! `build.rs`, which refuses to embed a policy that fails these checks.
 
 use super::shape::{PolicyArch, PolicyArchError, PolicyQuant, FROM_ROWS, INPUTS, TO_ROWS};

@@ -13,7 +13,7 @@
 //! run time, all giving the same integers).
 //!
 //! Networks are quantized to `i16` and kept in a versioned file
-//! ([`format`]) with a checksum; [`PolicyNet::from_file`] refuses a
+//! ([`format`](mod@format)) with a checksum; [`PolicyNet::from_file`] refuses a
 //! malformed one with an error that names the file and what is wrong.
 //! `fianchetto-train` learns them (`fianchetto train --policy`).
 //!
