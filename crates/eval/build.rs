@@ -38,7 +38,6 @@ mod policy_format;
 mod shape;
 
 fn main() {
-    println!("cargo:rerun-if-env-changed=EVALFILE");
     println!("cargo:rerun-if-changed=src/nnue/aligned.rs");
     println!("cargo:rerun-if-changed=src/nnue/arch.rs");
     println!("cargo:rerun-if-changed=src/nnue/format.rs");
@@ -47,52 +46,47 @@ fn main() {
         println!("cargo:rustc-cfg=fianchetto_avx512");
     }
 
-    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let source = match std::env::var_os("EVALFILE").filter(|v| !v.is_empty()) {
-        Some(path) => PathBuf::from(path),
-        None => manifest.join("nets").join("default.nnue"),
-    };
-    println!("cargo:rerun-if-changed={}", source.display());
-    let bytes = match std::fs::read(&source) {
-        Ok(b) => b,
-        Err(e) => fail(&format!(
-            "cannot read the network {}: {e}",
-            source.display()
-        )),
-    };
-    if let Err(e) = format::parse(&bytes) {
-        fail(&format!("{}: {e}", source.display()));
-    }
-    let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default()).join("embedded.nnue");
-    if let Err(e) = std::fs::write(&out, &bytes) {
-        fail(&format!("cannot write {}: {e}", out.display()));
-    }
-    embed_policy(&manifest);
-}
-
-/// Checks and copies the policy network to embed: `nets/default.policy`,
-/// or the file `POLICYFILE` names.
-fn embed_policy(manifest: &std::path::Path) {
-    println!("cargo:rerun-if-env-changed=POLICYFILE");
+    embed(
+        ("EVALFILE", "default.nnue", "embedded.nnue"),
+        "network",
+        |bytes| format::parse(bytes).map(drop).map_err(|e| e.to_string()),
+    );
     println!("cargo:rerun-if-changed=src/policy/shape.rs");
     println!("cargo:rerun-if-changed=src/policy/format.rs");
-    let source = match std::env::var_os("POLICYFILE").filter(|v| !v.is_empty()) {
+    embed(
+        ("POLICYFILE", "default.policy", "embedded.policy"),
+        "policy network",
+        |bytes| {
+            policy_format::parse_policy(bytes)
+                .map(drop)
+                .map_err(|e| e.to_string())
+        },
+    );
+}
+
+/// Checks and copies a net to embed: `nets/DEFAULT`, or the file the
+/// environment variable `VAR` names, to `OUT_DIR/OUT`. A file that cannot be
+/// read or that `check` refuses fails the build with the reason.
+fn embed(
+    (var, default, out): (&str, &str, &str),
+    what: &str,
+    check: impl Fn(&[u8]) -> Result<(), String>,
+) {
+    println!("cargo:rerun-if-env-changed={var}");
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let source = match std::env::var_os(var).filter(|v| !v.is_empty()) {
         Some(path) => PathBuf::from(path),
-        None => manifest.join("nets").join("default.policy"),
+        None => manifest.join("nets").join(default),
     };
     println!("cargo:rerun-if-changed={}", source.display());
     let bytes = match std::fs::read(&source) {
         Ok(b) => b,
-        Err(e) => fail(&format!(
-            "cannot read the policy network {}: {e}",
-            source.display()
-        )),
+        Err(e) => fail(&format!("cannot read the {what} {}: {e}", source.display())),
     };
-    if let Err(e) = policy_format::parse_policy(&bytes) {
+    if let Err(e) = check(&bytes) {
         fail(&format!("{}: {e}", source.display()));
     }
-    let out =
-        PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default()).join("embedded.policy");
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default()).join(out);
     if let Err(e) = std::fs::write(&out, &bytes) {
         fail(&format!("cannot write {}: {e}", out.display()));
     }
