@@ -9,8 +9,9 @@ use fianchetto_board::{Move, Setup};
 use fianchetto_eval::policy::PolicyNet;
 use fianchetto_movegen::{Game, MoveGen};
 use fianchetto_search::mcts::MctsConfig;
+use fianchetto_search::multipv::search_lines;
 use fianchetto_search::pvs::{PvsConfig, Syzygy};
-use fianchetto_search::{Limits, Report, Search, SearchResult};
+use fianchetto_search::{Info, Limits, Report, Search, SearchResult};
 use fianchetto_syzygy::Tablebase;
 use std::sync::Arc;
 
@@ -26,6 +27,17 @@ pub trait Driver: Send {
         limits: &Limits,
         report: Report<'_>,
     ) -> SearchResult;
+    /// The `lines` best moves of the position `moves` after `start`, best
+    /// first (MultiPV, [`search_lines`]); `report(k, info)` receives line
+    /// `k`'s progress.
+    fn go_lines(
+        &mut self,
+        start: &Setup,
+        moves: &[Move],
+        limits: &Limits,
+        lines: usize,
+        report: &mut dyn FnMut(usize, &Info),
+    ) -> Vec<SearchResult>;
     /// Forgets the hash table and history (`ucinewgame`, `Clear Hash`).
     fn clear(&mut self);
 }
@@ -56,6 +68,19 @@ impl<B: MoveGen> Driver for Typed<B> {
         match game::<B>(start, moves) {
             Some(g) => self.search.search(&g, limits, report),
             None => SearchResult::default(),
+        }
+    }
+    fn go_lines(
+        &mut self,
+        start: &Setup,
+        moves: &[Move],
+        limits: &Limits,
+        lines: usize,
+        report: &mut dyn FnMut(usize, &Info),
+    ) -> Vec<SearchResult> {
+        match game::<B>(start, moves) {
+            Some(g) => search_lines(&mut self.search, &g, limits, lines, report),
+            None => Vec::new(),
         }
     }
     fn clear(&mut self) {

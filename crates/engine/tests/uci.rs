@@ -574,6 +574,48 @@ fn multipv_shares_the_time_of_one_move() {
 }
 
 #[test]
+fn mcts_answers_every_line_from_one_search() {
+    let mut e = Engine::start();
+    e.send("setoption name Algorithm value mcts");
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go nodes 30000");
+    let (best, lines) = e.bestmove(LONG);
+    // The last report of each line: three distinct moves, the first the
+    // move played, visits (so scores) ranked.
+    let mut last = [None, None, None];
+    for l in &lines {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let at = |key: &str| words.iter().position(|w| *w == key).map(|i| words[i + 1]);
+        if let (Some(k), Some(mv)) = (at("multipv"), at("pv")) {
+            let k: usize = k.parse().expect("a line number");
+            assert!((1..=3).contains(&k), "{l}");
+            last[k - 1] = Some(mv.to_string());
+        }
+    }
+    let last: Vec<String> = last
+        .into_iter()
+        .map(|m| m.expect("every line reported"))
+        .collect();
+    assert_eq!(last[0], best);
+    assert!(
+        last[0] != last[1] && last[1] != last[2] && last[0] != last[2],
+        "{last:?}"
+    );
+    // One search: the node count never restarts between the lines.
+    let nodes: Vec<u64> = lines
+        .iter()
+        .filter_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let i = words.iter().position(|w| *w == "nodes")?;
+            words[i + 1].parse().ok()
+        })
+        .collect();
+    assert!(nodes.windows(2).all(|w| w[0] <= w[1]), "{nodes:?}");
+    e.quit();
+}
+
+#[test]
 fn a_clock_search_never_passes_its_maximum() {
     let mut e = Engine::start();
     // 1 s left, no increment: the optimum is a thirtieth of the clock less

@@ -84,6 +84,21 @@ pub trait Search<B: MoveGen> {
     /// best move found.
     fn search(&mut self, game: &Game<B>, limits: &Limits, report: Report<'_>) -> SearchResult;
 
+    /// The `lines` best root moves found by one search, best first, for
+    /// algorithms that rank every root move as they go (MCTS, by visits);
+    /// `report(k, info)` receives line `k`'s progress (from 1). `None`, the
+    /// default, when the algorithm finds one line per search:
+    /// [`multipv::search_lines`] then runs one search per line.
+    fn search_multipv(
+        &mut self,
+        _game: &Game<B>,
+        _limits: &Limits,
+        _lines: usize,
+        _report: &mut dyn FnMut(usize, &Info),
+    ) -> Option<Vec<SearchResult>> {
+        None
+    }
+
     /// Forgets everything learned so far (hash table, history): the next
     /// search starts as if new (UCI `ucinewgame`).
     fn clear(&mut self);
@@ -95,6 +110,15 @@ pub trait Search<B: MoveGen> {
 impl<B: MoveGen, S: Search<B> + ?Sized> Search<B> for Box<S> {
     fn search(&mut self, game: &Game<B>, limits: &Limits, report: Report<'_>) -> SearchResult {
         (**self).search(game, limits, report)
+    }
+    fn search_multipv(
+        &mut self,
+        game: &Game<B>,
+        limits: &Limits,
+        lines: usize,
+        report: &mut dyn FnMut(usize, &Info),
+    ) -> Option<Vec<SearchResult>> {
+        (**self).search_multipv(game, limits, lines, report)
     }
     fn clear(&mut self) {
         (**self).clear()

@@ -1,6 +1,8 @@
 //! Several best lines (MultiPV) from any [`Search`]: the first search finds
 //! the best move, each next one searches the root moves not yet taken, so
-//! that line `k` is the best move after the `k - 1` before it.
+//! that line `k` is the best move after the `k - 1` before it. A search
+//! that ranks every root move in one pass (MCTS) answers all the lines at
+//! once instead ([`Search::search_multipv`]).
 //!
 //! A fixed move time or a clock's budget is shared between the lines: each
 //! line gets an equal part of what the earlier lines left, so that the
@@ -45,6 +47,9 @@ pub fn search_lines<B: MoveGen, S: Search<B> + ?Sized>(
 ) -> Vec<SearchResult> {
     if lines <= 1 {
         return vec![search.search(game, limits, &mut |info| report(1, info))];
+    }
+    if let Some(found) = search.search_multipv(game, limits, lines, report) {
+        return found;
     }
     let mut candidates: Vec<Move> = if limits.searchmoves.is_empty() {
         game.board().legal_moves().to_vec()

@@ -14,9 +14,8 @@ use fianchetto_eval::policy::{load_policy, PolicyNet};
 use fianchetto_movegen::perft::perft_until;
 use fianchetto_movegen::polyglot::{Book, BookMove};
 use fianchetto_movegen::{Game, MoveGen};
-use fianchetto_search::multipv::search_lines;
 use fianchetto_search::tt::{Replacement, TranspositionTable};
-use fianchetto_search::{time::TimeManager, Bound, Info, Limits, Report, Search, SearchResult};
+use fianchetto_search::{time::TimeManager, Bound, Info, Limits, SearchResult};
 use fianchetto_syzygy::{SyzygyError, Tablebase};
 use fianchetto_uci::{
     BestMove, BoundedScore, Command, Go, Id, ParseError, Position, Reply, UciMove,
@@ -624,53 +623,13 @@ fn search_multipv(
             out.reply(&notation.info(info, None))
         });
     }
-    let game = {
-        let mut g = Game::<Bitboards>::from_setup(start)
-            .unwrap_or_else(|_| Game::new(Bitboards::startpos()));
-        for &m in moves {
-            g.play_unchecked(m);
-        }
-        g
-    };
-    let mut played = Played {
-        driver,
-        start,
-        moves,
-    };
-    search_lines(&mut played, &game, limits, multipv, &mut |k, info| {
-        out.reply(&notation.info(info, Some(k as u32)))
-    })
-    .into_iter()
-    .next()
-    .unwrap_or_default()
-}
-
-/// The driver as a [`Search`] of the position `moves` after `start` (the
-/// game [`search_lines`] passes is that position), whatever backend the
-/// driver runs.
-struct Played<'a> {
-    driver: &'a mut dyn Driver,
-    start: &'a Setup,
-    moves: &'a [Move],
-}
-
-impl Search<Bitboards> for Played<'_> {
-    fn search(
-        &mut self,
-        _game: &Game<Bitboards>,
-        limits: &Limits,
-        report: Report<'_>,
-    ) -> SearchResult {
-        self.driver.go(self.start, self.moves, limits, report)
-    }
-
-    fn clear(&mut self) {
-        self.driver.clear()
-    }
-
-    fn name(&self) -> &'static str {
-        "driver"
-    }
+    driver
+        .go_lines(start, moves, limits, multipv, &mut |k, info| {
+            out.reply(&notation.info(info, Some(k as u32)))
+        })
+        .into_iter()
+        .next()
+        .unwrap_or_default()
 }
 
 /// The `bestmove` line, made safe: a move that is not legal here, or no

@@ -151,6 +151,12 @@ pub struct MctsConfig {
     /// Keep the subtree of the moves played since the last search when the
     /// same game continues.
     pub reuse_tree: bool,
+    /// On a clock, stop as soon as the most visited root move cannot be
+    /// overtaken in the time left (were every remaining playout to go to
+    /// the runner-up), and save the rest for later moves. A fixed move
+    /// time, `infinite` and the node and iteration limits are never cut
+    /// short.
+    pub early_stop: bool,
     /// Stop after this many iterations (playouts: one leaf expanded and
     /// valued each), on top of the limits. Not nodes: see "Iterations and
     /// nodes" above for how they differ from [`Limits::nodes`](crate::Limits::nodes).
@@ -191,6 +197,7 @@ impl MctsConfig {
             virtual_loss: 3,
             node_budget: 1 << 20,
             reuse_tree: true,
+            early_stop: true,
             iterations: None,
             seed: 0x5eed_f1a9_c4e7_70a1,
         }
@@ -250,6 +257,12 @@ impl MctsConfig {
     /// Switches the MCTS-solver on or off.
     pub fn solver(mut self, on: bool) -> MctsConfig {
         self.solver = on;
+        self
+    }
+
+    /// Switches the early stop on a clock on or off.
+    pub fn early_stop(mut self, on: bool) -> MctsConfig {
+        self.early_stop = on;
         self
     }
 

@@ -77,6 +77,10 @@ use worker::{from_child, Shared, Worker};
 /// The longest principal variation reported.
 const MAX_PV: usize = 64;
 
+/// On a clock, MCTS thinks as long as the time manager allows after this
+/// many stable iterations: it has no iterations of its own to count.
+const SOFT_STABILITY: u32 = 2;
+
 /// One root move after a search: what the tree knows about it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RootChild {
@@ -299,16 +303,37 @@ fn collect(tree: &Tree, node: u32, out: &mut Vec<RootChild>) {
     }
 }
 
+/// How root moves rank, best first: proven wins (the shortest mate
+/// first), then the moves not proven lost by visits, then by value.
+fn rank_key(c: &RootChild) -> (Option<Score>, bool, u64, i64) {
+    let win = c.proven.filter(|s| s.0 >= Score::MATE_BOUND.0);
+    let lost = c.proven.is_some_and(|s| s.0 < 0);
+    (win, !lost, c.visits, (c.value * 1e9) as i64)
+}
+
 /// The move to play among `children`: the shortest proven mate if any;
 /// otherwise the most visited move not proven lost (ties: better value).
 fn best_child(children: &[RootChild]) -> Option<&RootChild> {
-    let is_win = |c: &&RootChild| c.proven.is_some_and(|s| s.0 >= Score::MATE_BOUND.0);
-    if let Some(w) = children.iter().filter(is_win).max_by_key(|c| c.proven) {
-        return Some(w);
-    }
-    let lost = |c: &RootChild| c.proven.is_some_and(|s| s.0 < 0);
-    let key = |c: &&RootChild| (!lost(c), c.visits, (c.value * 1e9) as i64);
-    children.iter().max_by_key(key)
+    children.iter().max_by_key(|c| rank_key(c))
+}
+
+/// Whether the move [`best_child`] picks among `children` keeps the most
+/// visits even if all `left` playouts still to come went to the
+/// runner-up: then searching on cannot change the move (Lc0's "smart
+/// pruning" at its safest). A single legal move is always safe.
+fn lead_is_safe(children: &[RootChild], left: f64) -> bool {
+    let Some(best) = best_child(children) else {
+        return false;
+    };
+    let Some(runner_up) = children
+        .iter()
+        .filter(|c| c.mv != best.mv)
+        .map(|c| c.visits)
+        .max()
+    else {
+        return true;
+    };
+    best.visits >= runner_up && (best.visits - runner_up) as f64 > left
 }
 
 /// The score of `child` for the side to move at the root.
@@ -321,8 +346,21 @@ fn child_score(child: &RootChild, scale: f64) -> Score {
     Score((cp.round() as i32).clamp(-Score::MATE_BOUND.0 + 1, Score::MATE_BOUND.0 - 1))
 }
 
-impl<B: MoveGen, E: Evaluator<B> + Clone, P: Policy<B>> Search<B> for Mcts<E, P> {
-    fn search(&mut self, game: &Game<B>, limits: &Limits, report: Report<'_>) -> SearchResult {
+impl<E: Clone, P: Clone> Mcts<E, P> {
+    /// One search reporting the `lines` best root moves (MultiPV); the
+    /// results are those lines, best first (one empty result when the root
+    /// has no move).
+    fn run<B: MoveGen>(
+        &mut self,
+        game: &Game<B>,
+        limits: &Limits,
+        lines: usize,
+        report: &mut dyn FnMut(usize, &Info),
+    ) -> Vec<SearchResult>
+    where
+        E: Evaluator<B>,
+        P: Policy<B>,
+    {
         let board = game.board().clone();
         let time = TimeManager::new(limits, board.turn());
         let mut root_moves = board.legal_moves();
@@ -337,10 +375,10 @@ impl<B: MoveGen, E: Evaluator<B> + Clone, P: Policy<B>> Search<B> for Mcts<E, P>
             } else {
                 Score::DRAW
             };
-            return SearchResult {
+            return vec![SearchResult {
                 score,
                 ..SearchResult::default()
-            };
+            }];
         }
         let restricted = !limits.searchmoves.is_empty();
         self.prepare(game, restricted);
@@ -398,16 +436,34 @@ impl<B: MoveGen, E: Evaluator<B> + Clone, P: Policy<B>> Search<B> for Mcts<E, P>
                 }
                 let depth = (shared.depth_sum.load(Relaxed) / done.max(1)) as u32;
                 if limits.depth.is_some_and(|d| depth >= d)
-                    || (clock_soft && shared.time.soft_expired(2))
+                    || (clock_soft && shared.time.soft_expired(SOFT_STABILITY))
                 {
                     shared.abort.store(true, Relaxed);
+                }
+                // The early stop: the time left cannot change the move.
+                if clock_soft && cfg.early_stop {
+                    if let Some(left) = shared.time.soft_left(SOFT_STABILITY) {
+                        let rate = done as f64 / start.elapsed().as_secs_f64().max(1e-6);
+                        scratch.clear();
+                        for t in trees {
+                            collect(t, 0, &mut scratch);
+                        }
+                        if lead_is_safe(&scratch, rate * left.as_secs_f64()) {
+                            shared.abort.store(true, Relaxed);
+                        }
+                    }
                 }
                 let now = Instant::now();
                 if depth > last_depth || now - last_report >= Duration::from_secs(1) {
                     last_depth = depth;
                     last_report = now;
-                    let info = make_info(trees, shared, &cfg, start.elapsed(), &mut scratch);
-                    report(&info);
+                    let elapsed = start.elapsed();
+                    for (k, info) in make_lines(trees, shared, &cfg, elapsed, lines, &mut scratch)
+                        .iter()
+                        .enumerate()
+                    {
+                        report(k + 1, info);
+                    }
                 }
             };
             std::thread::scope(|s| {
@@ -440,25 +496,51 @@ impl<B: MoveGen, E: Evaluator<B> + Clone, P: Policy<B>> Search<B> for Mcts<E, P>
             });
         }
         let elapsed = start.elapsed();
-        let info = make_info(trees, &shared, &cfg, elapsed, &mut scratch);
-        report(&info);
+        let infos = make_lines(trees, &shared, &cfg, elapsed, lines, &mut scratch);
+        for (k, info) in infos.iter().enumerate() {
+            report(k + 1, info);
+        }
         self.iterations = shared.done.load(Relaxed);
         let mut children = Vec::new();
         for t in trees {
             collect(t, 0, &mut children);
         }
         self.children = children;
-        SearchResult {
-            best_move: info.pv.first().copied().or(root_moves.first().copied()),
-            ponder: info.pv.get(1).copied(),
-            score: info.score,
-            pv: info.pv,
-            depth: info.depth,
-            seldepth: info.seldepth,
-            nodes: info.nodes,
-            evals: shared.evals.load(Relaxed),
-            time: elapsed,
-        }
+        let evals = shared.evals.load(Relaxed);
+        infos
+            .into_iter()
+            .map(|info| SearchResult {
+                best_move: info.pv.first().copied().or(root_moves.first().copied()),
+                ponder: info.pv.get(1).copied(),
+                score: info.score,
+                depth: info.depth,
+                seldepth: info.seldepth,
+                nodes: info.nodes,
+                evals,
+                time: elapsed,
+                pv: info.pv,
+            })
+            .collect()
+    }
+}
+
+impl<B: MoveGen, E: Evaluator<B> + Clone, P: Policy<B>> Search<B> for Mcts<E, P> {
+    fn search(&mut self, game: &Game<B>, limits: &Limits, report: Report<'_>) -> SearchResult {
+        let mut lines = self.run(game, limits, 1, &mut |_, info| report(info));
+        lines.swap_remove(0)
+    }
+
+    /// Every line from one search: the root moves ranked as the move
+    /// played is chosen (proven wins, then visits), each with its value and
+    /// the tree's line below it.
+    fn search_multipv(
+        &mut self,
+        game: &Game<B>,
+        limits: &Limits,
+        lines: usize,
+        report: &mut dyn FnMut(usize, &Info),
+    ) -> Option<Vec<SearchResult>> {
+        Some(self.run(game, limits, lines.max(1), report))
     }
 
     fn clear(&mut self) {
@@ -474,57 +556,29 @@ impl<B: MoveGen, E: Evaluator<B> + Clone, P: Policy<B>> Search<B> for Mcts<E, P>
     }
 }
 
-/// The progress report: score and PV from the root children (all trees),
-/// the PV continuing in the tree that visited the best move most.
-fn make_info(
+/// The progress reports of the `lines` best root moves (all trees), each
+/// with its score and its line, continued in the tree that visited its
+/// move most.
+fn make_lines(
     trees: &[Tree],
     shared: &Shared<'_>,
     cfg: &MctsConfig,
     elapsed: Duration,
+    lines: usize,
     scratch: &mut Vec<RootChild>,
-) -> Info {
+) -> Vec<Info> {
     scratch.clear();
     for t in trees {
         collect(t, 0, scratch);
     }
-    let mut pv = Vec::new();
-    let mut score = Score::DRAW;
-    if let Some(best) = best_child(scratch) {
-        score = child_score(best, cfg.eval_scale);
-        pv.push(best.mv);
-        let tree = trees
-            .iter()
-            .max_by_key(|t| {
-                t.child_by_move(0, best.mv)
-                    .map_or(0, |c| t.node(c).visits())
-            })
-            .unwrap_or(&trees[0]);
-        let mut node = tree.child_by_move(0, best.mv);
-        while let Some(n) = node {
-            if pv.len() >= MAX_PV {
-                break;
-            }
-            scratch.clear();
-            collect(tree, n, scratch);
-            let Some(b) = best_child(scratch) else { break };
-            if b.visits == 0 && b.proven.is_none() {
-                break;
-            }
-            pv.push(b.mv);
-            node = tree.child_by_move(n, b.mv);
-        }
-    }
-    // A proven root (all trees agree on proofs) overrides the estimate.
-    if cfg.solver {
-        if let Some(s) = trees.iter().find_map(|t| t.node(0).proven()) {
-            score = s;
-        }
-    }
+    let mut ranked = scratch.clone();
+    ranked.sort_by_key(|c| std::cmp::Reverse(rank_key(c)));
+    ranked.truncate(lines.max(1));
     let done = shared.done.load(Relaxed).max(1);
     let nodes = shared.nodes.load(Relaxed);
     let used: usize = trees.iter().map(Tree::used).sum();
     let capacity: usize = trees.iter().map(Tree::capacity).sum();
-    Info {
+    let info = |score, pv| Info {
         depth: (shared.depth_sum.load(Relaxed) / done).max(1) as u32,
         seldepth: shared.seldepth.load(Relaxed),
         score,
@@ -535,7 +589,46 @@ fn make_info(
         time: elapsed,
         pv,
         tbhits: 0,
+    };
+    if ranked.is_empty() {
+        return vec![info(Score::DRAW, Vec::new())];
     }
+    let mut out: Vec<Info> = ranked
+        .iter()
+        .map(|c| info(child_score(c, cfg.eval_scale), line(trees, c.mv, scratch)))
+        .collect();
+    // A proven root (all trees agree on proofs) overrides the estimate.
+    if cfg.solver {
+        if let Some(s) = trees.iter().find_map(|t| t.node(0).proven()) {
+            out[0].score = s;
+        }
+    }
+    out
+}
+
+/// The line starting with root move `first`: the best child at each node
+/// below it, in the tree that visited `first` most.
+fn line(trees: &[Tree], first: Move, scratch: &mut Vec<RootChild>) -> Vec<Move> {
+    let mut pv = vec![first];
+    let tree = trees
+        .iter()
+        .max_by_key(|t| t.child_by_move(0, first).map_or(0, |c| t.node(c).visits()))
+        .unwrap_or(&trees[0]);
+    let mut node = tree.child_by_move(0, first);
+    while let Some(n) = node {
+        if pv.len() >= MAX_PV {
+            break;
+        }
+        scratch.clear();
+        collect(tree, n, scratch);
+        let Some(b) = best_child(scratch) else { break };
+        if b.visits == 0 && b.proven.is_none() {
+            break;
+        }
+        pv.push(b.mv);
+        node = tree.child_by_move(n, b.mv);
+    }
+    pv
 }
 
 /// splitmix64: spreads nearby seeds (thread numbers) far apart.
@@ -560,6 +653,82 @@ mod tests {
         assert_eq!(Mcts::puct(()).config(), &MctsConfig::puct());
         assert_eq!(MctsConfig::puct(), MctsConfig::new(Variant::Puct));
         assert_eq!(MctsConfig::puct().exploration, 2.0);
+    }
+
+    fn child(mv: &str, visits: u64, proven: Option<Score>) -> RootChild {
+        let board = Bitboards::startpos();
+        RootChild {
+            mv: fianchetto_movegen::parse_uci(&board, mv).expect("a legal move"),
+            visits,
+            value: 0.5,
+            proven,
+        }
+    }
+
+    #[test]
+    fn the_lead_is_safe_only_when_the_playouts_left_cannot_close_it() {
+        let two = [child("e2e4", 900, None), child("d2d4", 100, None)];
+        assert!(lead_is_safe(&two, 799.0));
+        assert!(!lead_is_safe(&two, 800.0));
+        assert!(lead_is_safe(&[child("e2e4", 1, None)], 0.0));
+        // A most visited move proven lost is not the one played.
+        let lost = [
+            child("e2e4", 900, Some(Score::mated_in(3))),
+            child("d2d4", 100, None),
+        ];
+        assert!(!lead_is_safe(&lost, 0.0));
+        assert!(!lead_is_safe(&[], 0.0));
+    }
+
+    #[test]
+    fn a_single_legal_move_on_a_long_clock_is_played_at_once() {
+        // Black's king, in check, has one move; a minute on the clock.
+        let game = Game::new(Bitboards::from_fen("k7/p7/8/8/8/8/8/K6Q b - - 0 1").unwrap());
+        let limits = Limits {
+            wtime: Some(Duration::from_secs(60)),
+            btime: Some(Duration::from_secs(60)),
+            ..Limits::default()
+        };
+        let mut mcts = Mcts::puct(Material::classic());
+        let r = mcts.search(&game, &limits, &mut |_| {});
+        assert_eq!(r.best_move.map(|m| m.to_string()), Some("a8b8".into()));
+        assert!(mcts.last_iterations() <= 256, "{}", mcts.last_iterations());
+        // Without the early stop the same search thinks on.
+        let cfg = MctsConfig::puct().early_stop(false).iterations(5_000);
+        let mut mcts = Mcts::with_config(Material::classic(), cfg);
+        mcts.search(&game, &limits, &mut |_| {});
+        assert!(mcts.last_iterations() > 256, "{}", mcts.last_iterations());
+    }
+
+    #[test]
+    fn multipv_ranks_the_root_moves_of_one_search() {
+        let game = Game::new(Bitboards::startpos());
+        let cfg = MctsConfig::puct().iterations(2_000);
+        let mut mcts = Mcts::with_config(Material::classic(), cfg.clone());
+        let mut reported = [false; 3];
+        let lines =
+            crate::multipv::search_lines(&mut mcts, &game, &Limits::default(), 3, &mut |k, _| {
+                reported[k - 1] = true
+            });
+        assert_eq!(lines.len(), 3);
+        assert_eq!(reported, [true; 3]);
+        // One search, not three: the iterations are the budget of one.
+        assert_eq!(mcts.last_iterations(), 2_000);
+        let visits = |mv| {
+            let c = mcts.root_children().iter().find(|c| Some(c.mv) == mv);
+            c.expect("a root move").visits
+        };
+        let v: Vec<u64> = lines.iter().map(|l| visits(l.best_move)).collect();
+        assert!(v[0] >= v[1] && v[1] >= v[2], "{v:?}");
+        assert!(lines.iter().all(|l| l.pv.first() == l.best_move.as_ref()));
+        // The first line is what one plain search plays.
+        let plain = Mcts::with_config(Material::classic(), cfg).search(
+            &game,
+            &Limits::default(),
+            &mut |_| {},
+        );
+        assert_eq!(lines[0].best_move, plain.best_move);
+        assert_eq!(lines[0].pv, plain.pv);
     }
 
     #[test]
