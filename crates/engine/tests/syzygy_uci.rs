@@ -2,7 +2,8 @@
 //! it converts won 3- and 4-piece endgames (K+B+N v K, K+Q v K+R, K+R v
 //! K+P, K+P v K) against the tables' own defence, and holds drawn ones
 //! (K+P v K+R, K+P v K+Q, K v K+P, K+R v K+R) against the tables' attack.
-//! Also: a bad path is an `info string error` and the engine plays on.
+//! Both PVS and MCTS (`Algorithm mcts`) are played. Also: a bad path is an
+//! `info string error` and the engine plays on.
 
 mod common;
 #[path = "../../syzygy/tests/common/mod.rs"]
@@ -13,6 +14,9 @@ use common::Engine;
 use fianchetto_board::{Bitboards, Board};
 use fianchetto_movegen::{parse_uci, Game, Outcome};
 use fianchetto_syzygy::Tablebase;
+
+/// The algorithms that probe the tables.
+const ALGORITHMS: [&str; 2] = ["pvs", "mcts"];
 
 fn engine_with_tables() -> Engine {
     let mut e = Engine::start();
@@ -87,11 +91,14 @@ const DRAWN: &[&str] = &[
 fn won_endgames_are_converted() {
     let tb = tables::tablebase();
     let mut e = engine_with_tables();
-    for fen in WON {
-        let winner = Bitboards::from_fen(fen).unwrap().turn();
-        match play(&mut e, &tb, fen, 400) {
-            Some(Outcome::Decisive { winner: w, .. }) if w == winner => {}
-            other => panic!("{fen}: {other:?}"),
+    for algorithm in ALGORITHMS {
+        e.send(&format!("setoption name Algorithm value {algorithm}"));
+        for fen in WON {
+            let winner = Bitboards::from_fen(fen).unwrap().turn();
+            match play(&mut e, &tb, fen, 400) {
+                Some(Outcome::Decisive { winner: w, .. }) if w == winner => {}
+                other => panic!("{algorithm} {fen}: {other:?}"),
+            }
         }
     }
 }
@@ -100,13 +107,16 @@ fn won_endgames_are_converted() {
 fn drawn_endgames_are_held() {
     let tb = tables::tablebase();
     let mut e = engine_with_tables();
-    for fen in DRAWN {
-        let side = Bitboards::from_fen(fen).unwrap().turn();
-        let outcome = play(&mut e, &tb, fen, 120);
-        assert!(
-            !matches!(outcome, Some(Outcome::Decisive { winner, .. }) if winner != side),
-            "{fen}: {outcome:?}"
-        );
+    for algorithm in ALGORITHMS {
+        e.send(&format!("setoption name Algorithm value {algorithm}"));
+        for fen in DRAWN {
+            let side = Bitboards::from_fen(fen).unwrap().turn();
+            let outcome = play(&mut e, &tb, fen, 120);
+            assert!(
+                !matches!(outcome, Some(Outcome::Decisive { winner, .. }) if winner != side),
+                "{algorithm} {fen}: {outcome:?}"
+            );
+        }
     }
 }
 
@@ -163,6 +173,40 @@ fn tablebase_hits_are_reported_and_wins_are_not_mates() {
             matches!(game.outcome(), Some(Outcome::Decisive { .. })),
             "a mate score without a mate: {last}"
         );
+    }
+}
+
+#[test]
+fn mcts_proves_the_leaves_the_tables_decide() {
+    let mut e = engine_with_tables();
+    e.send("setoption name Algorithm value mcts");
+    // K+Q+R v K+R: the root is not in the 4-piece tables, but every
+    // capture leads into them.
+    e.send("position fen 8/8/8/3k4/8/3r4/8/KQR5 w - - 0 1");
+    e.send("go nodes 20000");
+    let (best, lines) = e.bestmove(std::time::Duration::from_secs(30));
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("a report");
+    let hits: u64 = last
+        .split_whitespace()
+        .skip_while(|w| *w != "tbhits")
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(hits > 0, "{last}");
+    // White is winning: its move keeps the win (Qxd3 and Rxd3 win the
+    // rook at once, and the tables see the rest).
+    let board = Bitboards::from_fen("8/8/8/3k4/8/3r4/8/KQR5 w - - 0 1").unwrap();
+    let mv = parse_uci(&board, &best).expect("a legal move");
+    let mut after = board.clone();
+    after.play_unchecked(mv);
+    if after.occupied().count() <= 4 {
+        let tb = tables::tablebase();
+        let wdl = tb.probe_wdl(&after).unwrap();
+        assert!(wdl.value() < 0, "{best}: the opponent's {wdl}");
     }
 }
 

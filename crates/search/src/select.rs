@@ -109,7 +109,7 @@ pub struct SearchConfig {
     pub policy: Option<std::sync::Arc<fianchetto_eval::policy::PolicyNet>>,
     /// The network's weight in the blend ([`ENGINE_NET_WEIGHT`] by default).
     pub policy_net_weight: f32,
-    /// Syzygy tables for PVS (the other algorithms do without).
+    /// Syzygy tables for PVS and MCTS (the other algorithms do without).
     #[cfg(feature = "syzygy")]
     pub syzygy: Option<crate::pvs::Syzygy>,
 }
@@ -152,14 +152,29 @@ pub fn build_search<B: MoveGen, E: Evaluator<B> + Clone + Send + 'static>(
             Box::new(pvs)
         }
         Algo::Mcts => match &config.policy {
-            Some(net) => Box::new(Mcts::with_policy(
-                eval,
-                Blend::engine(net.clone(), config.policy_net_weight),
-                config.mcts.clone(),
-            )),
-            None => Box::new(Mcts::with_config(eval, config.mcts.clone())),
+            Some(net) => {
+                let blend = Blend::engine(net.clone(), config.policy_net_weight);
+                with_tables(Mcts::with_policy(eval, blend, config.mcts.clone()), config)
+            }
+            None => with_tables(Mcts::with_config(eval, config.mcts.clone()), config),
         },
     }
+}
+
+/// `mcts` boxed, with the configuration's tables.
+#[allow(unused_mut)]
+fn with_tables<B: MoveGen, E, P>(
+    mut mcts: Mcts<E, P>,
+    config: &SearchConfig,
+) -> Box<dyn Search<B> + Send>
+where
+    Mcts<E, P>: Search<B> + Send + 'static,
+{
+    #[cfg(feature = "syzygy")]
+    mcts.set_syzygy(config.syzygy.clone());
+    #[cfg(not(feature = "syzygy"))]
+    let _ = config;
+    Box::new(mcts)
 }
 
 /// MCTS as the engine plays it: PUCT, tree-parallel on several threads.

@@ -56,6 +56,7 @@
 
 mod config;
 mod policy;
+mod tablebase;
 mod tree;
 mod worker;
 
@@ -71,6 +72,7 @@ use fianchetto_eval::{Evaluator, Score};
 use fianchetto_movegen::{Game, MoveGen};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
+use tablebase::{Tables, TbProbe};
 use tree::Tree;
 use worker::{from_child, Shared, Worker};
 
@@ -124,6 +126,7 @@ pub struct Mcts<E, P = HandPolicy> {
     last: Option<LastRoot>,
     children: Vec<RootChild>,
     iterations: u64,
+    syzygy: Option<Tables>,
 }
 
 impl<E, P> std::fmt::Debug for Mcts<E, P> {
@@ -172,6 +175,7 @@ impl<E, P> Mcts<E, P> {
             last: None,
             children: Vec::new(),
             iterations: 0,
+            syzygy: None,
         }
     }
 
@@ -183,6 +187,17 @@ impl<E, P> Mcts<E, P> {
     /// Replaces the configuration (and forgets the tree).
     pub fn set_config(&mut self, config: MctsConfig) {
         self.config = config;
+        self.trees.clear();
+        self.last = None;
+    }
+
+    /// Searches with the tables of `syzygy` (None: without tables): the
+    /// root's moves are ranked by them, and positions below the root that
+    /// they decide become proven leaves. `probe_limit` and `rule50` apply;
+    /// `probe_depth` is PVS's alone.
+    #[cfg(feature = "syzygy")]
+    pub fn set_syzygy(&mut self, syzygy: Option<crate::pvs::Syzygy>) {
+        self.syzygy = syzygy;
         self.trees.clear();
         self.last = None;
     }
@@ -361,6 +376,10 @@ impl<E: Clone, P: Clone> Mcts<E, P> {
         E: Evaluator<B>,
         P: Policy<B>,
     {
+        // A clone (an `Arc`), as the tree is prepared below.
+        let tables = self.syzygy.clone();
+        let (narrowed, tb) = TbProbe::start(tables.as_ref(), game.board(), limits);
+        let limits = narrowed.as_ref().unwrap_or(limits);
         let board = game.board().clone();
         let time = TimeManager::new(limits, board.turn());
         let mut root_moves = board.legal_moves();
@@ -404,6 +423,7 @@ impl<E: Clone, P: Clone> Mcts<E, P> {
                 && !limits.infinite,
             time,
             searchmoves: &limits.searchmoves,
+            tb,
             vloss: if cfg.threads > 1 && cfg.parallelism == Parallelism::Tree {
                 cfg.virtual_loss
             } else {
@@ -588,7 +608,7 @@ fn make_lines(
         hashfull: (used as u64 * 1000 / capacity.max(1) as u64) as u32,
         time: elapsed,
         pv,
-        tbhits: 0,
+        tbhits: shared.tb.hits(),
     };
     if ranked.is_empty() {
         return vec![info(Score::DRAW, Vec::new())];

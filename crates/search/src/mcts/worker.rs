@@ -3,6 +3,7 @@
 
 use super::config::{MctsConfig, Variant};
 use super::policy::Policy;
+use super::tablebase::TbProbe;
 use super::tree::{Expansion, Tree};
 use crate::see::{mvv_lva, see_ge};
 use crate::time::TimeManager;
@@ -45,6 +46,8 @@ pub(crate) struct Shared<'a> {
     pub stop_when_full: bool,
     /// Root moves allowed (`searchmoves`); empty for all.
     pub searchmoves: &'a [Move],
+    /// The endgame tables, if set.
+    pub tb: TbProbe<'a>,
     /// Virtual losses a thread adds to each node on its path (0 unless
     /// tree parallel).
     pub vloss: u32,
@@ -244,9 +247,15 @@ impl<'a, B: MoveGen, E: Evaluator<B>, P: Policy<B>> Worker<'a, B, E, P> {
                 node = child;
                 continue;
             }
-            if self.path.len() > 1 && self.is_draw(&board) {
-                n.set_proven(Score::DRAW);
-                break 0.5;
+            if self.path.len() > 1 {
+                if self.is_draw(&board) {
+                    n.set_proven(Score::DRAW);
+                    break 0.5;
+                }
+                if let Some(s) = self.shared.tb.probe(&board) {
+                    n.set_proven(s);
+                    break proven_result(s);
+                }
             }
             match self.expand(node, &board) {
                 Some(s) => break proven_result(s),

@@ -64,6 +64,80 @@ impl Syzygy {
             rule50: true,
         }
     }
+
+    /// What the tables say of a search's root: the root moves narrowed to
+    /// the best-ranked ones (`None` when the root is not in the tables),
+    /// the most pieces the tree below may be probed at, and the probes
+    /// made. The ranking is by DTZ where the DTZ tables are (a sure win
+    /// keeps only the moves of the shortest DTZ: progress), else by WDL.
+    /// Ranked by DTZ, the root's moves keep the result already and the tree
+    /// is not probed; tables that contradict themselves at the root (a
+    /// corrupt file) are trusted nowhere.
+    pub(crate) fn rank_root<B: MoveGen>(&self, board: &B, limits: &Limits) -> RootRanking {
+        let limit = self.probe_limit.min(self.tables.max_pieces());
+        let unranked = |probe_limit| RootRanking {
+            narrowed: None,
+            probe_limit,
+            hits: 0,
+        };
+        if board.occupied().count() > limit || !board.castling().is_empty() {
+            return unranked(limit);
+        }
+        let ranked = match self.tables.root_moves(board, self.rule50) {
+            Ok(m) => Ok((m, true)),
+            Err(_) => self
+                .tables
+                .root_moves_wdl(board, self.rule50)
+                .map(|m| (m, false)),
+        };
+        let (moves, by_dtz) = match ranked {
+            Ok(ranked) => ranked,
+            Err(fianchetto_syzygy::SyzygyError::Contradiction { .. }) => return unranked(0),
+            Err(_) => return unranked(limit),
+        };
+        let allowed = |m: &fianchetto_syzygy::RootMove| {
+            limits.searchmoves.is_empty() || limits.searchmoves.contains(&m.mv)
+        };
+        let Some(best) = moves.iter().find(|m| allowed(m)) else {
+            return unranked(limit);
+        };
+        let strict = by_dtz && best.rank == fianchetto_syzygy::RANK_WIN;
+        let keep: Vec<_> = moves
+            .iter()
+            .filter(|m| allowed(m) && m.rank == best.rank && (!strict || m.dtz == best.dtz))
+            .map(|m| m.mv)
+            .collect();
+        RootRanking {
+            narrowed: Some(Limits {
+                searchmoves: keep,
+                ..limits.clone()
+            }),
+            probe_limit: if by_dtz { 0 } else { limit },
+            hits: moves.len() as u64,
+        }
+    }
+
+    /// The WDL value of `board` (−2 loss, −1 blessed loss, 0 draw, 1
+    /// cursed win, 2 win, for the side to move), when the tables have it
+    /// and no castling right makes it differ.
+    pub(crate) fn wdl<B: MoveGen>(&self, board: &B) -> Option<i8> {
+        if !board.castling().is_empty() {
+            return None;
+        }
+        Some(self.tables.probe_wdl(board).ok()?.value())
+    }
+}
+
+/// What the tables said of a search's root ([`Syzygy::rank_root`]).
+#[cfg(feature = "syzygy")]
+#[derive(Clone, Debug)]
+pub(crate) struct RootRanking {
+    /// The limits with `searchmoves` narrowed to the best-ranked moves.
+    pub narrowed: Option<Limits>,
+    /// Probe positions of at most this many pieces below the root.
+    pub probe_limit: u32,
+    /// Probes that gave a value.
+    pub hits: u64,
 }
 
 /// What a [`super::Pvs`] keeps between searches: the tables, when set.
@@ -126,48 +200,10 @@ impl Tb {
             hits: AtomicU64::new(0),
             _tables: std::marker::PhantomData,
         };
-        let board = game.board();
-        if board.occupied().count() > state.limit || !board.castling().is_empty() {
-            return (None, state);
-        }
-        let ranked = match s.tables.root_moves(board, s.rule50) {
-            Ok(m) => Ok((m, true)),
-            Err(_) => s.tables.root_moves_wdl(board, s.rule50).map(|m| (m, false)),
-        };
-        let (moves, by_dtz) = match ranked {
-            Ok(ranked) => ranked,
-            // Tables whose values contradict each other at the root (a
-            // corrupt file) are trusted nowhere in this search.
-            Err(fianchetto_syzygy::SyzygyError::Contradiction { .. }) => {
-                state.limit = 0;
-                return (None, state);
-            }
-            Err(_) => return (None, state),
-        };
-        let allowed = |m: &fianchetto_syzygy::RootMove| {
-            limits.searchmoves.is_empty() || limits.searchmoves.contains(&m.mv)
-        };
-        let Some(best) = moves.iter().find(|m| allowed(m)) else {
-            return (None, state);
-        };
-        // A sure win keeps only the moves of the shortest DTZ: progress.
-        let strict = by_dtz && best.rank == fianchetto_syzygy::RANK_WIN;
-        let keep: Vec<_> = moves
-            .iter()
-            .filter(|m| allowed(m) && m.rank == best.rank && (!strict || m.dtz == best.dtz))
-            .map(|m| m.mv)
-            .collect();
-        state.hits.fetch_add(moves.len() as u64, Relaxed);
-        if by_dtz {
-            // The root's moves already keep the result: the search chooses
-            // among them by its evaluation, without probing the tree.
-            state.limit = 0;
-        }
-        let narrowed = Limits {
-            searchmoves: keep,
-            ..limits.clone()
-        };
-        (Some(narrowed), state)
+        let ranking = s.rank_root(game.board(), limits);
+        state.limit = ranking.probe_limit;
+        state.hits.fetch_add(ranking.hits, Relaxed);
+        (ranking.narrowed, state)
     }
 
     /// Without the `syzygy` feature there are no tables.
@@ -248,10 +284,7 @@ impl<B: MoveGen, E: Evaluator<B>> Worker<'_, B, E> {
     #[cfg(feature = "syzygy")]
     fn tablebase_score(&self, board: &B, ply: usize) -> Option<(Score, TtBound)> {
         let s = self.shared.tb.syzygy?;
-        if !board.castling().is_empty() {
-            return None;
-        }
-        let wdl = s.tables.probe_wdl(board).ok()?.value();
+        let wdl = s.wdl(board)?;
         let ply = ply as u32;
         let draw = if s.rule50 { 1 } else { 0 };
         Some(if wdl > draw {
