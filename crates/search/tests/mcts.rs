@@ -365,3 +365,29 @@ fn every_backend_proves_the_same_mates() {
         assert_eq!(run::<Mailbox>(fen), expected, "{fen}");
     }
 }
+
+#[test]
+fn a_long_search_stays_within_its_memory_and_goes_on_learning() {
+    // 4 096 nodes of tree (128 KiB) for 30 000 playouts: the arena fills
+    // many times over and is recycled each time.
+    let g = game("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    for threads in [1, 2] {
+        let cfg = MctsConfig::puct()
+            .node_budget(4_096)
+            .iterations(30_000)
+            .threads(threads, Parallelism::Tree);
+        let mut m = Mcts::with_config(TestEval, cfg);
+        let r = m.search(&g, &Limits::default(), &mut |_| {});
+        let (used, capacity) = m.tree_size();
+        assert_eq!(capacity, 4_096);
+        assert!(used <= capacity);
+        assert!(m.last_recycles() >= 5, "{} recycles", m.last_recycles());
+        assert_eq!(m.last_iterations(), 30_000);
+        // Every playout is counted at the root: recycling kept the
+        // statistics of the nodes it turned back into leaves.
+        assert_eq!(m.root_visits(), 30_000, "{threads} threads");
+        assert!(r.pv.len() > 1, "{:?}", r.pv);
+    }
+    // The mates are still proved in a small arena.
+    mate_check(MctsConfig::puct().node_budget(2_048));
+}

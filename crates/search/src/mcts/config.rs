@@ -145,8 +145,10 @@ pub struct MctsConfig {
     pub parallelism: Parallelism,
     /// Virtual losses added per thread passing through a node (tree parallel).
     pub virtual_loss: u32,
-    /// The node arena's size (nodes; 32 bytes each). When it is full the
-    /// tree stops growing; a search with no other limit then ends.
+    /// The node arena's size (nodes; 32 bytes each): the tree's memory,
+    /// never exceeded. When it is full the most visited half of the tree
+    /// is kept and the rest recycled; a search with no other limit ends
+    /// there instead.
     pub node_budget: usize,
     /// Keep the subtree of the moves played since the last search when the
     /// same game continues.

@@ -16,7 +16,11 @@
 //! one (a proven win when there is one).
 //!
 //! The tree lives in an arena preallocated to [`MctsConfig::node_budget`]
-//! nodes; when it is full the tree stops growing. Between moves of the same
+//! nodes (the engine's `Hash`); when it is full the search pauses, keeps
+//! the most visited half of the tree (every other node becomes a leaf
+//! again, its statistics kept) and goes on growing in the room freed, so
+//! that a long search never needs more memory. A search with no limit at
+//! all ends when the arena is full instead. Between moves of the same
 //! game the subtree of the moves played is kept (compacted to the front of
 //! the arena). Randomness comes from a seeded xoshiro generator: one thread
 //! with a fixed seed and an iteration or node limit is reproducible.
@@ -126,6 +130,7 @@ pub struct Mcts<E, P = HandPolicy> {
     last: Option<LastRoot>,
     children: Vec<RootChild>,
     iterations: u64,
+    recycles: u32,
     syzygy: Option<Tables>,
 }
 
@@ -175,6 +180,7 @@ impl<E, P> Mcts<E, P> {
             last: None,
             children: Vec::new(),
             iterations: 0,
+            recycles: 0,
             syzygy: None,
         }
     }
@@ -217,6 +223,13 @@ impl<E, P> Mcts<E, P> {
     /// Iterations run by the last search.
     pub fn last_iterations(&self) -> u64 {
         self.iterations
+    }
+
+    /// How many times the last search recycled its full arena(s)
+    /// ([`MctsConfig::node_budget`]): kept the most visited part of the
+    /// tree and went on growing in the room freed.
+    pub fn last_recycles(&self) -> u32 {
+        self.recycles
     }
 
     /// Nodes in use in the arena(s), and their capacity.
@@ -405,6 +418,8 @@ impl<E: Clone, P: Clone> Mcts<E, P> {
         let cfg = self.config.clone();
         let iteration_limit = cfg.iterations.unwrap_or(u64::MAX);
         let timed = time.hard().is_some();
+        let stop_when_full =
+            !timed && limits.nodes.is_none() && cfg.iterations.is_none() && !limits.infinite;
         let shared = Shared {
             config: &cfg,
             stop: &limits.stop,
@@ -417,10 +432,9 @@ impl<E: Clone, P: Clone> Mcts<E, P> {
             seldepth: AtomicU32::new(0),
             iteration_limit,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
-            stop_when_full: !timed
-                && limits.nodes.is_none()
-                && cfg.iterations.is_none()
-                && !limits.infinite,
+            stop_when_full,
+            recycling: AtomicBool::new(!stop_when_full),
+            full: AtomicBool::new(false),
             time,
             searchmoves: &limits.searchmoves,
             tb,
@@ -434,7 +448,6 @@ impl<E: Clone, P: Clone> Mcts<E, P> {
         let base_seed = cfg.seed ^ board.hash();
         let seed = |i: usize| splitmix(base_seed.wrapping_add(i as u64));
         let tree_parallel = cfg.threads > 1 && cfg.parallelism == Parallelism::Tree;
-        let trees = &self.trees;
         // Reported times count from the very start (arena allocation included),
         // as the deadlines do.
         let start = shared.time.start();
@@ -442,8 +455,14 @@ impl<E: Clone, P: Clone> Mcts<E, P> {
         let mut last_depth = 0;
         let mut scratch = Vec::new();
         let clock_soft = limits.movetime.is_none() && !limits.infinite;
-        {
+        self.recycles = 0;
+        // The search runs in epochs: one ends when an arena is full, which
+        // is then recycled, and the next goes on (with the same limits,
+        // counters and clock).
+        loop {
+            let trees = &self.trees;
             let shared = &shared;
+            let epoch = self.recycles as usize * cfg.threads;
             let main_eval = self.eval.clone();
             let main_policy = self.policy.clone();
             let board = &board;
@@ -495,7 +514,7 @@ impl<E: Clone, P: Clone> Mcts<E, P> {
                     };
                     let eval = self.eval.clone();
                     let policy = self.policy.clone();
-                    let seed = seed(i);
+                    let seed = seed(epoch + i);
                     s.spawn(move || {
                         let mut w = Worker::new(tree, shared, board, eval, policy, history, seed);
                         w.run(|_, _| {});
@@ -508,13 +527,30 @@ impl<E: Clone, P: Clone> Mcts<E, P> {
                     main_eval,
                     main_policy,
                     history,
-                    seed(0),
+                    seed(epoch),
                 );
                 w.run(&mut main_loop);
-                // The main thread ending ends the helpers.
-                shared.abort.store(true, Relaxed);
+                // The main thread ending ends the helpers (unless it ended
+                // for the arena to be recycled: they see that too).
+                if !shared.full.load(Relaxed) {
+                    shared.abort.store(true, Relaxed);
+                }
             });
+            if shared.abort.load(Relaxed) || !shared.full.swap(false, Relaxed) {
+                break;
+            }
+            for tree in &mut self.trees {
+                if tree.is_full() {
+                    tree.recycle(tree.capacity() / 2);
+                    if tree.is_full() {
+                        // Nothing could be freed: grow no more.
+                        shared.recycling.store(false, Relaxed);
+                    }
+                }
+            }
+            self.recycles += 1;
         }
+        let trees = &self.trees;
         let elapsed = start.elapsed();
         let infos = make_lines(trees, &shared, &cfg, elapsed, lines, &mut scratch);
         for (k, info) in infos.iter().enumerate() {

@@ -269,15 +269,10 @@ impl Tree {
 
     /// Keeps only the subtree of node `new_root`, moved down to the start
     /// of the arena (so the freed space is one block at the end again).
-    ///
-    /// Children blocks are always allocated after their parent, so every
-    /// kept block moves to a lower index: copying blocks in ascending order
-    /// never overwrites a node not yet moved.
     pub fn reroot(&mut self, new_root: u32) {
         if new_root == 0 {
             return;
         }
-        // The kept blocks, as (old start, length), sorted by old start.
         let mut blocks: Vec<(u32, u32)> = Vec::new();
         let mut stack = vec![new_root];
         while let Some(i) = stack.pop() {
@@ -288,6 +283,43 @@ impl Tree {
                 }
             }
         }
+        self.compact(new_root, blocks);
+    }
+
+    /// Frees room in a full arena: keeps the root, its children and at most
+    /// `keep` nodes in all, the children of the most visited nodes first (a node's
+    /// block only with its parent's), and turns every other expanded node
+    /// back into a leaf that keeps its own visits, value and proof. A leaf
+    /// walked into again is expanded again, so a long search goes on
+    /// learning where it searches most, in the memory it was given.
+    pub fn recycle(&mut self, keep: usize) {
+        let mut blocks: Vec<(u32, u32)> = Vec::new();
+        let mut heap = std::collections::BinaryHeap::new();
+        heap.push((self.node(0).visits(), 0u32));
+        let mut total = 1usize;
+        while let Some((_, i)) = heap.pop() {
+            let Some(r) = self.children(i) else { continue };
+            let len = r.len();
+            // The root's children stay whatever `keep` says: they are the
+            // search's result.
+            if len == 0 || (i != 0 && total + len > keep) {
+                continue;
+            }
+            total += len;
+            blocks.push((r.start, len as u32));
+            heap.extend(r.map(|c| (self.node(c).visits(), c)));
+        }
+        self.compact(0, blocks);
+    }
+
+    /// Moves node `root` to slot 0 and the children `blocks` (old start,
+    /// length) after it, in their order, and drops every other node: an
+    /// expanded node whose block is not kept becomes a leaf.
+    ///
+    /// Children blocks are always allocated after their parent, so every
+    /// kept block moves to a lower index: copying blocks in ascending order
+    /// never overwrites a node not yet moved.
+    fn compact(&mut self, root: u32, mut blocks: Vec<(u32, u32)>) {
         blocks.sort_unstable();
         let mut starts = Vec::with_capacity(blocks.len());
         let mut next = 1u32;
@@ -295,22 +327,27 @@ impl Tree {
             starts.push(next);
             next += len;
         }
-        let remap = |old: u32| -> u32 {
-            match blocks.binary_search_by_key(&old, |b| b.0) {
-                Ok(k) => starts[k],
-                Err(_) => 0,
-            }
-        };
         let move_node = |from: u32, to: u32| {
             let src = &self.nodes[from as usize];
-            let first = remap(src.first_child.load(Relaxed));
+            let first = src.first_child.load(Relaxed);
+            let kept = match blocks.binary_search_by_key(&first, |b| b.0) {
+                Ok(k) => Some(starts[k]),
+                Err(_) => None,
+            };
+            let dropped = src.num_children.load(Relaxed) > 0 && kept.is_none();
+            let first = kept.unwrap_or(0);
             if from != to {
                 self.nodes[to as usize].copy_from(src, first);
             } else {
                 src.first_child.store(first, Relaxed);
             }
+            if dropped {
+                let dst = &self.nodes[to as usize];
+                dst.num_children.store(0, Relaxed);
+                dst.state.store(LEAF, Relaxed);
+            }
         };
-        move_node(new_root, 0);
+        move_node(root, 0);
         for (k, &(old, len)) in blocks.iter().enumerate() {
             for j in 0..len {
                 move_node(old + j, starts[k] + j);
@@ -364,5 +401,48 @@ mod tests {
         assert_eq!(t.expand(1, &many), Expansion::NotNow);
         assert!(t.is_full());
         assert_eq!(t.children(1), None);
+    }
+
+    #[test]
+    fn recycling_keeps_the_most_visited_blocks_and_every_node_s_statistics() {
+        let mut t = Tree::new(32);
+        let m = |k: usize| mv(Square::from_index_wrapping(k), Square::from_index_wrapping(k + 8));
+        // Root: 3 children (1..4); child 1 (40 visits): 4 children (4..8);
+        // child 2 (10 visits): 5 children (8..13); node 4 (30): 2 (13..15).
+        t.expand(0, &[(m(0), 0.5), (m(1), 0.3), (m(2), 0.2)]);
+        t.expand(1, &[(m(3), 0.25); 4]);
+        t.expand(2, &[(m(4), 0.2); 5]);
+        t.expand(4, &[(m(5), 0.5); 2]);
+        for (node, visits) in [(0, 60), (1, 40), (2, 10), (3, 5), (4, 30)] {
+            for _ in 0..visits {
+                t.node(node).update(0.75, 0);
+            }
+        }
+        t.node(2).set_proven(Score::DRAW);
+        assert_eq!(t.used(), 15);
+        // Room for 10: the root's 3, node 1's 4, node 4's 2 (node 2's 5 do
+        // not fit once those are in).
+        t.recycle(10);
+        assert_eq!(t.used(), 10);
+        assert_eq!(t.children(0), Some(1..4));
+        assert_eq!(t.node(0).visits(), 60);
+        assert_eq!(t.children(1), Some(4..8));
+        assert_eq!(t.children(4), Some(8..10));
+        assert_eq!(t.node(4).visits(), 30);
+        assert_eq!(t.node(8).mv(), m(5));
+        // Node 2 is a leaf again, with its visits, value and proof.
+        assert_eq!(t.children(2), None);
+        assert_eq!(t.node(2).visits(), 10);
+        assert_eq!(t.node(2).value_sum(), 7.5);
+        assert_eq!(t.node(2).proven(), Some(Score::DRAW));
+        assert!(!t.is_full());
+        // The freed room is used again: node 2 can be expanded anew.
+        assert_eq!(t.expand(2, &[(m(6), 1.0)]), Expansion::Done);
+        assert_eq!(t.children(2), Some(10..11));
+        // Keeping only the root's block.
+        t.recycle(4);
+        assert_eq!(t.used(), 4);
+        assert_eq!(t.children(1), None);
+        assert_eq!(t.node(1).visits(), 40);
     }
 }

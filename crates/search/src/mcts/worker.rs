@@ -44,6 +44,12 @@ pub(crate) struct Shared<'a> {
     /// No time, node or iteration limit and not infinite: end when the
     /// arena is full (nothing more can be learned cheaply).
     pub stop_when_full: bool,
+    /// Whether a full arena ends the epoch to be recycled
+    /// ([`Tree::recycle`]); off when the search ends when full, or when
+    /// recycling could free nothing.
+    pub recycling: AtomicBool,
+    /// An arena is full: the threads end this epoch for it to be recycled.
+    pub full: AtomicBool,
     /// Root moves allowed (`searchmoves`); empty for all.
     pub searchmoves: &'a [Move],
     /// The endgame tables, if set.
@@ -59,6 +65,7 @@ impl Shared<'_> {
     #[inline]
     pub fn should_stop(&self, iteration: u64) -> bool {
         if self.abort.load(Relaxed)
+            || self.full.load(Relaxed)
             || self.stop.load(Relaxed)
             || self.nodes.load(Relaxed) >= self.node_limit
         {
@@ -164,6 +171,10 @@ impl<'a, B: MoveGen, E: Evaluator<B>, P: Policy<B>> Worker<'a, B, E, P> {
             let root_ready =
                 self.tree.children(0).is_some() || self.tree.node(0).proven().is_some();
             if (root_ready || shared.stop.load(Relaxed)) && shared.should_stop(local) {
+                break;
+            }
+            if self.tree.is_full() && shared.recycling.load(Relaxed) {
+                shared.full.store(true, Relaxed);
                 break;
             }
             if shared.iteration_limit != u64::MAX
