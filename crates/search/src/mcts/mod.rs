@@ -62,6 +62,7 @@ mod config;
 mod policy;
 mod tablebase;
 mod tree;
+mod value_hash;
 mod worker;
 
 pub use config::{MctsConfig, Parallelism, Variant};
@@ -78,6 +79,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 use tablebase::{Tables, TbProbe};
 use tree::Tree;
+use value_hash::ValueHash;
 use worker::{from_child, Shared, Worker};
 
 /// The longest principal variation reported.
@@ -127,6 +129,7 @@ pub struct Mcts<E, P = HandPolicy> {
     policy: P,
     config: MctsConfig,
     trees: Vec<Tree>,
+    values: ValueHash,
     last: Option<LastRoot>,
     children: Vec<RootChild>,
     iterations: u64,
@@ -177,6 +180,7 @@ impl<E, P> Mcts<E, P> {
             policy,
             config,
             trees: Vec::new(),
+            values: ValueHash::default(),
             last: None,
             children: Vec::new(),
             iterations: 0,
@@ -254,6 +258,10 @@ impl<E, P> Mcts<E, P> {
         if self.trees.len() != count || self.trees.iter().any(|t| t.capacity() != budget) {
             self.trees = (0..count).map(|_| Tree::new(budget)).collect();
             self.last = None;
+        }
+        let entries = cfg.value_hash_entries();
+        if self.values.requested() != entries {
+            self.values = ValueHash::new(entries);
         }
         let positions = game.positions();
         let played = match self.last {
@@ -438,6 +446,7 @@ impl<E: Clone, P: Clone> Mcts<E, P> {
             time,
             searchmoves: &limits.searchmoves,
             tb,
+            values: &self.values,
             vloss: if cfg.threads > 1 && cfg.parallelism == Parallelism::Tree {
                 cfg.virtual_loss
             } else {
@@ -603,6 +612,7 @@ impl<B: MoveGen, E: Evaluator<B> + Clone, P: Policy<B>> Search<B> for Mcts<E, P>
         for t in &self.trees {
             t.reset();
         }
+        self.values.clear();
         self.last = None;
         self.children.clear();
     }

@@ -406,7 +406,12 @@ mod tests {
     #[test]
     fn recycling_keeps_the_most_visited_blocks_and_every_node_s_statistics() {
         let mut t = Tree::new(32);
-        let m = |k: usize| mv(Square::from_index_wrapping(k), Square::from_index_wrapping(k + 8));
+        let m = |k: usize| {
+            mv(
+                Square::from_index_wrapping(k),
+                Square::from_index_wrapping(k + 8),
+            )
+        };
         // Root: 3 children (1..4); child 1 (40 visits): 4 children (4..8);
         // child 2 (10 visits): 5 children (8..13); node 4 (30): 2 (13..15).
         t.expand(0, &[(m(0), 0.5), (m(1), 0.3), (m(2), 0.2)]);
