@@ -151,13 +151,7 @@ fn tablebase_hits_are_reported_and_wins_are_not_mates() {
             last = line;
         }
     }
-    let hits: u64 = last
-        .split_whitespace()
-        .skip_while(|w| *w != "tbhits")
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0);
-    assert!(hits > 0, "{last}");
+    assert!(tbhits(&last) > 0, "{last}");
     // A tablebase win is reported as a centipawn score, never as a mate: a
     // mate may be reported only when the search has proved it, so its
     // principal variation ends in checkmate (quiet checks in quiescence
@@ -190,13 +184,7 @@ fn mcts_proves_the_leaves_the_tables_decide() {
         .rev()
         .find(|l| l.starts_with("info depth"))
         .expect("a report");
-    let hits: u64 = last
-        .split_whitespace()
-        .skip_while(|w| *w != "tbhits")
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0);
-    assert!(hits > 0, "{last}");
+    assert!(tbhits(&last) > 0, "{last}");
     // White is winning: its move keeps the win (Qxd3 and Rxd3 win the
     // rook at once, and the tables see the rest).
     let board = Bitboards::from_fen("8/8/8/3k4/8/3r4/8/KQR5 w - - 0 1").unwrap();
@@ -208,6 +196,15 @@ fn mcts_proves_the_leaves_the_tables_decide() {
         let wdl = tb.probe_wdl(&after).unwrap();
         assert!(wdl.value() < 0, "{best}: the opponent's {wdl}");
     }
+}
+
+/// The `tbhits` of an `info` line (0 when it has none).
+fn tbhits(info: &str) -> u64 {
+    info.split_whitespace()
+        .skip_while(|w| *w != "tbhits")
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
 }
 
 /// A folder of its own for a test, emptied first.
