@@ -6,7 +6,9 @@
 //! the community's tools), the [filters](games::Filter) that pick training
 //! positions when the data is read, streaming readers whose errors name the
 //! file, the game and the byte, the [tools] that count, convert, merge and
-//! deduplicate files of either format, and [positions] read from data or
+//! deduplicate files of either format, positions with the root visit
+//! distributions of a Monte Carlo tree search ([visits]), and [positions]
+//! read from data or
 //! FEN/EPD files for the tuners. A stored [score] is an `i16` in
 //! centipawns from white's point of view.
 //!
@@ -57,6 +59,7 @@ pub mod score;
 #[doc(hidden)]
 pub mod testing;
 pub mod tools;
+pub mod visits;
 
 /// The README's example, compiled and run as a doctest.
 #[cfg(doctest)]

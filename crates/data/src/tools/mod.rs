@@ -3,7 +3,8 @@
 //!
 //! A file is told to be in the [games format](crate::games) or in
 //! [marlinformat](crate::marlin) by its content (the games header), never
-//! by its name. Marlinformat is read as games too: consecutive records one
+//! by its name. A [visits](crate::visits) file (its own header) is counted
+//! by [`visit_stats`]; the other tools refuse it. Marlinformat is read as games too: consecutive records one
 //! legal move apart with the same result are joined into one game (its
 //! last entry's move unknown), the others stand alone. So a marlinformat
 //! file converted to the games format and back is the same file, record for
@@ -38,16 +39,19 @@
 mod chain;
 mod copy;
 mod stats;
+mod visit_stats;
 
 /// Where a games file ends inside a game (defined with the games format).
 pub use crate::games::CutShort;
 pub use copy::{copy, CopyOptions, CopySummary};
 pub use stats::{stats, Stats, SCORE_BINS};
+pub use visit_stats::{visit_stats, Spread, VisitStats};
 
 use crate::games::{
     self, Filter, FilterCounts, GameError, GameReader, GameRecord, GamesError, Location,
 };
 use crate::marlin::{DataError, PackedBoard, RECORD_SIZE};
+use crate::visits::VisitReader;
 use chain::Chains;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::File;
@@ -74,6 +78,9 @@ impl DataFormat {
         };
         if GameReader::is_games_file(path).map_err(io)? {
             return Ok(DataFormat::Games);
+        }
+        if VisitReader::is_visits_file(path).map_err(io)? {
+            return Err(DataFileError::VisitsFile(path.to_path_buf()));
         }
         let len = std::fs::metadata(path).map_err(io)?.len();
         if len % RECORD_SIZE as u64 != 0 {
@@ -119,6 +126,9 @@ pub enum DataFileError {
         /// Its length.
         len: u64,
     },
+    /// A visits file where games or marlinformat are read.
+    #[error("{0}: a visits file (root visit distributions): `data stats` and `train --policy` read it, the other tools read games and marlinformat only")]
+    VisitsFile(PathBuf),
     /// The output exists (and `force` was not given).
     #[error("{0}: exists; choose another output or overwrite it on purpose (--force)")]
     OutputExists(PathBuf),

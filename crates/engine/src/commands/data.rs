@@ -1,10 +1,12 @@
 //! `fianchetto data stats|convert|merge|dedup`: training data files of
-//! either format (games or marlinformat, told apart by content).
+//! either format (games or marlinformat, told apart by content); `stats`
+//! also counts visits files (root visit distributions).
 
 use super::CommandError;
 use crate::say;
 use fianchetto_data::games::{Filter, Skip};
 use fianchetto_data::tools::{self as data, CopyOptions, CopySummary, DataFormat};
+use fianchetto_data::visits::VisitReader;
 use std::path::PathBuf;
 
 /// Arguments of `fianchetto data`.
@@ -19,7 +21,8 @@ pub struct DataArgs {
 #[derive(Debug, clap::Subcommand)]
 pub enum DataAction {
     /// Count games, positions, results, endings, scores, and what a filter
-    /// keeps.
+    /// keeps (of visits files: games, positions, root moves, visits,
+    /// results).
     Stats(StatsArgs),
     /// Write one file in the other format (or the same: a checked copy).
     Convert(ConvertArgs),
@@ -35,7 +38,7 @@ const DEFAULT_FILTER: &str = "check,tactical,mates";
 /// Arguments of `fianchetto data stats`.
 #[derive(Debug, clap::Args)]
 pub struct StatsArgs {
-    /// Data files (games or marlinformat).
+    /// Data files (games or marlinformat; or visits files, all of them).
     #[arg(required = true, num_args = 1..)]
     pub files: Vec<PathBuf>,
     /// The filter whose kept and skipped positions are counted: rules
@@ -109,8 +112,28 @@ pub fn run(args: &DataArgs) -> Result<(), CommandError> {
     let usage = |e: &dyn std::fmt::Display| CommandError::Usage(e.to_string());
     match &args.action {
         DataAction::Stats(a) => {
-            let stats = data::stats(&a.files, &a.filter, !a.quiet).map_err(|e| usage(&e))?;
-            say!("{}", stats.to_string().trim_end());
+            let mut visits = 0;
+            for path in &a.files {
+                visits += VisitReader::is_visits_file(path)
+                    .map_err(|e| usage(&format!("{}: {e}", path.display())))?
+                    as usize;
+            }
+            let text = if visits == 0 {
+                data::stats(&a.files, &a.filter, !a.quiet)
+                    .map_err(|e| usage(&e))?
+                    .to_string()
+            } else if visits == a.files.len() {
+                data::visit_stats(&a.files, !a.quiet)
+                    .map_err(|e| usage(&e))?
+                    .to_string()
+            } else {
+                return Err(CommandError::Usage(
+                    "data stats: visits files are counted apart from games and marlinformat \
+                     files; give one kind at a time"
+                        .into(),
+                ));
+            };
+            say!("{}", text.trim_end());
         }
         DataAction::Convert(a) => {
             let summary = copy(std::slice::from_ref(&a.input), &a.output, &a.out, false)?;
