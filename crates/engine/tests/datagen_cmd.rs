@@ -66,6 +66,65 @@ fn datagen_writes_resumable_games_and_marlinformat() {
 }
 
 #[test]
+fn datagen_mcts_writes_visits_that_data_stats_counts() {
+    let dir = std::env::temp_dir().join(format!("fianchetto-dg-mcts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("data.visits");
+    let _ = std::fs::remove_file(&out);
+    let run = bin()
+        .args([
+            "datagen",
+            "--mcts",
+            "--playouts",
+            "40",
+            "--games",
+            "1",
+            "--quiet",
+        ])
+        .args(["--eval", "material", "--seed", "2", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let stats = bin()
+        .args(["data", "stats", "--quiet"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&stats.stdout);
+    assert!(
+        stats.status.success(),
+        "{}",
+        String::from_utf8_lossy(&stats.stderr)
+    );
+    assert!(
+        text.contains("files: 1 visits-format") && text.contains("games: 1"),
+        "{text}"
+    );
+    // --nodes is PVS's budget, and convert reads no visits files.
+    let bad = bin()
+        .args([
+            "datagen", "--mcts", "--nodes", "100", "--games", "1", "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let convert = bin()
+        .args(["data", "convert"])
+        .arg(&out)
+        .arg(dir.join("x.games"))
+        .output()
+        .unwrap();
+    assert!(!convert.status.success());
+    assert!(String::from_utf8_lossy(&convert.stderr).contains("a visits file"));
+}
+
+#[test]
 fn genfens_speaks_openbench() {
     let out = bin()
         .args(["genfens 3 seed 9 book None", "quit"])

@@ -1,9 +1,14 @@
 //! `fianchetto datagen`: self-play training data, kept as whole games (the
-//! games format) or as marlinformat records.
+//! games format) or as marlinformat records; with `--mcts`, MCTS self-play
+//! writing each position's root visits (the visits format).
 
 use super::flags::{EvalSelect, HashFlag, ThreadsFlag};
 use super::CommandError;
 use crate::{say, with_evaluator};
+use fianchetto_board::Bitboards;
+use fianchetto_eval::policy::PolicyNet;
+use fianchetto_eval::Evaluator;
+use fianchetto_search::mcts::{Blend, HandPolicy, Mcts, MctsConfig, NetPolicy, ENGINE_NET_WEIGHT};
 use fianchetto_syzygy::Tablebase;
 use fianchetto_tune::datagen::{self, DatagenConfig, Format, RunOptions, Target};
 use std::path::PathBuf;
@@ -35,6 +40,18 @@ pub struct DatagenArgs {
     /// move, no mate score).
     #[arg(long, value_enum, default_value_t = FormatArg::Games)]
     pub format: FormatArg,
+    /// MCTS self-play: the engine's MCTS (PUCT, the embedded policy
+    /// network blended with the hand-written policy, the chosen
+    /// evaluation) plays both sides at `--playouts` a move, and every
+    /// position is written with its root visits (the visits format, for
+    /// `train --policy`). The move played is the most visited. `--hash`
+    /// bounds each worker's tree.
+    #[arg(long, conflicts_with_all = ["format", "nodes"])]
+    pub mcts: bool,
+    /// With `--mcts`: playouts per move (one thread, a fixed seed: the
+    /// same games every run).
+    #[arg(long, requires = "mcts", default_value_t = 400, value_parser = clap::value_parser!(u64).range(1..))]
+    pub playouts: u64,
     /// Stop once the file holds this many positions.
     #[arg(long, conflicts_with = "games")]
     pub positions: Option<u64>,
@@ -131,9 +148,10 @@ pub fn run(args: &DatagenArgs) -> Result<(), CommandError> {
     };
     let opts = RunOptions {
         out: args.out.clone(),
-        format: match args.format {
-            FormatArg::Games => Format::Games,
-            FormatArg::Marlin => Format::Marlin,
+        format: match (args.mcts, args.format) {
+            (true, _) => Format::Visits,
+            (false, FormatArg::Games) => Format::Games,
+            (false, FormatArg::Marlin) => Format::Marlin,
         },
         target,
         threads: args.workers.count as usize,
@@ -151,8 +169,30 @@ pub fn run(args: &DatagenArgs) -> Result<(), CommandError> {
         flag.store(true, Ordering::Relaxed);
     });
     let choice = args.eval.choice()?;
-    let summary = with_evaluator!(&choice, eval => datagen::run(&config, eval, &opts, &stop))
-        .map_err(|e| CommandError::Usage(e.to_string()))?;
+    let summary = if args.mcts {
+        let net = fianchetto_eval::policy::embedded_policy()
+            .map_err(|e| CommandError::Usage(format!("the embedded policy network: {e}")))?;
+        let mcts = MctsConfig::puct()
+            .iterations(args.playouts)
+            .memory_mb(config.hash_mb.max(1));
+        with_evaluator!(&choice, eval => datagen::run_with(&config, &opts, &stop, || {
+            engine_mcts(&eval, &net, &mcts)
+        }))
+    } else {
+        with_evaluator!(&choice, eval => datagen::run(&config, eval, &opts, &stop))
+    }
+    .map_err(|e| CommandError::Usage(e.to_string()))?;
     say!("{summary}");
     Ok(())
+}
+
+/// The engine's MCTS on `eval` with `config`: PUCT with the policy network
+/// `net` blended with the hand-written policy, as `Algorithm mcts` plays.
+fn engine_mcts<E: Evaluator<Bitboards> + Clone>(
+    eval: &E,
+    net: &Arc<PolicyNet>,
+    config: &MctsConfig,
+) -> Mcts<E, Blend<NetPolicy, HandPolicy>> {
+    let policy = Blend::engine(net.clone(), ENGINE_NET_WEIGHT);
+    Mcts::with_policy(eval.clone(), policy, config.clone())
 }

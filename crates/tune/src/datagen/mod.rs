@@ -20,6 +20,16 @@
 //! applied as the game is written (no position in check, none whose best
 //! move captures or promotes, no mate scores).
 //!
+//! **MCTS self-play** ([`run_with`] and an [`Mcts`](fianchetto_search::mcts::Mcts)
+//! searcher, [`Format::Visits`]) plays the same openings, game loop and
+//! adjudication with MCTS at a fixed playout budget instead of PVS, and
+//! writes every searched position with its root visit distribution in the
+//! [visits format](fianchetto_data::visits): the policy network's targets.
+//! The move played is the search's own choice, its most visited root move
+//! (or a win its solver proved); the variety between games comes from the random opening plies, as for
+//! PVS. A position whose search gave no visits (a single legal move, a root
+//! decided at once) is not written.
+//!
 //! **Deterministic**: game number `i` of seed `s` depends only on `s` and
 //! `i` (the searcher is cleared before each game and stops at node counts,
 //! never at a clock), and games are written in number order whatever the
@@ -47,6 +57,7 @@
 use fianchetto_board::{Bitboards, Board, Color, FenError, Setup};
 use fianchetto_data::games::{self, Filter, FilterCounts, GameError, GamesError};
 use fianchetto_data::marlin::{record_count, DataError, Wdl, RECORD_SIZE};
+use fianchetto_data::visits::{self, VisitError, VisitRecord, VisitsError};
 use fianchetto_eval::Evaluator;
 use fianchetto_search::pvs::{Pvs, PvsConfig};
 use fianchetto_search::Limits;
@@ -63,7 +74,7 @@ use std::time::{Duration, Instant};
 
 mod selfplay;
 
-pub use selfplay::{opening_position, play_game, PlayedGame};
+pub use selfplay::{opening_position, play_game, PlayedGame, SelfPlaySearch};
 
 /// The parameters of self-play.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -186,6 +197,20 @@ pub enum Format {
     /// One 32-byte record per training position ([`fianchetto_data::marlin`]), the
     /// default [`Filter`] applied as it is written.
     Marlin,
+    /// Every searched position with its root visits
+    /// ([`fianchetto_data::visits`]): for a searcher that has them (MCTS).
+    Visits,
+}
+
+impl Format {
+    /// The format's name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Games => "games-format",
+            Format::Marlin => "marlinformat",
+            Format::Visits => "visits-format",
+        }
+    }
 }
 
 /// What went wrong in a data generation run.
@@ -205,8 +230,22 @@ pub enum DatagenError {
     /// The existing output is a damaged games file.
     #[error(transparent)]
     Games(#[from] GamesError),
+    /// The existing output is a damaged visits file.
+    #[error(transparent)]
+    VisitsFile(#[from] VisitsError),
+    /// A position's root visits could not be written.
+    #[error("{path}: {source}")]
+    Visits {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with the record.
+        source: VisitError,
+    },
+    /// The visits format asked of a searcher that gives no root visits.
+    #[error("{0}: the visits format needs a searcher with root visits (MCTS); PVS writes games or marlinformat")]
+    NoVisits(PathBuf),
     /// The existing output is of the other format.
-    #[error("{path} holds {found} data but the run writes {wanted}; choose that --format or another --out")]
+    #[error("{path} holds {found} data but the run writes {wanted}; choose that format (--format, or --mcts for visits) or another --out")]
     FormatMismatch {
         /// The file.
         path: PathBuf,
@@ -431,19 +470,20 @@ fn open_output(
         .open(out)
         .map_err(io_err(out))?;
     let len = file.metadata().map_err(io_err(out))?.len();
-    let is_games = len > 0 && games::GameReader::is_games_file(out).map_err(io_err(out))?;
-    let name = |games: bool| {
-        if games {
-            "games-format"
-        } else {
-            "marlinformat"
-        }
+    let found = if len == 0 {
+        opts.format
+    } else if games::GameReader::is_games_file(out).map_err(io_err(out))? {
+        Format::Games
+    } else if visits::VisitReader::is_visits_file(out).map_err(io_err(out))? {
+        Format::Visits
+    } else {
+        Format::Marlin
     };
-    if len > 0 && is_games != (opts.format == Format::Games) {
+    if found != opts.format {
         return Err(DatagenError::FormatMismatch {
             path: out.clone(),
-            found: name(is_games),
-            wanted: name(opts.format == Format::Games),
+            found: found.name(),
+            wanted: opts.format.name(),
         });
     }
     let progress = match previous {
@@ -471,20 +511,30 @@ fn open_output(
         }
         // A file without a sidecar (another tool's data, or a copy): append
         // to it, provided it is whole records or whole games.
+        // A visits file's games are counted, so that the game numbers of
+        // the games appended follow its last.
         None => {
-            let (bytes, positions) = if len == 0 {
-                (0, 0)
-            } else if is_games {
-                let repair = games::repair_tail(out)?;
-                (repair.len, repair.positions)
+            let (bytes, positions, games) = if len == 0 {
+                (0, 0, 0)
             } else {
-                (len, record_count(out)?)
+                match found {
+                    Format::Games => {
+                        let repair = games::repair_tail(out)?;
+                        (repair.len, repair.positions, 0)
+                    }
+                    Format::Visits => {
+                        let repair = visits::repair_tail(out)?;
+                        let next = repair.last_game.map_or(0, |g| g as u64 + 1);
+                        (repair.len, repair.records, next)
+                    }
+                    Format::Marlin => (len, record_count(out)?, 0),
+                }
             };
             Progress {
                 seed: opts.seed,
                 next_game: 0,
                 bytes,
-                games: 0,
+                games,
                 positions,
             }
         }
@@ -493,7 +543,7 @@ fn open_output(
 }
 
 /// Generates data into `opts.out` until the target is reached or `stop` is
-/// raised (Ctrl-C), with `opts.threads` searchers built from `eval`.
+/// raised (Ctrl-C), with `opts.threads` PVS searchers built from `eval`.
 ///
 /// Games in flight when `stop` is raised are dropped; every game already
 /// written stays, and so does the sidecar that lets the next run resume.
@@ -503,13 +553,29 @@ pub fn run<E: Evaluator<Bitboards> + Clone + Send>(
     opts: &RunOptions,
     stop: &AtomicBool,
 ) -> Result<Summary, DatagenError> {
+    run_with(config, opts, stop, || config.searcher(eval.clone()))
+}
+
+/// [`run`] with the searchers `searcher` makes, one per thread (made on
+/// the calling thread): PVS as [`run`] makes it, or MCTS for
+/// [`Format::Visits`] (see the [module documentation](self)).
+pub fn run_with<S: SelfPlaySearch + Send>(
+    config: &DatagenConfig,
+    opts: &RunOptions,
+    stop: &AtomicBool,
+    mut searcher: impl FnMut() -> S,
+) -> Result<Summary, DatagenError> {
     let started = Instant::now();
     let sidecar = Progress::path(&opts.out);
     let (mut file, mut progress) = open_output(opts, &sidecar)?;
-    if progress.bytes == 0 && opts.format == Format::Games {
-        file.write_all(&games::header())
-            .map_err(io_err(&opts.out))?;
-        progress.bytes = games::HEADER_SIZE as u64;
+    if progress.bytes == 0 {
+        let header = match opts.format {
+            Format::Games => &games::header()[..],
+            Format::Visits => &visits::header()[..],
+            Format::Marlin => &[],
+        };
+        file.write_all(header).map_err(io_err(&opts.out))?;
+        progress.bytes = header.len() as u64;
     }
     progress.write(&sidecar)?;
 
@@ -549,14 +615,13 @@ pub fn run<E: Evaluator<Bitboards> + Clone + Send>(
     let outcome = std::thread::scope(|s| -> Result<(), DatagenError> {
         for _ in 0..opts.threads.max(1) {
             let tx = tx.clone();
-            let eval = eval.clone();
+            let mut searcher = searcher();
             let (next, quit) = (&next, &quit);
             s.spawn(move || {
-                let mut pvs = config.searcher(eval);
                 while !quit.load(Ordering::Relaxed) {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let game = play_game(
-                        &mut pvs,
+                        &mut searcher,
                         config,
                         &opts.book,
                         opts.tablebase.as_deref(),
@@ -574,10 +639,11 @@ pub fn run<E: Evaluator<Bitboards> + Clone + Send>(
         let mut pending: BTreeMap<u64, PlayedGame> = BTreeMap::new();
         let mut buffer = Vec::new();
         let mut records = Vec::new();
-        // Writes a game; returns its positions and bytes.
-        let mut write = |played: &PlayedGame| -> Result<(u64, u64), DatagenError> {
+        // Writes a game, numbered `number`; returns its positions and bytes.
+        let mut write = |played: &PlayedGame, number: u64| -> Result<(u64, u64), DatagenError> {
             buffer.clear();
             let positions = match opts.format {
+                Format::Visits => write_visits(played, number as u32, &mut buffer, &opts.out)?,
                 Format::Games => {
                     played
                         .game
@@ -624,7 +690,7 @@ pub fn run<E: Evaluator<Bitboards> + Clone + Send>(
                 pending.insert(index, game);
                 // Write every game that is next in order.
                 while let Some(played) = pending.remove(&progress.next_game) {
-                    let (positions, bytes) = write(&played)?;
+                    let (positions, bytes) = write(&played, progress.games)?;
                     progress.next_game += 1;
                     progress.games += 1;
                     progress.bytes += bytes;
@@ -668,6 +734,58 @@ pub fn run<E: Evaluator<Bitboards> + Clone + Send>(
     outcome?;
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
+}
+
+/// Appends to `out` the visits records of `played`, numbered `number`:
+/// each searched position with its score, the game's result and its root
+/// visits, except those whose search gave none. Returns the records.
+fn write_visits(
+    played: &PlayedGame,
+    number: u32,
+    out: &mut Vec<u8>,
+    path: &Path,
+) -> Result<u64, DatagenError> {
+    let game = &played.game;
+    let none = !game.entries.is_empty() && played.visits.iter().all(Vec::is_empty);
+    if none || played.visits.len() != game.entries.len() {
+        return Err(DatagenError::NoVisits(path.to_path_buf()));
+    }
+    let mut records = 0;
+    let mut failed = None;
+    let mut record = VisitRecord::default();
+    game.replay(|index, board, entry| {
+        let visits = &played.visits[index];
+        if failed.is_some() || visits.iter().all(|&(_, n)| n == 0) {
+            return;
+        }
+        let written = VisitRecord::from_counts(
+            board,
+            number,
+            entry.score,
+            game.result,
+            visits.iter().copied(),
+        )
+        .and_then(|r| {
+            record = r;
+            record.board()?;
+            record.write_to(out)
+        });
+        match written {
+            Ok(()) => records += 1,
+            Err(e) => failed = Some(e),
+        }
+    })
+    .map_err(|source| DatagenError::Game {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    match failed {
+        Some(source) => Err(DatagenError::Visits {
+            path: path.to_path_buf(),
+            source,
+        }),
+        None => Ok(records),
+    }
 }
 
 /// A one-line description of a finished run.

@@ -1,18 +1,21 @@
 //! Self-play games: the openings (a start position, a Chess960 one or a
 //! book position, plus random plies, checked balanced by the game's first
 //! search) and the games themselves, played by the one game loop
-//! ([`fianchetto_uci::matches::play_game`]) with the searcher at its soft
-//! node limit, written down as the games format keeps them.
+//! ([`fianchetto_uci::matches::play_game`]) with the searcher at its budget
+//! (PVS at its soft node limit, MCTS at its playouts: [`SelfPlaySearch`]),
+//! written down as the games format keeps them, with MCTS's root visits
+//! beside.
 
 use super::DatagenConfig;
 use crate::matches::answer;
-use fianchetto_board::{Bitboards, Board, Color, Setup};
+use fianchetto_board::{Bitboards, Board, Color, Move, Setup};
 use fianchetto_data::games::{Ending, Entry, Filter, FilterCounts, GameError, GameRecord};
 use fianchetto_data::marlin::{PackedBoard, Wdl};
 use fianchetto_eval::Evaluator;
 use fianchetto_movegen::{Game, MoveGen, Outcome, Termination};
+use fianchetto_search::mcts::{Mcts, Policy};
 use fianchetto_search::pvs::Pvs;
-use fianchetto_search::{Bound, Search, SearchResult};
+use fianchetto_search::{Bound, Limits, Search, SearchResult};
 use fianchetto_syzygy::{Tablebase, Wdl as TbWdl};
 use fianchetto_uci::matches::{
     self as game_loop, Answer, Ending as End, GameRules, Judgement, Limit, MoveLimit, Player,
@@ -29,6 +32,9 @@ pub struct PlayedGame {
     /// The game as the games format keeps it: every searched position with
     /// the move played and its score, the result and the ending.
     pub game: GameRecord,
+    /// The root visits of each entry's search, in entry order: per root
+    /// move its visits (empty for a searcher without visits, PVS).
+    pub visits: Vec<Vec<(Move, u64)>>,
     /// Openings thrown away as unbalanced (or ended) before this one.
     pub rejected_openings: u32,
     /// Nodes searched for the game (its openings' checks included).
@@ -53,21 +59,59 @@ impl PlayedGame {
     }
 }
 
-/// A search at the soft node limit: stops after the first complete
+/// A searcher self-play plays with: searches a position at the run's
+/// budget, and tells the root visits of its last search when it has them.
+pub trait SelfPlaySearch {
+    /// Forgets everything learnt (before each opening's check, so that a
+    /// game depends only on its seed and index).
+    fn clear(&mut self);
+
+    /// Searches `game` at the budget self-play gives it under `config`.
+    fn search_move(&mut self, game: &Game<Bitboards>, config: &DatagenConfig) -> SearchResult;
+
+    /// Writes into `out` (cleared first) the root moves of the last search
+    /// with their visits; a searcher without visits leaves it empty.
+    fn root_visits(&self, out: &mut Vec<(Move, u64)>) {
+        out.clear();
+    }
+}
+
+/// PVS at the soft node limit: a search stops after the first complete
 /// iteration that passed `config.soft_nodes`, or at the hard limit.
-fn soft_search<E: Evaluator<Bitboards> + Clone>(
-    pvs: &mut Pvs<E>,
-    game: &Game<Bitboards>,
-    config: &DatagenConfig,
-) -> SearchResult {
-    let limits = config.limits();
-    let stop = limits.stop.clone();
-    let soft = config.soft_nodes;
-    pvs.search(game, &limits, &mut |info| {
-        if info.bound == Bound::Exact && info.nodes >= soft {
-            stop.store(true, Ordering::Relaxed);
-        }
-    })
+impl<E: Evaluator<Bitboards> + Clone> SelfPlaySearch for Pvs<E> {
+    fn clear(&mut self) {
+        Search::<Bitboards>::clear(self);
+    }
+
+    fn search_move(&mut self, game: &Game<Bitboards>, config: &DatagenConfig) -> SearchResult {
+        let limits = config.limits();
+        let stop = limits.stop.clone();
+        let soft = config.soft_nodes;
+        self.search(game, &limits, &mut |info| {
+            if info.bound == Bound::Exact && info.nodes >= soft {
+                stop.store(true, Ordering::Relaxed);
+            }
+        })
+    }
+}
+
+/// MCTS at the playout budget of its own configuration
+/// ([`MctsConfig::iterations`](fianchetto_search::mcts::MctsConfig#structfield.iterations));
+/// the move played is the search's, its most visited root move (a proven
+/// win whatever its visits, a move proven lost passed over). One thread and a fixed seed make it reproducible.
+impl<E: Evaluator<Bitboards> + Clone, P: Policy<Bitboards>> SelfPlaySearch for Mcts<E, P> {
+    fn clear(&mut self) {
+        Search::<Bitboards>::clear(self);
+    }
+
+    fn search_move(&mut self, game: &Game<Bitboards>, _: &DatagenConfig) -> SearchResult {
+        self.search(game, &Limits::infinite(), &mut |_| {})
+    }
+
+    fn root_visits(&self, out: &mut Vec<(Move, u64)>) {
+        out.clear();
+        out.extend(self.root_children().iter().map(|c| (c.mv, c.visits)));
+    }
 }
 
 /// The random generator of game `index` of `seed` (SplitMix64 of both, so
@@ -133,8 +177,8 @@ struct Opening {
 /// Draws openings until one is balanced: a start position (see
 /// [`opening_start`]) plus random plies, searched once from an empty table.
 /// That search is the game's first, so checking the opening costs nothing.
-fn opening<E: Evaluator<Bitboards> + Clone>(
-    pvs: &mut Pvs<E>,
+fn opening<S: SelfPlaySearch>(
+    searcher: &mut S,
     config: &DatagenConfig,
     book: &[Setup],
     rng: &mut Xoshiro256PlusPlus,
@@ -163,8 +207,8 @@ fn opening<E: Evaluator<Bitboards> + Clone>(
         }
         let game = Game::new(board);
         if ok && game.outcome_with_claims().is_none() {
-            pvs.clear();
-            let first = soft_search(pvs, &game, config);
+            searcher.clear();
+            let first = searcher.search_move(&game, config);
             if first.best_move.is_some() && first.score.value().abs() <= config.max_opening_score {
                 return Opening {
                     game,
@@ -183,15 +227,18 @@ fn opening<E: Evaluator<Bitboards> + Clone>(
 /// The opening of game `index` of `seed`: the position self-play starts
 /// from (after the random plies, verified balanced). What `genfens` prints
 /// for OpenBench workers.
-pub fn opening_position<E: Evaluator<Bitboards> + Clone>(
-    pvs: &mut Pvs<E>,
+pub fn opening_position<S: SelfPlaySearch>(
+    searcher: &mut S,
     config: &DatagenConfig,
     book: &[Setup],
     seed: u64,
     index: u64,
 ) -> Bitboards {
     let mut rng = game_rng(seed, index);
-    opening(pvs, config, book, &mut rng).game.board().clone()
+    opening(searcher, config, book, &mut rng)
+        .game
+        .board()
+        .clone()
 }
 
 /// The games format's ending for a game the rules ended.
@@ -224,20 +271,22 @@ fn tablebase_result(tablebase: &Tablebase, board: &Bitboards) -> Option<Option<C
     })
 }
 
-/// Self-play's side of the game loop: the searcher at the soft node limit,
-/// playing both colours, writing down every searched position's move and
-/// score as it goes.
-struct SelfPlayer<'a, E> {
-    pvs: &'a mut Pvs<E>,
+/// Self-play's side of the game loop: the searcher at its budget, playing
+/// both colours, writing down every searched position's move, score and
+/// root visits as it goes.
+struct SelfPlayer<'a, S> {
+    searcher: &'a mut S,
     config: &'a DatagenConfig,
-    /// The opening's check, which is the game's first search.
+    /// The opening's check, which is the game's first search (and the
+    /// searcher's last until the first move is asked for).
     first: Option<SearchResult>,
     record: GameRecord,
+    visits: Vec<Vec<(Move, u64)>>,
     nodes: u64,
     stop: Option<&'a AtomicBool>,
 }
 
-impl<E: Evaluator<Bitboards> + Clone> Player for SelfPlayer<'_, E> {
+impl<S: SelfPlaySearch> Player for SelfPlayer<'_, S> {
     fn new_game(&mut self) -> Result<(), PlayerError> {
         // Cleared before the opening's check, which was the first search.
         Ok(())
@@ -250,7 +299,7 @@ impl<E: Evaluator<Bitboards> + Clone> Player for SelfPlayer<'_, E> {
         }
         let result = match self.first.take() {
             Some(first) => first,
-            None => soft_search(self.pvs, game, self.config),
+            None => self.searcher.search_move(game, self.config),
         };
         self.nodes += result.nodes;
         if let Some(best) = result.best_move {
@@ -265,12 +314,15 @@ impl<E: Evaluator<Bitboards> + Clone> Player for SelfPlayer<'_, E> {
                 .value()
                 .clamp(-(i16::MAX as i32), i16::MAX as i32) as i16;
             self.record.entries.push(Entry { mv: best, score });
+            let mut visits = Vec::new();
+            self.searcher.root_visits(&mut visits);
+            self.visits.push(visits);
         }
         Ok(answer(&result, result.time))
     }
 }
 
-/// Plays game `index` of `seed` with `pvs`; with a `tablebase`, a game
+/// Plays game `index` of `seed` with `searcher`; with a `tablebase`, a game
 /// that reaches a position its tables hold ends there with their result.
 /// `stop` (when given) abandons the game between moves; the returned game
 /// then has no entries.
@@ -278,8 +330,8 @@ impl<E: Evaluator<Bitboards> + Clone> Player for SelfPlayer<'_, E> {
 /// The game is played by the one game loop
 /// ([`fianchetto_uci::matches::play_game`]) under the rules of
 /// [`DatagenConfig::adjudication`].
-pub fn play_game<E: Evaluator<Bitboards> + Clone>(
-    pvs: &mut Pvs<E>,
+pub fn play_game<S: SelfPlaySearch>(
+    searcher: &mut S,
     config: &DatagenConfig,
     book: &[Setup],
     tablebase: Option<&Tablebase>,
@@ -294,12 +346,13 @@ pub fn play_game<E: Evaluator<Bitboards> + Clone>(
         first,
         rejected,
         nodes,
-    } = opening(pvs, config, book, &mut rng);
+    } = opening(searcher, config, book, &mut rng);
     let mut player = SelfPlayer {
-        pvs,
+        searcher,
         config,
         first: Some(first),
         record: GameRecord::new(game.board(), chess960),
+        visits: Vec::new(),
         nodes,
         stop,
     };
@@ -331,15 +384,20 @@ pub fn play_game<E: Evaluator<Bitboards> + Clone>(
         End::Fault { .. } => (None, Ending::Unknown),
     };
     let SelfPlayer {
-        mut record, nodes, ..
+        mut record,
+        mut visits,
+        nodes,
+        ..
     } = player;
     if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
         record.entries.clear();
+        visits.clear();
     }
     record.result = Wdl::from_winner(winner);
     record.ending = ending;
     PlayedGame {
         game: record,
+        visits,
         rejected_openings: rejected,
         nodes,
     }
