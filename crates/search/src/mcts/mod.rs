@@ -85,6 +85,14 @@ use worker::{from_child, Shared, Worker};
 /// The longest principal variation reported.
 const MAX_PV: usize = 64;
 
+/// What recycling an arena costs per node in use before it was ever
+/// measured: more than it takes on a loaded machine (about 20 to 40 ns).
+const RECYCLE_COST_GUESS: Duration = Duration::from_nanos(60);
+
+/// Recycling runs only when the hard deadline is further than this many
+/// times its expected cost.
+const RECYCLE_MARGIN: u32 = 3;
+
 /// On a clock, MCTS thinks as long as the time manager allows after this
 /// many stable iterations: it has no iterations of its own to count.
 const SOFT_STABILITY: u32 = 2;
@@ -134,6 +142,8 @@ pub struct Mcts<E, P = HandPolicy> {
     children: Vec<RootChild>,
     iterations: u64,
     recycles: u32,
+    /// What the last recycling took per node in use (an estimate before).
+    recycle_cost: Duration,
     syzygy: Option<Tables>,
 }
 
@@ -185,6 +195,7 @@ impl<E, P> Mcts<E, P> {
             children: Vec::new(),
             iterations: 0,
             recycles: 0,
+            recycle_cost: RECYCLE_COST_GUESS,
             syzygy: None,
         }
     }
@@ -548,6 +559,24 @@ impl<E: Clone, P: Clone> Mcts<E, P> {
             if shared.abort.load(Relaxed) || !shared.full.swap(false, Relaxed) {
                 break;
             }
+            // Recycling pauses every thread for a time that grows with the
+            // arena: near a deadline the tree stops growing instead.
+            let full: usize = self
+                .trees
+                .iter()
+                .filter(|t| t.is_full())
+                .map(Tree::used)
+                .sum();
+            let cost = self.recycle_cost.mul_f64(full as f64);
+            let left = shared
+                .time
+                .hard()
+                .map(|h| h.saturating_sub(start.elapsed()));
+            if left.is_some_and(|left| left < cost * RECYCLE_MARGIN) {
+                shared.recycling.store(false, Relaxed);
+                continue;
+            }
+            let began = Instant::now();
             for tree in &mut self.trees {
                 if tree.is_full() {
                     tree.recycle(tree.capacity() / 2);
@@ -557,6 +586,7 @@ impl<E: Clone, P: Clone> Mcts<E, P> {
                     }
                 }
             }
+            self.recycle_cost = began.elapsed().div_f64(full.max(1) as f64);
             self.recycles += 1;
         }
         let trees = &self.trees;

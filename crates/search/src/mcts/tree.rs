@@ -307,7 +307,11 @@ impl Tree {
             }
             total += len;
             blocks.push((r.start, len as u32));
-            heap.extend(r.map(|c| (self.node(c).visits(), c)));
+            // Only nodes with children of their own compete for room.
+            heap.extend(
+                r.filter(|&c| self.children(c).is_some_and(|g| !g.is_empty()))
+                    .map(|c| (self.node(c).visits(), c)),
+            );
         }
         self.compact(0, blocks);
     }
