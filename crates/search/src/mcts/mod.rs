@@ -21,8 +21,9 @@
 //! again, its statistics kept) and goes on growing in the room freed, so
 //! that a long search never needs more memory. A search with no limit at
 //! all ends when the arena is full instead. Between moves of the same
-//! game the subtree of the moves played is kept (compacted to the front of
-//! the arena). Randomness comes from a seeded xoshiro generator: one thread
+//! game the subtree of the moves played is kept: its root becomes the root
+//! at no cost, and the rest of the old tree is dropped at the next
+//! recycling. Randomness comes from a seeded xoshiro generator: one thread
 //! with a fixed seed and an iteration or node limit is reproducible.
 //!
 //! Which to build: [`Mcts::puct`] is the variant that plays (the engine's
@@ -296,14 +297,12 @@ impl<E, P> Mcts<E, P> {
             for &mv in moves {
                 node = node.and_then(|n| tree.child_by_move(n, mv));
             }
+            // A new root without children has nothing worth keeping (and a
+            // leaf proven drawn by repetition was a draw on the old path
+            // only): the arena starts empty, its room all free.
             match node {
-                Some(n) => tree.reroot(n),
-                None => tree.reset(),
-            }
-            // A leaf proven drawn by repetition was a draw on the old path
-            // only; as the root it must be searched.
-            if tree.node(0).proven().is_some() && tree.children(0).is_none() {
-                tree.reset();
+                Some(n) if tree.children(n).is_some() => tree.reroot(n),
+                _ => tree.reset(),
             }
         }
         self.last = if restricted {

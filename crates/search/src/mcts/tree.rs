@@ -267,23 +267,19 @@ impl Tree {
         Expansion::Done
     }
 
-    /// Keeps only the subtree of node `new_root`, moved down to the start
-    /// of the arena (so the freed space is one block at the end again).
+    /// Makes node `new_root` the root, in constant time: its content is
+    /// copied to slot 0, so its subtree is the tree; the rest of the arena
+    /// becomes unreachable, and its room comes back at the next
+    /// [`Tree::recycle`] (which keeps only what the root reaches), never by
+    /// copying here: a move on a short clock pays nothing for the tree it
+    /// keeps.
     pub fn reroot(&mut self, new_root: u32) {
         if new_root == 0 {
             return;
         }
-        let mut blocks: Vec<(u32, u32)> = Vec::new();
-        let mut stack = vec![new_root];
-        while let Some(i) = stack.pop() {
-            if let Some(r) = self.children(i) {
-                if !r.is_empty() {
-                    blocks.push((r.start, r.end - r.start));
-                    stack.extend(r);
-                }
-            }
-        }
-        self.compact(new_root, blocks);
+        let src = &self.nodes[new_root as usize];
+        self.nodes[0].copy_from(src, src.first_child.load(Relaxed));
+        self.nodes[0].mv.store(Move::NULL.bits(), Relaxed);
     }
 
     /// Frees room in a full arena: keeps the root, its children and at most
@@ -393,9 +389,16 @@ mod tests {
         t.node(4).set_proven(Score::mate_in(3));
         assert_eq!(t.used(), 7);
         t.reroot(2);
-        assert_eq!(t.used(), 4);
+        // The old tree stays where it was, unreachable from the new root.
+        assert_eq!(t.used(), 7);
         assert_eq!(t.node(0).visits(), 2);
         assert_eq!(t.node(0).value_sum(), 1.5);
+        assert_eq!(t.node(0).mv(), Move::NULL);
+        assert_eq!(t.children(0), Some(3..6));
+        // Recycling keeps only what the root reaches, moved to the front.
+        t.recycle(16);
+        assert_eq!(t.used(), 4);
+        assert_eq!(t.node(0).visits(), 2);
         assert_eq!(t.children(0), Some(1..4));
         assert_eq!(t.node(1).mv(), a);
         assert_eq!(t.node(2).proven(), Some(Score::mate_in(3)));
