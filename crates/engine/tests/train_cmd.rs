@@ -272,3 +272,71 @@ fn train_policy_trains_resumes_and_refuses_what_it_does_not_take() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn train_policy_learns_from_mcts_visits() {
+    let dir = std::env::temp_dir().join(format!("fianchetto-train-visits-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("self.visits");
+    let opts = fianchetto_tune::datagen::RunOptions {
+        out: data.clone(),
+        format: fianchetto_tune::datagen::Format::Visits,
+        target: fianchetto_tune::datagen::Target::Games(3),
+        threads: 1,
+        seed: 4,
+        book: Vec::new(),
+        tablebase: None,
+        progress: false,
+    };
+    let net = fianchetto_eval::policy::embedded_policy().unwrap();
+    let mcts = fianchetto_search::mcts::MctsConfig::puct()
+        .iterations(40)
+        .memory_mb(1);
+    fianchetto_tune::datagen::run_with(
+        &DatagenConfig::default(),
+        &opts,
+        &std::sync::atomic::AtomicBool::new(false),
+        || {
+            fianchetto_search::mcts::Mcts::with_policy(
+                fianchetto_eval::Material::classic(),
+                fianchetto_search::mcts::Blend::engine(net.clone(), 1.0),
+                mcts.clone(),
+            )
+        },
+    )
+    .unwrap();
+    let out = dir.join("visits.policy");
+    run(&TrainArgs {
+        policy: true,
+        data: vec![data],
+        out: Some(out.clone()),
+        hidden: Some(16),
+        epochs: Some(2),
+        batch: Some(32),
+        threads: Some(1),
+        val_fraction: Some(0.34),
+        ..empty()
+    })
+    .unwrap();
+    let trained = PolicyNet::from_file(&out).unwrap();
+    assert_eq!(trained.arch().hidden, 16);
+    assert!(dir.join("visits.policy.ckpt").exists());
+
+    // A file of neither kind is refused with its name.
+    let junk = dir.join("junk.visits");
+    std::fs::write(&junk, b"FIANVIS\x1a\x07\0\0\0\0\0\0\0").unwrap();
+    let err = run(&TrainArgs {
+        policy: true,
+        data: vec![junk],
+        out: Some(dir.join("junk.policy")),
+        ..empty()
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("junk.visits") && err.contains("version 7"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -444,6 +444,9 @@ pub enum TrainError {
     /// A data file is missing, truncated or holds a bad record.
     #[error(transparent)]
     Data(#[from] DataError),
+    /// A visits file (root visit distributions) is damaged or unreadable.
+    #[error(transparent)]
+    Visits(Box<fianchetto_data::visits::VisitsError>),
     /// A setting is out of range.
     #[error("invalid training setting: {0}")]
     Config(String),

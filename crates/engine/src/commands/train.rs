@@ -1,6 +1,7 @@
 //! `fianchetto train`: the NNUE trainer (fianchetto-train) on marlinformat data,
 //! from options or a run file; with `--policy`, the policy network's trainer
-//! on games files.
+//! on games files (the moves played) or visits files (root visit
+//! distributions).
 
 use super::CommandError;
 use crate::say;
@@ -23,7 +24,9 @@ use std::sync::Arc;
 #[derive(Debug, clap::Args)]
 pub struct TrainArgs {
     /// Train the policy network (for the MCTS search) instead of the NNUE:
-    /// on games files, from the moves their searches played. It takes
+    /// on games files, from the moves their searches played, and on visits
+    /// files (`datagen --mcts`), from each position's root visit
+    /// distribution (cross-entropy against the visits' shares). It takes
     /// --data, --out, --hidden, --epochs, --batch, --lr, --lr-schedule,
     /// --threads, --seed, --val-fraction (of the games), --resume and
     /// --quiet; the NNUE's other options are refused.
@@ -35,7 +38,8 @@ pub struct TrainArgs {
     pub config: Option<PathBuf>,
     /// Training data: games files (what `datagen` writes; one it is still
     /// writing gives its whole games) or marlinformat files, told apart by
-    /// content, streamed from disk in shuffled chunks.
+    /// content, streamed from disk in shuffled chunks; with --policy, games
+    /// or visits files, held in memory.
     #[arg(long, num_args = 1..)]
     pub data: Vec<PathBuf>,
     /// The network file to write after every epoch; the checkpoint goes to
@@ -328,14 +332,14 @@ fn nnue_only_options(args: &TrainArgs) -> Vec<&'static str> {
     .collect()
 }
 
-/// `train --policy`: the policy trainer on games files, until its epochs
+/// `train --policy`: the policy trainer on games or visits files, until its epochs
 /// are done or Ctrl-C (which stops at the end of the batch in progress,
 /// after saving everything).
 fn run_policy(args: &TrainArgs) -> Result<(), CommandError> {
     let refused = nnue_only_options(args);
     if !refused.is_empty() {
         return Err(CommandError::Usage(format!(
-            "{} {} not apply to --policy (it trains on games files with --data, --out, --hidden, \
+            "{} {} not apply to --policy (it trains on games or visits files with --data, --out, --hidden, \
              --epochs, --batch, --lr, --lr-schedule, --threads, --seed, --val-fraction, --resume, --quiet)",
             refused.join(", "),
             if refused.len() == 1 { "does" } else { "do" }
@@ -343,7 +347,9 @@ fn run_policy(args: &TrainArgs) -> Result<(), CommandError> {
     }
     if args.data.is_empty() {
         return Err(CommandError::Usage(
-            "no training data: give --data GAMES... (games files written by datagen)".into(),
+            "no training data: give --data FILE... (games files written by datagen, or visits \
+             files written by datagen --mcts)"
+                .into(),
         ));
     }
     let Some(out) = args.out.clone() else {
@@ -379,7 +385,10 @@ fn run_policy(args: &TrainArgs) -> Result<(), CommandError> {
     for cut in data.cut_short() {
         say!("cut short: {cut}");
     }
-    let games = data.games().len();
+    for cut in data.visits_cut_short() {
+        say!("cut short: {cut}");
+    }
+    let games = data.game_count();
     let mut trainer = policy::start(config, data, &out, args.resume).map_err(usage)?;
     let c = trainer.config().clone();
     say!(

@@ -1,20 +1,29 @@
 //! The policy trainer's data: whole games held in memory (about four bytes
-//! a position, as in the file), each checked move by move when it is
-//! loaded, and the training examples they give.
+//! a position, as in the file), or positions with their root visits, each
+//! checked move by move when it is loaded, and the training examples they
+//! give.
 //!
-//! An example is a position and the move the search played from it: every
-//! entry of a game whose move is not null and whose position has at least
-//! two legal moves (a forced move teaches nothing).
+//! An example is a position and its target distribution over the legal
+//! moves: from a games file, the move the search played (every entry of a
+//! game whose move is not null); from a visits file, each root move's
+//! share of the visits. Positions with fewer than two legal moves are left
+//! out (a forced move teaches nothing).
 
-use crate::policy::model::{encode_move, Example};
+use crate::policy::model::{encode_move, top_of, Example};
 use crate::TrainError;
 use arrayvec::ArrayVec;
 use fianchetto_board::{Bitboards, Board, Move};
-use fianchetto_data::games::{CutShort, GameError, GameReader, GameRecord, GamesError};
+use fianchetto_data::games::{CutShort, GameError, GameReader, GameRecord, GamesError, Location};
 use fianchetto_data::marlin::DataError;
+use fianchetto_data::visits::{VisitError, VisitReader, VisitRecord, VisitsCut, VisitsError};
 use fianchetto_eval::policy::{features_with, Threats, MAX_FEATURES};
 use fianchetto_movegen::{MoveGen, MoveList};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
+
+/// Target pairs (index among the legal moves, weight) of one example; see
+/// [`Example::targets`].
+pub(crate) type Targets = ArrayVec<u16, 512>;
 
 /// Names games handed over in memory in error messages.
 const MEMORY: &str = "(memory)";
@@ -22,12 +31,20 @@ const MEMORY: &str = "(memory)";
 /// The games a [`PolicyTrainer`](super::PolicyTrainer) learns from, every
 /// one checked (each move legal where it is played) and fingerprinted when
 /// the data set is made, so that a run is resumed only on its own data.
+///
+/// Games of a games file teach the move played; the records of a visits
+/// file teach the root visit distribution, and each run of records with
+/// the same game number is one game for the validation split.
 #[derive(Clone, Debug)]
 pub struct PolicyData {
     games: Vec<GameRecord>,
+    visits: Vec<VisitRecord>,
+    /// The visits games: runs of `visits` with the same game number.
+    visit_games: Vec<Range<usize>>,
     positions: u64,
     sources: Vec<String>,
     cut_short: Vec<CutShort>,
+    visits_cut: Vec<VisitsCut>,
     fingerprint: u64,
 }
 
@@ -41,11 +58,11 @@ fn fnv1a64(mut hash: u64, bytes: &[u8]) -> u64 {
 const FNV64_START: u64 = 0xCBF2_9CE4_8422_2325;
 
 /// Calls `visit` with each training example of `game`: the position, its
-/// legal moves and the index of the move played among them. Fails on a
-/// move that is not legal where it is played.
+/// legal moves and the target (the move played, weight 1). Fails on a move
+/// that is not legal where it is played.
 pub(crate) fn examples_of(
     game: &GameRecord,
-    mut visit: impl FnMut(&Bitboards, &MoveList, usize),
+    mut visit: impl FnMut(&Bitboards, &MoveList, &[u16]),
 ) -> Result<(), GameError> {
     game.replay(|_, board, entry| {
         if entry.mv == Move::NULL {
@@ -57,9 +74,36 @@ pub(crate) fn examples_of(
         }
         // The replay checked that the move is legal.
         if let Some(target) = moves.iter().position(|&m| m == entry.mv) {
-            visit(board, &moves, target);
+            visit(board, &moves, &[target as u16, 1]);
         }
     })
+}
+
+/// Calls `visit` with the training example of `record`, unless its
+/// position has fewer than two legal moves: the position, its legal moves
+/// and the target pairs (each visited move's index and visits). Fails on a
+/// position that is not one, or a move illegal or listed twice.
+pub(crate) fn example_of_visits(
+    record: &VisitRecord,
+    mut visit: impl FnMut(&Bitboards, &MoveList, &[u16]),
+) -> Result<(), VisitError> {
+    let board = record.board()?;
+    let moves = board.legal_moves();
+    if moves.len() < 2 {
+        return Ok(());
+    }
+    let mut targets = Targets::new();
+    for m in &record.moves {
+        // `board` checked that every move is legal, so it is found.
+        if let Some(i) = moves.iter().position(|&l| l == m.mv) {
+            if m.visits > 0 && targets.remaining_capacity() >= 2 {
+                targets.push(i as u16);
+                targets.push(m.visits);
+            }
+        }
+    }
+    visit(&board, &moves, &targets);
+    Ok(())
 }
 
 /// The feature rows of `board` and the codes of `moves` (see
@@ -89,6 +133,16 @@ fn count(game: &GameRecord) -> Result<u64, GameError> {
     Ok(n)
 }
 
+/// The error for `error` in the visits record `at` of `path`.
+fn visits_error(path: &Path, at: Location, error: VisitError) -> TrainError {
+    TrainError::Visits(Box::new(VisitsError::Record {
+        path: path.to_path_buf(),
+        record: at.game,
+        offset: at.offset,
+        error: Box::new(error),
+    }))
+}
+
 /// The error for game `game` of those handed over in memory.
 pub(crate) fn memory_error(game: usize, error: GameError) -> TrainError {
     TrainError::Data(DataError::Games(Box::new(GamesError::Game {
@@ -100,8 +154,9 @@ pub(crate) fn memory_error(game: usize, error: GameError) -> TrainError {
 }
 
 /// The training examples, encoded once: per example its feature count,
-/// the index of the move played, its features, then its move codes, all
-/// `u16` in one buffer (about 130 bytes a position).
+/// the number of target pairs, its features, its target pairs, then its
+/// move codes, all `u16` in one buffer (about 130 bytes a position with
+/// the move played as its target, some 40 more with root visits).
 pub(crate) struct Examples {
     data: Vec<u16>,
     starts: Vec<u64>,
@@ -115,10 +170,11 @@ impl Examples {
         }
     }
 
-    pub(crate) fn push(&mut self, features: &[u16], moves: &[u16], target: usize) {
+    pub(crate) fn push(&mut self, features: &[u16], moves: &[u16], targets: &[u16]) {
         self.data.push(features.len() as u16);
-        self.data.push(target as u16);
+        self.data.push((targets.len() / 2) as u16);
         self.data.extend_from_slice(features);
+        self.data.extend_from_slice(targets);
         self.data.extend_from_slice(moves);
         self.starts.push(self.data.len() as u64);
     }
@@ -130,51 +186,103 @@ impl Examples {
     pub(crate) fn get(&self, i: usize) -> Example<'_> {
         let s = &self.data[self.starts[i] as usize..self.starts[i + 1] as usize];
         let n = s[0] as usize;
+        let t = 2 + n + 2 * s[1] as usize;
+        let targets = &s[2 + n..t];
         Example {
             features: &s[2..2 + n],
-            moves: &s[2 + n..],
-            target: s[1] as usize,
+            moves: &s[t..],
+            targets,
+            top: top_of(targets),
         }
     }
 }
 
 impl PolicyData {
-    /// The games files `paths` (what `fianchetto datagen` writes), in
-    /// order. A file that ends inside a game (one a running `datagen` is
-    /// still writing, or a copy cut short) gives its whole games, and
-    /// [`cut_short`](Self::cut_short) says where; any other damage, or a
-    /// file that is not a games file, is an error naming the file and, for
-    /// a damaged game, the game and its byte.
+    /// The data files `paths`, in order: games files (what `fianchetto
+    /// datagen` writes) and visits files (what `datagen --mcts` writes),
+    /// each told by its content. A file that ends inside a game or a record
+    /// (one a running `datagen` is still writing, or a copy cut short)
+    /// gives what comes before, and [`cut_short`](Self::cut_short) or
+    /// [`visits_cut_short`](Self::visits_cut_short) says where; any other
+    /// damage, or a file of neither kind, is an error naming the file and,
+    /// for a damaged game or record, which one and its byte.
     pub fn load<P: AsRef<Path>>(paths: &[P]) -> Result<PolicyData, TrainError> {
-        let mut games = Vec::new();
-        let mut sources = Vec::with_capacity(paths.len());
-        let mut cut_short = Vec::new();
-        let mut locations = Vec::new();
-        let mut positions = 0;
+        let mut data = PolicyData {
+            games: Vec::new(),
+            visits: Vec::new(),
+            visit_games: Vec::new(),
+            positions: 0,
+            sources: Vec::with_capacity(paths.len()),
+            cut_short: Vec::new(),
+            visits_cut: Vec::new(),
+            fingerprint: 0,
+        };
         for path in paths {
             let path = path.as_ref();
-            let games_error = |e| TrainError::Data(DataError::Games(Box::new(e)));
-            let mut reader = GameReader::open(path).map_err(games_error)?.ending_at_cut();
-            let first = games.len();
-            locations.clear();
-            loop {
-                let mut game = GameRecord::default();
-                match reader.read_into(&mut game).map_err(games_error)? {
-                    Some(at) => {
-                        games.push(game);
-                        locations.push(at);
-                    }
-                    None => break,
-                }
+            let is_visits = VisitReader::is_visits_file(path).map_err(|source| {
+                TrainError::Data(DataError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                })
+            })?;
+            if is_visits {
+                data.load_visits(path)?;
+            } else {
+                data.load_games(path)?;
             }
-            // The moves are checked here, so that the error names the game.
-            for (game, &at) in games[first..].iter().zip(&locations) {
-                positions += count(game).map_err(|e| games_error(reader.error_at(at, e)))?;
-            }
-            cut_short.extend(reader.cut_short().cloned());
-            sources.push(path.display().to_string());
+            data.sources.push(path.display().to_string());
         }
-        Self::assemble(games, positions, sources, cut_short)
+        data.assemble()
+    }
+
+    /// Reads the games file `path` into the data.
+    fn load_games(&mut self, path: &Path) -> Result<(), TrainError> {
+        let games_error = |e| TrainError::Data(DataError::Games(Box::new(e)));
+        let mut reader = GameReader::open(path).map_err(games_error)?.ending_at_cut();
+        let first = self.games.len();
+        let mut locations = Vec::new();
+        loop {
+            let mut game = GameRecord::default();
+            match reader.read_into(&mut game).map_err(games_error)? {
+                Some(at) => {
+                    self.games.push(game);
+                    locations.push(at);
+                }
+                None => break,
+            }
+        }
+        // The moves are checked here, so that the error names the game.
+        for (game, &at) in self.games[first..].iter().zip(&locations) {
+            self.positions += count(game).map_err(|e| games_error(reader.error_at(at, e)))?;
+        }
+        self.cut_short.extend(reader.cut_short().cloned());
+        Ok(())
+    }
+
+    /// Reads the visits file `path` into the data, each record checked
+    /// (the position, each move legal and listed once).
+    fn load_visits(&mut self, path: &Path) -> Result<(), TrainError> {
+        let file_error = |e| TrainError::Visits(Box::new(e));
+        let mut reader = VisitReader::open(path).map_err(file_error)?.ending_at_cut();
+        let mut last_game = None;
+        loop {
+            let mut record = VisitRecord::default();
+            let Some(at) = reader.read_into(&mut record).map_err(file_error)? else {
+                break;
+            };
+            let mut n = 0;
+            example_of_visits(&record, |_, _, _| n += 1).map_err(|e| visits_error(path, at, e))?;
+            self.positions += n;
+            let index = self.visits.len();
+            match self.visit_games.last_mut() {
+                Some(run) if last_game == Some(record.game) => run.end = index + 1,
+                _ => self.visit_games.push(index..index + 1),
+            }
+            last_game = Some(record.game);
+            self.visits.push(record);
+        }
+        self.visits_cut.extend(reader.cut_short().cloned());
+        Ok(())
     }
 
     /// A data set of `games` held in memory, checked like
@@ -185,19 +293,24 @@ impl PolicyData {
         for (i, game) in games.iter().enumerate() {
             positions += count(game).map_err(|error| memory_error(i, error))?;
         }
-        Self::assemble(games, positions, vec![MEMORY.to_string()], Vec::new())
+        PolicyData {
+            games,
+            visits: Vec::new(),
+            visit_games: Vec::new(),
+            positions,
+            sources: vec![MEMORY.to_string()],
+            cut_short: Vec::new(),
+            visits_cut: Vec::new(),
+            fingerprint: 0,
+        }
+        .assemble()
     }
 
-    /// Fingerprints the games (checked already).
-    fn assemble(
-        games: Vec<GameRecord>,
-        positions: u64,
-        sources: Vec<String>,
-        cut_short: Vec<CutShort>,
-    ) -> Result<PolicyData, TrainError> {
+    /// Fingerprints the games and records (checked already).
+    fn assemble(mut self) -> Result<PolicyData, TrainError> {
         let mut fingerprint = FNV64_START;
         let mut bytes = Vec::new();
-        for (i, game) in games.iter().enumerate() {
+        for (i, game) in self.games.iter().enumerate() {
             bytes.clear();
             // A game too long to write could not come from a file (only
             // one built in memory can be), and could not be fingerprinted.
@@ -205,17 +318,63 @@ impl PolicyData {
                 .map_err(|error| memory_error(i, error))?;
             fingerprint = fnv1a64(fingerprint, &bytes);
         }
-        Ok(PolicyData {
-            games,
-            positions,
-            sources,
-            cut_short,
-            fingerprint,
-        })
+        for (i, record) in self.visits.iter().enumerate() {
+            bytes.clear();
+            // Records read from a file always write back.
+            record.write_to(&mut bytes).map_err(|error| {
+                visits_error(
+                    Path::new(MEMORY),
+                    Location {
+                        game: i as u64,
+                        offset: 0,
+                    },
+                    error,
+                )
+            })?;
+            fingerprint = fnv1a64(fingerprint, &bytes);
+        }
+        self.fingerprint = fingerprint;
+        Ok(self)
     }
 
-    /// Training examples (positions with a move played and two or more
-    /// legal moves), before the validation split.
+    /// Calls `visit` with each training example of game `g` (the games of
+    /// games files first, then those of visits files; see
+    /// [`game_count`](Self::game_count)): its position, legal moves and
+    /// target pairs.
+    pub(crate) fn examples_of_game(
+        &self,
+        g: usize,
+        mut visit: impl FnMut(&Bitboards, &MoveList, &[u16]),
+    ) -> Result<(), TrainError> {
+        if let Some(game) = self.games.get(g) {
+            return examples_of(game, visit).map_err(|e| memory_error(g, e));
+        }
+        let run = self
+            .visit_games
+            .get(g - self.games.len())
+            .cloned()
+            .unwrap_or_default();
+        for i in run {
+            example_of_visits(&self.visits[i], &mut visit).map_err(|e| {
+                let at = Location {
+                    game: i as u64,
+                    offset: 0,
+                };
+                visits_error(Path::new(MEMORY), at, e)
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Games in all: those of games files and those of visits files (runs
+    /// of records with the same game number). The validation split holds
+    /// whole games out.
+    pub fn game_count(&self) -> usize {
+        self.games.len() + self.visit_games.len()
+    }
+
+    /// Training examples (positions with a target and two or more legal
+    /// moves), before the validation split.
     pub fn len(&self) -> u64 {
         self.positions
     }
@@ -225,9 +384,14 @@ impl PolicyData {
         self.positions == 0
     }
 
-    /// The games, in order.
+    /// The games of the games files, in order.
     pub fn games(&self) -> &[GameRecord] {
         &self.games
+    }
+
+    /// The records of the visits files, in order.
+    pub fn visit_records(&self) -> &[VisitRecord] {
+        &self.visits
     }
 
     /// A hash of every game: a checkpoint remembers it, so that a run is
@@ -241,8 +405,15 @@ impl PolicyData {
         &self.sources
     }
 
-    /// The files that ended inside a game: those games were left out.
+    /// The games files that ended inside a game: those games were left
+    /// out.
     pub fn cut_short(&self) -> &[CutShort] {
         &self.cut_short
+    }
+
+    /// The visits files that ended inside a record: those records were
+    /// left out.
+    pub fn visits_cut_short(&self) -> &[VisitsCut] {
+        &self.visits_cut
     }
 }

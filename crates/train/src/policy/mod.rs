@@ -10,17 +10,22 @@
 //! order and quantized by [`PolicyNet::quantize`].
 //!
 //! **The data** ([`PolicyData`]): games files written by `fianchetto
-//! datagen`, held in memory as games. An example is a position and the
-//! move the search played from it (every entry with a move and at least two
-//! legal moves). A fraction of the games, drawn from the seed, is held out
-//! whole for validation, so that no position of a validation game is ever
-//! trained on. The training examples are encoded once (feature rows and a
+//! datagen` and visits files written by `fianchetto datagen --mcts` (told
+//! apart by content), held in memory. An example is a position with at
+//! least two legal moves and a target distribution over them: from a games
+//! file, the move the search played (all its probability on that move);
+//! from a visits file, each root move's share of the visits. A fraction
+//! of the games (in a visits file, runs of records with the same game
+//! number), drawn from the seed, is held out whole for validation, so that
+//! no position of a validation game is ever trained on. The training examples are encoded once (feature rows and a
 //! code per legal move), so that an epoch neither decodes boards nor
 //! generates moves.
 //!
-//! **The loss** is the cross-entropy between the policy and the move
-//! played; its gradient is computed exactly (checked against finite
-//! differences in the tests). **The optimisation**: mini-batches of
+//! **The loss** is the cross-entropy between the policy and the target
+//! distribution, `log Σ exp(z) − Σ t_m z_m` over the legal moves' logits
+//! `z`: for the move played (a one-hot target) the classic `−log p`. One
+//! code path serves both; its gradient `p − t` is computed exactly (checked
+//! against finite differences in the tests, with hard and soft targets). **The optimisation**: mini-batches of
 //! [`PolicyTrainConfig::batch_size`] positions, one AdamW step each (β₁ 0.9,
 //! β₂ 0.999), the learning rate following
 //! [`PolicyTrainConfig::lr_schedule`]; after each step the feature weights
@@ -34,7 +39,8 @@
 //! (`NET`), a [`checkpoint`] (`NET.ckpt`, everything needed to
 //! continue exactly) and the loss curve (`NET.svg`); the validation of each
 //! epoch reports the float and the quantized network's loss and the
-//! quantized network's top-1 and top-3 accuracy.
+//! quantized network's top-1 and top-3 accuracy (against the move played,
+//! or the most visited move).
 //!
 //! [`PolicyQuant::FEATURE_CLIP`]: fianchetto_eval::policy::PolicyQuant::FEATURE_CLIP
 //! [`PolicyQuant::EMBEDDING_CLIP`]: fianchetto_eval::policy::PolicyQuant::EMBEDDING_CLIP

@@ -82,16 +82,38 @@ fn decode_move(code: u16) -> (usize, usize) {
 }
 
 /// One training example: the position's feature rows, its legal moves
-/// (codes of [`encode_move`]) and which of them was played.
+/// (codes of [`encode_move`]), the target distribution over them and its
+/// most likely move.
+///
+/// `targets` holds pairs (index among `moves`, weight), at least one with
+/// a weight above 0; a move's target probability is its weight over the
+/// weights' sum, and a move not listed has none. The move the search
+/// played is the pair (its index, 1); root visits are each visited move's
+/// pair (its index, its visits).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Example<'a> {
     pub features: &'a [u16],
     pub moves: &'a [u16],
-    pub target: usize,
+    pub targets: &'a [u16],
+    /// The index of the move with the largest weight (the first of those
+    /// tied): what the accuracy is measured against.
+    pub top: usize,
 }
 
-/// What one example gave: its loss and the target's rank among the logits
-/// (0: the network's first choice; ties count against it).
+/// The index of the largest weight of `targets` (pairs as in
+/// [`Example::targets`]; the first of those tied), 0 for none.
+pub(crate) fn top_of(targets: &[u16]) -> usize {
+    let mut best = (0, 0);
+    for pair in targets.chunks_exact(2) {
+        if pair[1] > best.1 {
+            best = (pair[0] as usize, pair[1]);
+        }
+    }
+    best.0
+}
+
+/// What one example gave: its loss and the top move's rank among the
+/// logits (0: the network's first choice; ties count against it).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Outcome {
     pub loss: f32,
@@ -184,11 +206,25 @@ pub(crate) fn rank_of(logits: &[f32], target: usize) -> usize {
         .count()
 }
 
-/// The cross-entropy of the softmax of `logits` against a one-hot target,
-/// leaving the probabilities in `logits`.
-pub(crate) fn softmax_loss(logits: &mut [f32], target: usize) -> f32 {
+/// The sum of the weights of `targets` (pairs as in [`Example::targets`]),
+/// at least 1.
+fn total_weight(targets: &[u16]) -> f32 {
+    let sum: u32 = targets.chunks_exact(2).map(|p| p[1] as u32).sum();
+    sum.max(1) as f32
+}
+
+/// The cross-entropy of the softmax of `logits` against the target
+/// distribution `targets` (pairs as in [`Example::targets`]):
+/// `log Σ exp(z) − Σ t_m z_m`, leaving the probabilities in `logits`. A
+/// one-hot target (a single pair of weight 1) is the classic
+/// `log Σ exp(z) − z_target`.
+pub(crate) fn softmax_loss(logits: &mut [f32], targets: &[u16]) -> f32 {
     let max = logits.iter().fold(f32::NEG_INFINITY, |m, &l| m.max(l));
-    let target_logit = logits[target];
+    let total = total_weight(targets);
+    let mut target_logit = 0.0f32;
+    for pair in targets.chunks_exact(2) {
+        target_logit += pair[1] as f32 / total * logits[pair[0] as usize];
+    }
     let mut sum = 0.0f32;
     for l in logits.iter_mut() {
         *l = (*l - max).exp();
@@ -203,7 +239,7 @@ pub(crate) fn softmax_loss(logits: &mut [f32], target: usize) -> f32 {
 /// The forward pass of `ex` and, with `grad`, its gradient times `scale`
 /// added to `grad`:
 ///
-/// `g_m = p_m − t_m`; `dF[from] += g_m h`, `dT[to] += g_m h`;
+/// `g_m = p_m − t_m` (`t` the target distribution); `dF[from] += g_m h`, `dT[to] += g_m h`;
 /// `dh = Σ g_m (F[from] + T[to])`; `dacc = dh` where `0 < acc < 1`, else 0;
 /// `dW[f] += dacc` for each feature and `db += dacc`.
 pub(crate) fn example(
@@ -217,12 +253,17 @@ pub(crate) fn example(
     let n = ex.moves.len();
     let mut probs = std::mem::take(&mut s.logits);
     logits(layout, params, ex.features, ex.moves, s, &mut probs[..n]);
-    let rank = rank_of(&probs[..n], ex.target);
-    let loss = softmax_loss(&mut probs[..n], ex.target);
+    let rank = rank_of(&probs[..n], ex.top);
+    let loss = softmax_loss(&mut probs[..n], ex.targets);
     if let Some(grad) = grad {
+        // The probabilities become `p − t`.
+        let total = total_weight(ex.targets);
+        for pair in ex.targets.chunks_exact(2) {
+            probs[pair[0] as usize] -= pair[1] as f32 / total;
+        }
         s.dh.fill(0.0);
-        for (i, (&code, &p)) in ex.moves.iter().zip(&probs[..n]).enumerate() {
-            let g = (p - (i == ex.target) as u32 as f32) * scale;
+        for (&code, &d) in ex.moves.iter().zip(&probs[..n]) {
+            let g = d * scale;
             let (from, to) = decode_move(code);
             let (fr, tr) = (layout.source_row(from), layout.destination_row(to));
             axpy(&mut grad[fr.clone()], g, &s.hidden);
@@ -335,8 +376,12 @@ mod tests {
     use fianchetto_eval::policy::{features, move_rows};
     use fianchetto_movegen::MoveGen;
 
-    /// The feature rows and move codes of `fen`, and the index of `uci`.
-    fn encode(fen: &str, uci: &str) -> (Vec<u16>, Vec<u16>, usize) {
+    /// An example's feature rows, move codes and target pairs.
+    type Data = (Vec<u16>, Vec<u16>, Vec<u16>);
+
+    /// The feature rows and move codes of `fen`, and the one-hot target of
+    /// `uci`.
+    fn encode(fen: &str, uci: &str) -> Data {
         let board = Bitboards::from_fen(fen).unwrap();
         let mut f: Vec<usize> = Vec::new();
         features(&board, &mut f);
@@ -349,10 +394,15 @@ mod tests {
             })
             .collect();
         let target = moves.iter().position(|m| m.to_string() == uci).unwrap();
-        (f.into_iter().map(|x| x as u16).collect(), codes, target)
+        (
+            f.into_iter().map(|x| x as u16).collect(),
+            codes,
+            vec![target as u16, 1],
+        )
     }
 
-    fn positions() -> Vec<(Vec<u16>, Vec<u16>, usize)> {
+    /// The positions with the move played as the target (hard targets).
+    fn positions() -> Vec<Data> {
         vec![
             encode(
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -367,23 +417,79 @@ mod tests {
         ]
     }
 
+    /// The same positions with root visits as the target (soft targets):
+    /// the move played and up to three others, with visits of all sizes
+    /// (one of them 0).
+    fn soft_positions() -> Vec<Data> {
+        positions()
+            .into_iter()
+            .map(|(f, m, t)| {
+                let played = t[0];
+                let mut pairs = vec![played, 40];
+                for (k, visits) in [(1, 25), (2, 0), (4, 7)] {
+                    let i = (played as usize + k) % m.len();
+                    pairs.extend([i as u16, visits]);
+                }
+                (f, m, pairs)
+            })
+            .collect()
+    }
+
+    fn example_of(d: &Data) -> Example<'_> {
+        Example {
+            features: &d.0,
+            moves: &d.1,
+            targets: &d.2,
+            top: top_of(&d.2),
+        }
+    }
+
     /// The loss of the examples, summed in f64.
-    fn total_loss(layout: Layout, params: &[f32], data: &[(Vec<u16>, Vec<u16>, usize)]) -> f64 {
+    fn total_loss(layout: Layout, params: &[f32], data: &[Data]) -> f64 {
         let mut s = Scratch::new(layout);
         data.iter()
-            .map(|(f, m, t)| {
-                let ex = Example {
-                    features: f,
-                    moves: m,
-                    target: *t,
-                };
-                example(layout, params, ex, 1.0, &mut s, None).loss as f64
-            })
+            .map(|d| example(layout, params, example_of(d), 1.0, &mut s, None).loss as f64)
             .sum()
     }
 
     #[test]
     fn the_gradient_matches_finite_differences_in_every_part() {
+        check_gradient(&positions());
+    }
+
+    #[test]
+    fn the_gradient_with_soft_targets_matches_finite_differences() {
+        let soft = soft_positions();
+        assert!(soft.iter().all(|d| d.2.len() == 8));
+        check_gradient(&soft);
+    }
+
+    #[test]
+    fn a_one_hot_distribution_is_the_move_played() {
+        // The loss of the target pair (t, 1) is the classic −log p_t.
+        let layout = Layout::new(&PolicyArch::new(16).unwrap());
+        let params = random_weights(layout, 3);
+        let mut s = Scratch::new(layout);
+        for d in positions() {
+            let out = example(layout, &params, example_of(&d), 1.0, &mut s, None);
+            let mut logits = vec![0.0; d.1.len()];
+            super::logits(layout, &params, &d.0, &d.1, &mut s, &mut logits);
+            let max = logits.iter().fold(f32::NEG_INFINITY, |m, &l| m.max(l));
+            let sum: f32 = logits.iter().map(|l| (l - max).exp()).sum();
+            let expected = sum.ln() + max - logits[d.2[0] as usize];
+            assert!(
+                (out.loss - expected).abs() < 1e-5,
+                "{} {expected}",
+                out.loss
+            );
+            // Weights are relative: (t, 7) is the same target as (t, 1).
+            let seven = (d.0.clone(), d.1.clone(), vec![d.2[0], 7]);
+            let again = example(layout, &params, example_of(&seven), 1.0, &mut s, None);
+            assert_eq!(again.loss, out.loss);
+        }
+    }
+
+    fn check_gradient(data: &[Data]) {
         let arch = PolicyArch::new(16).unwrap();
         let layout = Layout::new(&arch);
         // Larger embeddings than a fresh net's, so that every gradient is
@@ -393,17 +499,11 @@ mod tests {
         for e in &mut params[layout.embeddings()] {
             *e = uniform(&mut r, 1.0);
         }
-        let data = positions();
         let mut grad = vec![0.0f32; layout.len()];
         let mut s = Scratch::new(layout);
         let mut accs = Vec::new();
-        for (f, m, t) in &data {
-            let ex = Example {
-                features: f,
-                moves: m,
-                target: *t,
-            };
-            example(layout, &params, ex, 1.0, &mut s, Some(&mut grad));
+        for d in data {
+            example(layout, &params, example_of(d), 1.0, &mut s, Some(&mut grad));
             accs.push(s.acc.clone());
         }
         // Parameters every example uses, or some use: the rows of their
@@ -412,7 +512,7 @@ mod tests {
         let (f0, m0, _) = &data[0];
         let (from, to) = decode_move(m0[3]);
         let (_, m2, t2) = &data[2];
-        let (pfrom, pto) = decode_move(m2[*t2]);
+        let (pfrom, pto) = decode_move(m2[t2[0] as usize]);
         // Every neuron of the first layer, so that some are cut off by the
         // clip (below 0 or above 1) in some example: their gradient is 0.
         for j in 0..layout.hidden {
@@ -443,9 +543,9 @@ mod tests {
             }
             let mut p = params.clone();
             p[i] = params[i] + eps;
-            let up = total_loss(layout, &p, &data);
+            let up = total_loss(layout, &p, data);
             p[i] = params[i] - eps;
-            let down = total_loss(layout, &p, &data);
+            let down = total_loss(layout, &p, data);
             let numeric = (up - down) / (2.0 * eps as f64);
             let analytic = grad[i] as f64;
             assert!(

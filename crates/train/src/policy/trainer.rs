@@ -3,7 +3,7 @@
 //! quantized network, and the export.
 
 use super::config::PolicyTrainConfig;
-use super::data::{encode, examples_of, memory_error, Examples, PolicyData};
+use super::data::{encode, Examples, PolicyData};
 use super::model::{self, Layout, Moments, Scratch};
 use super::worker::{ValPosition, Worker};
 use super::PolicyCheckpoint;
@@ -31,14 +31,16 @@ const STREAM_ORDER: u64 = 6 << 40;
 /// How the network did on the held-out games.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PolicyValidation {
-    /// Mean cross-entropy of the float network.
+    /// Mean cross-entropy of the float network against the targets (the
+    /// move played, or the root visit distribution).
     pub loss: f64,
     /// Mean cross-entropy of the quantized network (what the engine runs).
     pub quantized_loss: f64,
-    /// How often the quantized network's first choice is the move played.
+    /// How often the quantized network's first choice is the move played
+    /// (for root visits: the most visited move).
     pub top1: f64,
-    /// How often the move played is among its first three (ties count
-    /// against it).
+    /// How often that move is among its first three (ties count against
+    /// it).
     pub top3: f64,
 }
 
@@ -187,28 +189,27 @@ impl PolicyTrainer {
     ) -> Result<PolicyTrainer, TrainError> {
         let arch = config.arch()?;
         let layout = Layout::new(&arch);
-        let held = held_out_games(data.games().len(), config.seed, config.val_fraction);
+        let held = held_out_games(data.game_count(), config.seed, config.val_fraction);
         let mut train = Examples::new();
         let mut val = Vec::new();
         let mut val_len = 0u64;
         let (mut feats, mut codes) = (ArrayVec::new(), ArrayVec::new());
-        for (g, (game, &held)) in data.games().iter().zip(&held).enumerate() {
-            examples_of(game, |board, moves, target| {
+        for (g, &held) in held.iter().enumerate() {
+            // Checked when the data was made: this does not fail.
+            data.examples_of_game(g, |board, moves, targets| {
                 if held {
                     val_len += 1;
                     if val.len() < MAX_POLICY_VAL_POSITIONS {
                         val.push(ValPosition {
                             board: board.clone(),
-                            target: target as u8,
+                            targets: targets.to_vec(),
                         });
                     }
                 } else {
                     encode(board, moves, &mut feats, &mut codes);
-                    train.push(&feats, &codes, target);
+                    train.push(&feats, &codes, targets);
                 }
-            })
-            // Checked when the data was made: this does not happen.
-            .map_err(|e| memory_error(g, e))?;
+            })?;
         }
         if train.len() == 0 {
             return Err(TrainError::NoTrainingData(data.len()));

@@ -9,10 +9,10 @@ use fianchetto_eval::policy::{PolicyNet, MAX_FEATURES};
 use fianchetto_movegen::MoveGen;
 
 /// A held-out position: the board (the quantized network reads boards)
-/// and the index of the move played among its legal moves.
+/// and its target pairs (see [`Example::targets`]).
 pub(crate) struct ValPosition {
     pub board: Bitboards,
-    pub target: u8,
+    pub targets: Vec<u16>,
 }
 
 /// One thread's buffers and sums.
@@ -76,18 +76,19 @@ impl Worker {
     ) {
         for pos in part {
             let moves = pos.board.legal_moves();
-            let target = pos.target as usize;
+            let top = model::top_of(&pos.targets);
             encode(&pos.board, &moves, &mut self.feats, &mut self.codes);
             let ex = Example {
                 features: &self.feats,
                 moves: &self.codes,
-                target,
+                targets: &pos.targets,
+                top,
             };
             let float = model::example(layout, params, ex, 1.0, &mut self.scratch, None);
             let q = &mut self.quantized[..moves.len()];
             net.logits(&pos.board, &moves, q);
-            let rank = model::rank_of(q, target);
-            let loss = model::softmax_loss(q, target);
+            let rank = model::rank_of(q, top);
+            let loss = model::softmax_loss(q, &pos.targets);
             self.sums[0] += float.loss as f64;
             self.sums[1] += loss as f64;
             self.sums[2] += (rank == 0) as u32 as f64;
