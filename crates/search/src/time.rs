@@ -171,17 +171,6 @@ impl TimeManager {
     pub fn soft_expired(&self, stable_iterations: u32) -> bool {
         self.soft_expired_scaled(stability_factor(stable_iterations))
     }
-
-    /// The time left until [`TimeManager::soft_expired`] would say stop
-    /// (zero once it has); `None` without a soft limit or with a fixed move
-    /// time, which no early stop may shorten.
-    pub fn soft_left(&self, stable_iterations: u32) -> Option<Duration> {
-        let soft = self.soft.filter(|_| !self.fixed)?;
-        let target = soft
-            .mul_f64(stability_factor(stable_iterations))
-            .min(self.hard.unwrap_or(Duration::MAX));
-        Some(target.saturating_sub(self.elapsed()))
-    }
 }
 
 /// The optimum and maximum for a clock of `time` with increment `inc`.

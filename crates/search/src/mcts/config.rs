@@ -158,12 +158,6 @@ pub struct MctsConfig {
     /// the mean value found there instead of a fresh one. It holds a
     /// quarter as many entries as the arena has nodes (8 bytes each).
     pub value_hash: bool,
-    /// On a clock, stop as soon as the most visited root move cannot be
-    /// overtaken in the time left (were every remaining playout to go to
-    /// the runner-up), and save the rest for later moves. A fixed move
-    /// time, `infinite` and the node and iteration limits are never cut
-    /// short.
-    pub early_stop: bool,
     /// Stop after this many iterations (playouts: one leaf expanded and
     /// valued each), on top of the limits. Not nodes: see "Iterations and
     /// nodes" above for how they differ from [`Limits::nodes`](crate::Limits::nodes).
@@ -197,7 +191,11 @@ impl MctsConfig {
             ir_epsilon: 0.1,
             prior_weight: 10,
             policy_temperature: 1.0,
-            eval_scale: 200.0,
+            // PUCT's quiescence values: 140 cp beat 200 by SPRT.
+            eval_scale: match variant {
+                Variant::Puct => 140.0,
+                _ => 200.0,
+            },
             solver: true,
             threads: 1,
             parallelism: Parallelism::Tree,
@@ -205,7 +203,6 @@ impl MctsConfig {
             node_budget: 1 << 20,
             reuse_tree: true,
             value_hash: variant == Variant::Puct,
-            early_stop: true,
             iterations: None,
             seed: 0x5eed_f1a9_c4e7_70a1,
         }
@@ -289,12 +286,6 @@ impl MctsConfig {
     /// Switches the MCTS-solver on or off.
     pub fn solver(mut self, on: bool) -> MctsConfig {
         self.solver = on;
-        self
-    }
-
-    /// Switches the early stop on a clock on or off.
-    pub fn early_stop(mut self, on: bool) -> MctsConfig {
-        self.early_stop = on;
         self
     }
 

@@ -363,25 +363,6 @@ fn best_child(children: &[RootChild]) -> Option<&RootChild> {
     children.iter().max_by_key(|c| rank_key(c))
 }
 
-/// Whether the move [`best_child`] picks among `children` keeps the most
-/// visits even if all `left` playouts still to come went to the
-/// runner-up: then searching on cannot change the move (Lc0's "smart
-/// pruning" at its safest). A single legal move is always safe.
-fn lead_is_safe(children: &[RootChild], left: f64) -> bool {
-    let Some(best) = best_child(children) else {
-        return false;
-    };
-    let Some(runner_up) = children
-        .iter()
-        .filter(|c| c.mv != best.mv)
-        .map(|c| c.visits)
-        .max()
-    else {
-        return true;
-    };
-    best.visits >= runner_up && (best.visits - runner_up) as f64 > left
-}
-
 /// The score of `child` for the side to move at the root.
 fn child_score(child: &RootChild, scale: f64) -> Score {
     if let Some(s) = child.proven {
@@ -497,19 +478,6 @@ impl<E: Clone, P: Clone> Mcts<E, P> {
                     || (clock_soft && shared.time.soft_expired(SOFT_STABILITY))
                 {
                     shared.abort.store(true, Relaxed);
-                }
-                // The early stop: the time left cannot change the move.
-                if clock_soft && cfg.early_stop {
-                    if let Some(left) = shared.time.soft_left(SOFT_STABILITY) {
-                        let rate = done as f64 / start.elapsed().as_secs_f64().max(1e-6);
-                        scratch.clear();
-                        for t in trees {
-                            collect(t, 0, &mut scratch);
-                        }
-                        if lead_is_safe(&scratch, rate * left.as_secs_f64()) {
-                            shared.abort.store(true, Relaxed);
-                        }
-                    }
                 }
                 let now = Instant::now();
                 if depth > last_depth || now - last_report >= Duration::from_secs(1) {
@@ -748,51 +716,6 @@ mod tests {
         assert_eq!(Mcts::puct(()).config(), &MctsConfig::puct());
         assert_eq!(MctsConfig::puct(), MctsConfig::new(Variant::Puct));
         assert_eq!(MctsConfig::puct().exploration, 2.0);
-    }
-
-    fn child(mv: &str, visits: u64, proven: Option<Score>) -> RootChild {
-        let board = Bitboards::startpos();
-        RootChild {
-            mv: fianchetto_movegen::parse_uci(&board, mv).expect("a legal move"),
-            visits,
-            value: 0.5,
-            proven,
-        }
-    }
-
-    #[test]
-    fn the_lead_is_safe_only_when_the_playouts_left_cannot_close_it() {
-        let two = [child("e2e4", 900, None), child("d2d4", 100, None)];
-        assert!(lead_is_safe(&two, 799.0));
-        assert!(!lead_is_safe(&two, 800.0));
-        assert!(lead_is_safe(&[child("e2e4", 1, None)], 0.0));
-        // A most visited move proven lost is not the one played.
-        let lost = [
-            child("e2e4", 900, Some(Score::mated_in(3))),
-            child("d2d4", 100, None),
-        ];
-        assert!(!lead_is_safe(&lost, 0.0));
-        assert!(!lead_is_safe(&[], 0.0));
-    }
-
-    #[test]
-    fn a_single_legal_move_on_a_long_clock_is_played_at_once() {
-        // Black's king, in check, has one move; a minute on the clock.
-        let game = Game::new(Bitboards::from_fen("k7/p7/8/8/8/8/8/K6Q b - - 0 1").unwrap());
-        let limits = Limits {
-            wtime: Some(Duration::from_secs(60)),
-            btime: Some(Duration::from_secs(60)),
-            ..Limits::default()
-        };
-        let mut mcts = Mcts::puct(Material::classic());
-        let r = mcts.search(&game, &limits, &mut |_| {});
-        assert_eq!(r.best_move.map(|m| m.to_string()), Some("a8b8".into()));
-        assert!(mcts.last_iterations() <= 256, "{}", mcts.last_iterations());
-        // Without the early stop the same search thinks on.
-        let cfg = MctsConfig::puct().early_stop(false).iterations(5_000);
-        let mut mcts = Mcts::with_config(Material::classic(), cfg);
-        mcts.search(&game, &limits, &mut |_| {});
-        assert!(mcts.last_iterations() > 256, "{}", mcts.last_iterations());
     }
 
     #[test]
