@@ -184,7 +184,7 @@ fn mcts_proves_the_leaves_the_tables_decide() {
         .rev()
         .find(|l| l.starts_with("info depth"))
         .expect("a report");
-    assert!(tbhits(&last) > 0, "{last}");
+    assert!(tbhits(last) > 0, "{last}");
     // White is winning: its move keeps the win (Qxd3 and Rxd3 win the
     // rook at once, and the tables see the rest).
     let board = Bitboards::from_fen("8/8/8/3k4/8/3r4/8/KQR5 w - - 0 1").unwrap();
