@@ -86,13 +86,13 @@ use worker::{from_child, Shared, Worker};
 /// The longest principal variation reported.
 const MAX_PV: usize = 64;
 
-/// What recycling an arena costs per node in use before it was ever
+/// What recycling an arena costs per node kept before it was ever
 /// measured: more than it takes on a loaded machine (about 20 to 40 ns).
 const RECYCLE_COST_GUESS: Duration = Duration::from_nanos(60);
 
-/// Recycling runs only when the hard deadline is further than this many
-/// times its expected cost.
-const RECYCLE_MARGIN: u32 = 3;
+/// On a clock, a recycling keeps what it can move in this fraction (one
+/// in so many) of the time left to the search.
+const RECYCLE_SHARE: u32 = 8;
 
 /// On a clock, MCTS thinks as long as the time manager allows after this
 /// many stable iterations: it has no iterations of its own to count.
@@ -143,7 +143,7 @@ pub struct Mcts<E, P = HandPolicy> {
     children: Vec<RootChild>,
     iterations: u64,
     recycles: u32,
-    /// What the last recycling took per node in use (an estimate before).
+    /// What the last recycling took per node kept (an estimate before).
     recycle_cost: Duration,
     syzygy: Option<Tables>,
 }
@@ -526,34 +526,34 @@ impl<E: Clone, P: Clone> Mcts<E, P> {
             if shared.abort.load(Relaxed) || !shared.full.swap(false, Relaxed) {
                 break;
             }
-            // Recycling pauses every thread for a time that grows with the
-            // arena: near a deadline the tree stops growing instead.
-            let full: usize = self
-                .trees
-                .iter()
-                .filter(|t| t.is_full())
-                .map(Tree::used)
-                .sum();
-            let cost = self.recycle_cost.mul_f64(full as f64);
-            let left = shared
-                .time
-                .hard()
-                .map(|h| h.saturating_sub(start.elapsed()));
-            if left.is_some_and(|left| left < cost * RECYCLE_MARGIN) {
-                shared.recycling.store(false, Relaxed);
-                continue;
-            }
+            // Recycling pauses every thread for a time that grows with what
+            // it keeps: on a clock it keeps what it can move in a share of
+            // the time left, so that a short move pays little for it.
+            let elapsed = start.elapsed();
+            let left = match (shared.time.soft(), shared.time.hard()) {
+                (Some(soft), _) if soft > elapsed => Some(soft - elapsed),
+                (_, Some(hard)) => Some(hard.saturating_sub(elapsed)),
+                _ => None,
+            };
             let began = Instant::now();
+            let mut kept = 0;
             for tree in &mut self.trees {
                 if tree.is_full() {
-                    tree.recycle(tree.capacity() / 2);
+                    let half = tree.capacity() / 2;
+                    let keep = left.map_or(half, |left| {
+                        let affordable = left.div_f64(RECYCLE_SHARE as f64).as_secs_f64()
+                            / self.recycle_cost.as_secs_f64().max(1e-12);
+                        half.min(affordable as usize)
+                    });
+                    tree.recycle(keep);
+                    kept += tree.used();
                     if tree.is_full() {
                         // Nothing could be freed: grow no more.
                         shared.recycling.store(false, Relaxed);
                     }
                 }
             }
-            self.recycle_cost = began.elapsed().div_f64(full.max(1) as f64);
+            self.recycle_cost = began.elapsed().div_f64(kept.max(1) as f64);
             self.recycles += 1;
         }
         let trees = &self.trees;
