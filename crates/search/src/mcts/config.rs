@@ -146,8 +146,8 @@ pub struct MctsConfig {
     /// Virtual losses added per thread passing through a node (tree parallel).
     pub virtual_loss: u32,
     /// The node arena's size (nodes; 32 bytes each): the tree's memory,
-    /// never exceeded. When it is full the most visited half of the tree
-    /// is kept and the rest recycled; a search with no other limit ends
+    /// never exceeded. When it is full the most visited part of the tree
+    /// (at most half) is kept and the rest recycled; a search with no other limit ends
     /// there instead.
     pub node_budget: usize,
     /// Keep the subtree of the moves played since the last search when the

@@ -17,7 +17,7 @@
 //!
 //! The tree lives in an arena preallocated to [`MctsConfig::node_budget`]
 //! nodes (the engine's `Hash`); when it is full the search pauses, keeps
-//! the most visited half of the tree (every other node becomes a leaf
+//! the most visited part of the tree (every other node becomes a leaf
 //! again, its statistics kept) and goes on growing in the room freed, so
 //! that a long search never needs more memory. A search with no limit at
 //! all ends when the arena is full instead. Between moves of the same
