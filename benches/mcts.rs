@@ -1,8 +1,7 @@
 //! MCTS's costs: the policy's logits for one position (the policy network
 //! with each kernel version the CPU runs, the engine's blend, and the
 //! hand-written policy), and whole searches of a fixed number of playouts
-//! with each, and with the blend without the value hash (playouts per
-//! second on one thread).
+//! with each (playouts per second on one thread).
 //! Run: `cargo bench --bench mcts`. Throughput is positions or playouts per
 //! second ("elem/s").
 
@@ -75,8 +74,7 @@ fn bench(c: &mut Criterion) {
     let config = MctsConfig::puct().iterations(PLAYOUTS);
     for ((name, _), board) in POSITIONS.iter().zip(&boards) {
         let game = Game::new(board.clone());
-        // Each search starts afresh: no tree and no value hash kept from
-        // the one before.
+        // Each search starts afresh: no tree kept from the one before.
         let fresh = |mcts: &mut dyn Search<Bitboards>| {
             mcts.clear();
             black_box(mcts.search(&game, &Limits::default(), &mut |_| {}))
@@ -87,14 +85,9 @@ fn bench(c: &mut Criterion) {
             b.iter(|| fresh(&mut with_net))
         });
         let blend = Blend::engine(net.clone(), ENGINE_NET_WEIGHT);
-        let mut with_blend = Mcts::with_policy(nnue.clone(), blend.clone(), config.clone());
+        let mut with_blend = Mcts::with_policy(nnue.clone(), blend, config.clone());
         group.bench_function(BenchmarkId::new("blend", name), |b| {
             b.iter(|| fresh(&mut with_blend))
-        });
-        let no_hash = config.clone().value_hash(false);
-        let mut without_hash = Mcts::with_policy(nnue.clone(), blend, no_hash);
-        group.bench_function(BenchmarkId::new("blend-no-value-hash", name), |b| {
-            b.iter(|| fresh(&mut without_hash))
         });
         let mut with_hand = Mcts::with_config(nnue.clone(), config.clone());
         group.bench_function(BenchmarkId::new("hand", name), |b| {

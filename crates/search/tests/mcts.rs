@@ -391,23 +391,3 @@ fn a_long_search_stays_within_its_memory_and_goes_on_learning() {
     // The mates are still proved in a small arena.
     mate_check(MctsConfig::puct().node_budget(2_048));
 }
-
-#[test]
-fn the_value_hash_values_transpositions_without_evaluating_them() {
-    let g = game("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
-    let run = |on: bool| {
-        let cfg = MctsConfig::puct().iterations(20_000).value_hash(on);
-        let mut m = Mcts::with_config(TestEval, cfg);
-        let r = m.search(&g, &Limits::default(), &mut |_| {});
-        assert!(fianchetto_movegen::MoveGen::is_legal(
-            g.board(),
-            r.best_move.expect("a move")
-        ));
-        r.evals
-    };
-    let (with, without) = (run(true), run(false));
-    assert!(
-        with < without * 95 / 100,
-        "{with} evaluations against {without}"
-    );
-}

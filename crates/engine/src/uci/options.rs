@@ -339,7 +339,7 @@ fn build_table() -> Vec<OptionEntry> {
         spin(
             "Hash",
             (64, 1, 65536),
-            "Transposition table size in MB (MCTS: its tree and value hash together).",
+            "Transposition table size in MB (MCTS: its tree).",
             |o, n| {
                 o.hash_mb = n as usize;
                 Applied::ResizeHash

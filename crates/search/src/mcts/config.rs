@@ -153,11 +153,6 @@ pub struct MctsConfig {
     /// Keep the subtree of the moves played since the last search when the
     /// same game continues.
     pub reuse_tree: bool,
-    /// PUCT: a hash of values for transpositions: a new leaf whose
-    /// position the tree has already searched by another move order takes
-    /// the mean value found there instead of a fresh one. It holds a
-    /// quarter as many entries as the arena has nodes (8 bytes each).
-    pub value_hash: bool,
     /// Stop after this many iterations (playouts: one leaf expanded and
     /// valued each), on top of the limits. Not nodes: see "Iterations and
     /// nodes" above for how they differ from [`Limits::nodes`](crate::Limits::nodes).
@@ -202,7 +197,6 @@ impl MctsConfig {
             virtual_loss: 3,
             node_budget: 1 << 20,
             reuse_tree: true,
-            value_hash: variant == Variant::Puct,
             iterations: None,
             seed: 0x5eed_f1a9_c4e7_70a1,
         }
@@ -242,39 +236,15 @@ impl MctsConfig {
         self
     }
 
-    /// Sets the node budget so that the arena (32 bytes a node) and the
-    /// value hash (8 bytes for every fourth node) fit in `mb` mebibytes:
-    /// how the engine's `Hash` bounds the search's memory.
+    /// Sets the node budget to what fits in `mb` mebibytes (32 bytes a
+    /// node): how the engine's `Hash` bounds the tree's memory.
     ///
     /// ```
     /// use fianchetto_search::mcts::MctsConfig;
-    /// assert_eq!(MctsConfig::puct().memory_mb(17).node_budget, 16 << 15);
-    /// assert_eq!(MctsConfig::puct().value_hash(false).memory_mb(16).node_budget, 16 << 15);
+    /// assert_eq!(MctsConfig::puct().memory_mb(16).node_budget, 16 << 15);
     /// ```
     pub fn memory_mb(self, mb: usize) -> MctsConfig {
-        let bytes = mb.saturating_mul(1 << 20);
-        let per_four_nodes = 4 * super::tree::NODE_BYTES
-            + if self.value_hash {
-                super::value_hash::ENTRY_BYTES
-            } else {
-                0
-            };
-        self.node_budget(bytes / per_four_nodes * 4)
-    }
-
-    /// Switches the value hash on or off.
-    pub fn value_hash(mut self, on: bool) -> MctsConfig {
-        self.value_hash = on;
-        self
-    }
-
-    /// The value hash's entries for this configuration (0: off).
-    pub(crate) fn value_hash_entries(&self) -> usize {
-        if self.value_hash && self.variant == Variant::Puct {
-            self.node_budget / 4
-        } else {
-            0
-        }
+        self.node_budget(mb.saturating_mul(1 << 20) / super::tree::NODE_BYTES)
     }
 
     /// Sets the iteration (playout) limit; see [`MctsConfig::iterations`](MctsConfig#structfield.iterations).

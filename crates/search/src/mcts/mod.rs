@@ -63,7 +63,6 @@ mod config;
 mod policy;
 mod tablebase;
 mod tree;
-mod value_hash;
 mod worker;
 
 pub use config::{MctsConfig, Parallelism, Variant};
@@ -80,7 +79,6 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 use tablebase::{Tables, TbProbe};
 use tree::Tree;
-use value_hash::ValueHash;
 use worker::{from_child, Shared, Worker};
 
 /// The longest principal variation reported.
@@ -138,7 +136,6 @@ pub struct Mcts<E, P = HandPolicy> {
     policy: P,
     config: MctsConfig,
     trees: Vec<Tree>,
-    values: ValueHash,
     last: Option<LastRoot>,
     children: Vec<RootChild>,
     iterations: u64,
@@ -191,7 +188,6 @@ impl<E, P> Mcts<E, P> {
             policy,
             config,
             trees: Vec::new(),
-            values: ValueHash::default(),
             last: None,
             children: Vec::new(),
             iterations: 0,
@@ -270,10 +266,6 @@ impl<E, P> Mcts<E, P> {
         if self.trees.len() != count || self.trees.iter().any(|t| t.capacity() != budget) {
             self.trees = (0..count).map(|_| Tree::new(budget)).collect();
             self.last = None;
-        }
-        let entries = cfg.value_hash_entries();
-        if self.values.requested() != entries {
-            self.values = ValueHash::new(entries);
         }
         let positions = game.positions();
         let played = match self.last {
@@ -437,7 +429,6 @@ impl<E: Clone, P: Clone> Mcts<E, P> {
             time,
             searchmoves: &limits.searchmoves,
             tb,
-            values: &self.values,
             vloss: if cfg.threads > 1 && cfg.parallelism == Parallelism::Tree {
                 cfg.virtual_loss
             } else {
@@ -609,7 +600,6 @@ impl<B: MoveGen, E: Evaluator<B> + Clone, P: Policy<B>> Search<B> for Mcts<E, P>
         for t in &self.trees {
             t.reset();
         }
-        self.values.clear();
         self.last = None;
         self.children.clear();
     }

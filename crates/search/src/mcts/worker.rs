@@ -5,7 +5,6 @@ use super::config::{MctsConfig, Variant};
 use super::policy::Policy;
 use super::tablebase::TbProbe;
 use super::tree::{Expansion, Tree};
-use super::value_hash::ValueHash;
 use crate::see::{mvv_lva, see_ge};
 use crate::time::TimeManager;
 use arrayvec::ArrayVec;
@@ -55,8 +54,6 @@ pub(crate) struct Shared<'a> {
     pub searchmoves: &'a [Move],
     /// The endgame tables, if set.
     pub tb: TbProbe<'a>,
-    /// The value hash (empty when off).
-    pub values: &'a ValueHash,
     /// Virtual losses a thread adds to each node on its path (0 unless
     /// tree parallel).
     pub vloss: u32,
@@ -437,17 +434,9 @@ impl<'a, B: MoveGen, E: Evaluator<B>, P: Policy<B>> Worker<'a, B, E, P> {
         let mut r = 1.0 - result;
         let last = self.path.len() - 1;
         let mut proven = tree.node(self.path[last]).proven().is_some();
-        let values = self.shared.values;
         for k in (0..=last).rev() {
             let i = self.path[k];
-            let node = tree.node(i);
-            node.update(r, if k > 0 { self.vloss } else { 0 });
-            if values.len() > 0 && node.proven().is_none() {
-                // The node's mean for its side to move; `hashes` holds the
-                // path's positions after the game's (the root's is the
-                // game's last).
-                values.put(self.hashes[self.base + k - 1], 1.0 - node.q());
-            }
+            tree.node(i).update(r, if k > 0 { self.vloss } else { 0 });
             if k < last {
                 proven = solver && proven && self.try_prove(i);
             }
@@ -500,10 +489,6 @@ impl<'a, B: MoveGen, E: Evaluator<B>, P: Policy<B>> Worker<'a, B, E, P> {
             Variant::Ic => self.rollout(board, cfg.cutoff, false, true),
             Variant::Ir => self.rollout(board, cfg.cutoff, true, true),
             Variant::Puct => {
-                let hash = board.hash();
-                if let Some(v) = self.shared.values.get(hash) {
-                    return v;
-                }
                 self.eval.reset(board);
                 let v = self.qsearch(board, -Score::INFINITE.0, Score::INFINITE.0, 0);
                 sigmoid(v, cfg.eval_scale)
