@@ -386,6 +386,19 @@ pub(crate) fn fnv1a32(bytes: &[u8]) -> u32 {
     fnv1a32_on(0x811C_9DC5, bytes)
 }
 
+/// A record whose last 4 bytes are the FNV-1a of the rest: the rest, or
+/// the checksum stored and the one computed when they differ.
+pub(crate) fn checked_body(record: &[u8]) -> Result<&[u8], (u32, u32)> {
+    let (body, tail) = record.split_at(record.len().saturating_sub(4));
+    let stored = u32::from_le_bytes(tail.try_into().map_err(|_| (0, fnv1a32(body)))?);
+    let computed = fnv1a32(body);
+    if stored == computed {
+        Ok(body)
+    } else {
+        Err((stored, computed))
+    }
+}
+
 /// FNV-1a, 32 bits, going on from `hash` (the hash of the bytes before).
 pub(crate) fn fnv1a32_on(mut hash: u32, bytes: &[u8]) -> u32 {
     for &b in bytes {
@@ -474,17 +487,8 @@ impl GameRecord {
         if bytes.len() < len {
             return Err(short(len));
         }
-        let body = &bytes[..len - 4];
-        let stored = u32::from_le_bytes([
-            bytes[len - 4],
-            bytes[len - 3],
-            bytes[len - 2],
-            bytes[len - 1],
-        ]);
-        let computed = fnv1a32(body);
-        if stored != computed {
-            return Err(GameError::Checksum { stored, computed });
-        }
+        let body = checked_body(&bytes[..len])
+            .map_err(|(stored, computed)| GameError::Checksum { stored, computed })?;
         let ending = Ending::from_code(bytes[2]).ok_or(GameError::Ending(bytes[2]))?;
         let flags = bytes[3];
         if flags & !FLAG_CHESS960 != 0 {

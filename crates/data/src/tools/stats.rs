@@ -122,8 +122,20 @@ pub fn stats(inputs: &[PathBuf], filter: &Filter, progress: bool) -> Result<Stat
     Ok(stats)
 }
 
-fn share(part: u64, whole: u64) -> f64 {
+/// `part` as a percentage of `whole` (0 when `whole` is 0).
+pub(super) fn share(part: u64, whole: u64) -> f64 {
     100.0 * part as f64 / whole.max(1) as f64
+}
+
+/// Results counted by [`Wdl`], as shares: `white …%, draw …%, black …%`.
+pub(super) fn results_line(r: &[u64; 3]) -> String {
+    let all = r.iter().sum();
+    format!(
+        "white {:.1}%, draw {:.1}%, black {:.1}%",
+        share(r[Wdl::WhiteWin as usize], all),
+        share(r[Wdl::Draw as usize], all),
+        share(r[Wdl::BlackWin as usize], all)
+    )
 }
 
 impl fmt::Display for Stats {
@@ -147,20 +159,11 @@ impl fmt::Display for Stats {
             self.unscored,
             self.positions as f64 / self.games.max(1) as f64
         )?;
-        let results = |r: &[u64; 3]| {
-            let all = r.iter().sum();
-            format!(
-                "white {:.1}%, draw {:.1}%, black {:.1}%",
-                share(r[Wdl::WhiteWin as usize], all),
-                share(r[Wdl::Draw as usize], all),
-                share(r[Wdl::BlackWin as usize], all)
-            )
-        };
-        writeln!(f, "results by game: {}", results(&self.game_results))?;
+        writeln!(f, "results by game: {}", results_line(&self.game_results))?;
         writeln!(
             f,
             "results by position: {}",
-            results(&self.position_results)
+            results_line(&self.position_results)
         )?;
         if self.games_files > 0 {
             let endings: Vec<String> = Ending::ALL

@@ -2,6 +2,7 @@
 //! distributions a set of files holds.
 
 use super::byte_bar;
+use super::stats::{results_line, share};
 use crate::marlin::Wdl;
 use crate::visits::{VisitReader, VisitRecord, VisitsCut, VisitsError};
 use std::fmt;
@@ -115,10 +116,6 @@ pub fn visit_stats(inputs: &[PathBuf], progress: bool) -> Result<VisitStats, Vis
     Ok(stats)
 }
 
-fn share(part: u64, whole: u64) -> f64 {
-    100.0 * part as f64 / whole.max(1) as f64
-}
-
 impl fmt::Display for VisitStats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "files: {} visits-format", self.files)?;
@@ -144,20 +141,11 @@ impl fmt::Display for VisitStats {
             share(t[2], self.records),
             share(t[3], self.records)
         )?;
-        let results = |r: &[u64; 3]| {
-            let all = r.iter().sum();
-            format!(
-                "white {:.1}%, draw {:.1}%, black {:.1}%",
-                share(r[Wdl::WhiteWin as usize], all),
-                share(r[Wdl::Draw as usize], all),
-                share(r[Wdl::BlackWin as usize], all)
-            )
-        };
-        writeln!(f, "results by game: {}", results(&self.game_results))?;
+        writeln!(f, "results by game: {}", results_line(&self.game_results))?;
         writeln!(
             f,
             "results by position: {}",
-            results(&self.position_results)
+            results_line(&self.position_results)
         )?;
         for cut in &self.cut_short {
             writeln!(f, "cut short: {cut}")?;

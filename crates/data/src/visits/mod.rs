@@ -64,7 +64,7 @@ mod read;
 
 pub use read::{repair_tail, VisitReader, VisitRepair};
 
-use crate::games::fnv1a32;
+use crate::games::{checked_body, fnv1a32};
 use crate::marlin::{DataError, PackedBoard, Wdl, RECORD_SIZE};
 use fianchetto_board::{Bitboards, Board, Move};
 use fianchetto_movegen::MoveGen;
@@ -417,17 +417,8 @@ impl VisitRecord {
         if bytes.len() < len {
             return Err(short(len));
         }
-        let body = &bytes[..len - 4];
-        let stored = u32::from_le_bytes([
-            bytes[len - 4],
-            bytes[len - 3],
-            bytes[len - 2],
-            bytes[len - 1],
-        ]);
-        let computed = fnv1a32(body);
-        if stored != computed {
-            return Err(VisitError::Checksum { stored, computed });
-        }
+        let body = checked_body(&bytes[..len])
+            .map_err(|(stored, computed)| VisitError::Checksum { stored, computed })?;
         if count == 0 {
             return Err(VisitError::NoMoves);
         }
