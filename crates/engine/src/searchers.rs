@@ -19,14 +19,20 @@ pub use fianchetto_search::select::{build_search, engine_mcts, Algo, SearchConfi
 
 /// A searcher with its backend hidden.
 pub trait Driver: Send {
-    /// Searches the position `moves` after `start`.
+    /// Searches the position `moves` after `start`: one line of
+    /// [`Driver::go_lines`].
     fn go(
         &mut self,
         start: &Setup,
         moves: &[Move],
         limits: &Limits,
         report: Report<'_>,
-    ) -> SearchResult;
+    ) -> SearchResult {
+        self.go_lines(start, moves, limits, 1, &mut |_, info| report(info))
+            .into_iter()
+            .next()
+            .unwrap_or_default()
+    }
     /// The `lines` best moves of the position `moves` after `start`, best
     /// first (MultiPV, [`search_lines`]); `report(k, info)` receives line
     /// `k`'s progress.
@@ -58,18 +64,6 @@ fn game<B: MoveGen>(start: &Setup, moves: &[Move]) -> Option<Game<B>> {
 }
 
 impl<B: MoveGen> Driver for Typed<B> {
-    fn go(
-        &mut self,
-        start: &Setup,
-        moves: &[Move],
-        limits: &Limits,
-        report: Report<'_>,
-    ) -> SearchResult {
-        match game::<B>(start, moves) {
-            Some(g) => self.search.search(&g, limits, report),
-            None => SearchResult::default(),
-        }
-    }
     fn go_lines(
         &mut self,
         start: &Setup,

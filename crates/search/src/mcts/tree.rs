@@ -309,17 +309,17 @@ impl Tree {
                     .map(|c| (self.node(c).visits(), c)),
             );
         }
-        self.compact(0, blocks);
+        self.compact(blocks);
     }
 
-    /// Moves node `root` to slot 0 and the children `blocks` (old start,
-    /// length) after it, in their order, and drops every other node: an
-    /// expanded node whose block is not kept becomes a leaf.
+    /// Moves the children `blocks` (old start, length) to just after the
+    /// root, in their order, and drops every other node: an expanded node
+    /// whose block is not kept becomes a leaf.
     ///
     /// Children blocks are always allocated after their parent, so every
     /// kept block moves to a lower index: copying blocks in ascending order
     /// never overwrites a node not yet moved.
-    fn compact(&mut self, root: u32, mut blocks: Vec<(u32, u32)>) {
+    fn compact(&mut self, mut blocks: Vec<(u32, u32)>) {
         blocks.sort_unstable();
         let mut starts = Vec::with_capacity(blocks.len());
         let mut next = 1u32;
@@ -347,13 +347,12 @@ impl Tree {
                 dst.state.store(LEAF, Relaxed);
             }
         };
-        move_node(root, 0);
+        move_node(0, 0);
         for (k, &(old, len)) in blocks.iter().enumerate() {
             for j in 0..len {
                 move_node(old + j, starts[k] + j);
             }
         }
-        self.nodes[0].mv.store(Move::NULL.bits(), Relaxed);
         self.next.store(next as usize, Relaxed);
     }
 }
