@@ -1,15 +1,18 @@
 //! Datagen round trip: what `run` writes decodes to the games `play_game`
 //! plays; resuming after a kill and running on more threads change nothing.
 
+mod common;
+
+use common::temp;
 use fianchetto_board::{Bitboards, Board, CastlingSide, Color};
 use fianchetto_data::games::{self, Filter, GameReader, GamesError};
 use fianchetto_data::marlin::{read_all, DataError, PackedBoard, RECORD_SIZE};
 use fianchetto_eval::{Material, Score};
 use fianchetto_movegen::MoveGen;
 use fianchetto_tune::datagen::{
-    self, play_game, DatagenConfig, DatagenError, Format, RunOptions, Summary, Target,
+    self, play_game, DatagenConfig, DatagenError, Format, RunOptions, Summary,
 };
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 fn config() -> DatagenConfig {
@@ -21,28 +24,8 @@ fn config() -> DatagenConfig {
     }
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fianchetto-datagen-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    let _ = std::fs::remove_file(&path);
-    let mut sidecar = path.as_os_str().to_owned();
-    sidecar.push(".progress");
-    let _ = std::fs::remove_file(sidecar);
-    path
-}
-
 fn opts(out: &Path, format: Format, games: u64, threads: usize) -> RunOptions {
-    RunOptions {
-        out: out.to_path_buf(),
-        format,
-        target: Target::Games(games),
-        threads,
-        seed: 11,
-        book: Vec::new(),
-        tablebase: None,
-        progress: false,
-    }
+    common::options(out, format, games, threads, 11)
 }
 
 /// [`datagen::run`] with the tests' config and evaluation, never stopped.

@@ -2,39 +2,22 @@
 //! `play_game` plays with their root visits, the same on every run and
 //! after a resume; PVS is refused for that format.
 
+mod common;
+
+use common::temp;
 use fianchetto_board::Board;
 use fianchetto_data::visits::{VisitReader, VisitRecord};
 use fianchetto_eval::policy::embedded_policy;
 use fianchetto_eval::Material;
 use fianchetto_search::mcts::{Blend, HandPolicy, Mcts, MctsConfig, NetPolicy, ENGINE_NET_WEIGHT};
 use fianchetto_tune::datagen::{
-    self, play_game, DatagenConfig, DatagenError, Format, RunOptions, Summary, Target,
+    self, play_game, DatagenConfig, DatagenError, Format, RunOptions, Summary,
 };
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fianchetto-datagen-mcts-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    let _ = std::fs::remove_file(&path);
-    let mut sidecar = path.as_os_str().to_owned();
-    sidecar.push(".progress");
-    let _ = std::fs::remove_file(sidecar);
-    path
-}
-
 fn opts(out: &Path, games: u64, threads: usize) -> RunOptions {
-    RunOptions {
-        out: out.to_path_buf(),
-        format: Format::Visits,
-        target: Target::Games(games),
-        threads,
-        seed: 5,
-        book: Vec::new(),
-        tablebase: None,
-        progress: false,
-    }
+    common::options(out, Format::Visits, games, threads, 5)
 }
 
 /// The engine's MCTS at 50 playouts a move, on material.
