@@ -705,7 +705,7 @@ mod tests {
         assert_eq!(Mcts::new(()).config().variant, Variant::Uct);
         assert_eq!(Mcts::puct(()).config(), &MctsConfig::puct());
         assert_eq!(MctsConfig::puct(), MctsConfig::new(Variant::Puct));
-        assert_eq!(MctsConfig::puct().exploration, 2.0);
+        assert_eq!(MctsConfig::puct().exploration, 1.2);
     }
 
     #[test]
