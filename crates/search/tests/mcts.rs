@@ -391,3 +391,18 @@ fn a_long_search_stays_within_its_memory_and_goes_on_learning() {
     // The mates are still proved in a small arena.
     mate_check(MctsConfig::puct().node_budget(2_048));
 }
+
+#[test]
+fn puct_expands_a_leaf_when_a_playout_comes_back_to_it() {
+    // Expanding every new leaf at once stores its children whether or not
+    // a playout ever comes back (53 331 nodes for these 2 000 playouts);
+    // lazily, a leaf visited once stores none (31 760). One thread, a
+    // fixed seed and a playout budget: the count is reproducible.
+    let g = game("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let mut m = Mcts::with_config(TestEval, MctsConfig::puct().iterations(2_000));
+    m.search(&g, &Limits::default(), &mut |_| {});
+    let (used, _) = m.tree_size();
+    assert!(used < 40_000, "{used} nodes after 2 000 playouts");
+    // Expanding and walking on into a child is still one playout.
+    assert_eq!(m.root_visits(), 2_000);
+}

@@ -95,6 +95,16 @@ fn proven_result(s: Score) -> f64 {
     }
 }
 
+/// The exact score of a position without legal moves, for its side to
+/// move: mated, or stalemate.
+fn terminal_score<B: MoveGen>(board: &B) -> Score {
+    if board.in_check() {
+        Score::mated_in(0)
+    } else {
+        Score::DRAW
+    }
+}
+
 /// A child's exact score seen from its parent: negated, one ply further
 /// from the mate.
 #[inline]
@@ -268,8 +278,23 @@ impl<'a, B: MoveGen, E: Evaluator<B>, P: Policy<B>> Worker<'a, B, E, P> {
                     break proven_result(s);
                 }
             }
+            // PUCT values a new position before it expands it: most leaves
+            // are visited once, and their priors would never be read. The
+            // second visit expands the node and walks on into a child.
+            let lazy = self.shared.config.variant == Variant::Puct && node != 0;
+            if lazy && n.visits() == 0 {
+                if board.has_no_moves() {
+                    let s = terminal_score(&board);
+                    n.set_proven(s);
+                    break proven_result(s);
+                }
+                break self.simulate(&board);
+            }
             match self.expand(node, &board) {
                 Some(s) => break proven_result(s),
+                // Expanded: select below it (an unexpanded node, under
+                // contention or with a full arena, is valued again).
+                None if lazy && tree.children(node).is_some() => continue,
                 None => break self.simulate(&board),
             }
         };
@@ -293,11 +318,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>, P: Policy<B>> Worker<'a, B, E, P> {
             moves.retain(|m| self.shared.searchmoves.contains(m));
         }
         if moves.is_empty() {
-            let s = if board.in_check() {
-                Score::mated_in(0)
-            } else {
-                Score::DRAW
-            };
+            let s = terminal_score(board);
             self.tree.node(node).set_proven(s);
             // Publish it as expanded without children (it may fail under
             // contention; the proof is what counts).
