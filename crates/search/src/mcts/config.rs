@@ -205,9 +205,9 @@ impl MctsConfig {
 
     /// The variant that plays: PUCT ([`Variant::Puct`]: move-ordering
     /// priors, quiescence values, no rollouts) with its defaults (`c` = 1.2,
-    /// policy temperature 1.3, the solver and tree reuse on). The engine's `Algorithm mcts` is this
-    /// with its thread count, tree parallel. The same as
-    /// `MctsConfig::new(Variant::Puct)`.
+    /// policy temperature 1.3, the solver and tree reuse on). The engine's
+    /// `Algorithm mcts` is this with its thread count, tree parallel. The
+    /// same as `MctsConfig::new(Variant::Puct)`.
     pub fn puct() -> MctsConfig {
         MctsConfig::new(Variant::Puct)
     }

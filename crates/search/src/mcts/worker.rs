@@ -5,6 +5,7 @@ use super::config::{MctsConfig, Variant};
 use super::policy::Policy;
 use super::tablebase::TbProbe;
 use super::tree::{Expansion, Tree};
+use crate::common::no_moves_score;
 use crate::see::{mvv_lva, see_ge};
 use crate::time::TimeManager;
 use arrayvec::ArrayVec;
@@ -92,16 +93,6 @@ fn proven_result(s: Score) -> f64 {
         1 => 1.0,
         -1 => 0.0,
         _ => 0.5,
-    }
-}
-
-/// The exact score of a position without legal moves, for its side to
-/// move: mated, or stalemate.
-fn terminal_score<B: MoveGen>(board: &B) -> Score {
-    if board.in_check() {
-        Score::mated_in(0)
-    } else {
-        Score::DRAW
     }
 }
 
@@ -284,7 +275,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>, P: Policy<B>> Worker<'a, B, E, P> {
             let lazy = self.shared.config.variant == Variant::Puct && node != 0;
             if lazy && n.visits() == 0 {
                 if board.has_no_moves() {
-                    let s = terminal_score(&board);
+                    let s = no_moves_score(&board, 0);
                     n.set_proven(s);
                     break proven_result(s);
                 }
@@ -318,7 +309,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>, P: Policy<B>> Worker<'a, B, E, P> {
             moves.retain(|m| self.shared.searchmoves.contains(m));
         }
         if moves.is_empty() {
-            let s = terminal_score(board);
+            let s = no_moves_score(board, 0);
             self.tree.node(node).set_proven(s);
             // Publish it as expanded without children (it may fail under
             // contention; the proof is what counts).
