@@ -70,23 +70,29 @@ impl Bitboards {
     }
 
     #[inline(always)]
-    fn toggle(&mut self, piece: Piece, sq: Square) {
+    fn toggle<const FULL: bool>(&mut self, piece: Piece, sq: Square) {
         let b = Bitboard::from_square(sq);
         self.by_role[piece.role.index()] ^= b;
         self.by_color[piece.color.index()] ^= b;
-        self.hash ^= zobrist::piece(piece, sq);
+        if FULL {
+            self.hash ^= zobrist::piece(piece, sq);
+        }
     }
 
     #[inline(always)]
-    fn put(&mut self, piece: Piece, sq: Square) {
-        self.toggle(piece, sq);
-        self.mailbox[sq.index()] = piece.index() as u8;
+    fn put<const FULL: bool>(&mut self, piece: Piece, sq: Square) {
+        self.toggle::<FULL>(piece, sq);
+        if FULL {
+            self.mailbox[sq.index()] = piece.index() as u8;
+        }
     }
 
     #[inline(always)]
-    fn remove(&mut self, piece: Piece, sq: Square) {
-        self.toggle(piece, sq);
-        self.mailbox[sq.index()] = NO_PIECE;
+    fn remove<const FULL: bool>(&mut self, piece: Piece, sq: Square) {
+        self.toggle::<FULL>(piece, sq);
+        if FULL {
+            self.mailbox[sq.index()] = NO_PIECE;
+        }
     }
 
     #[inline(always)]
@@ -109,7 +115,14 @@ impl Bitboards {
         let mut checkers = (knight_attacks(ksq) & self.by_role[Role::Knight.index()] & their)
             | (pawn_attacks(us, ksq) & self.by_role[Role::Pawn.index()] & their);
         let mut pinned = Bitboard::EMPTY;
-        let snipers = (sliders.rook(ksq, their) & rq) | (sliders.bishop(ksq, their) & bq);
+        // A kind of slider they no longer have is not looked up (endgames).
+        let mut snipers = Bitboard::EMPTY;
+        if rq.any() {
+            snipers |= sliders.rook(ksq, their) & rq;
+        }
+        if bq.any() {
+            snipers |= sliders.bishop(ksq, their) & bq;
+        }
         for s in snipers {
             let blockers = between(ksq, s) & occ;
             if blockers.is_empty() {
@@ -150,10 +163,10 @@ impl Bitboards {
         self.set_ep(None);
         self.halfmove = self.halfmove.saturating_add(1);
         let rook = Piece::new(us, Role::Rook);
-        self.remove(king, mv.from());
-        self.remove(rook, rook_from);
-        self.put(king, mv.to());
-        self.put(rook, side.rook_to(us));
+        self.remove::<true>(king, mv.from());
+        self.remove::<true>(rook, rook_from);
+        self.put::<true>(king, mv.to());
+        self.put::<true>(rook, side.rook_to(us));
         self.finish(self.castling.without_color(us), MagicLookup);
     }
 
@@ -174,8 +187,12 @@ impl Bitboards {
     }
 
     /// [`Board::play_unchecked`] with the slider lookup `sliders`, inlined.
+    /// Without `FULL`, only what move generation reads is brought up to date:
+    /// the pieces' sets, the side to move, castling, en passant, checkers and
+    /// pins, and not the key, the mailbox or the move counters (see
+    /// [`Bitboards::play_for_generation_in`]).
     #[inline(always)]
-    fn play_with<A: SliderLookup>(&mut self, mv: Move, sliders: A) {
+    fn play_with<A: SliderLookup, const FULL: bool>(&mut self, mv: Move, sliders: A) {
         if let Some(side) = mv.castling_side() {
             // Apart, so that the common moves keep their own tight code.
             return self.play_castle(mv, side);
@@ -187,34 +204,64 @@ impl Bitboards {
             // Not a move of this position; keep the board consistent.
             return;
         };
-        self.set_ep(None);
-        self.halfmove = self.halfmove.saturating_add(1);
+        if FULL {
+            self.set_ep(None);
+            self.halfmove = self.halfmove.saturating_add(1);
+        } else {
+            self.ep = 64;
+        }
         if mv.is_capture() {
-            self.halfmove = 0;
+            if FULL {
+                self.halfmove = 0;
+            }
             if mv.is_en_passant() {
                 if let Some(victim) = to.offset(-us.forward()) {
-                    self.remove(Piece::new(them, Role::Pawn), victim);
+                    self.remove::<FULL>(Piece::new(them, Role::Pawn), victim);
                 }
             } else if let Some(captured) = self.piece_byte(to) {
-                self.remove(captured, to);
+                self.remove::<FULL>(captured, to);
             }
         }
-        self.remove(moving, from);
+        self.remove::<FULL>(moving, from);
         match mv.promotion() {
-            Some(role) => self.put(Piece::new(us, role), to),
-            None => self.put(moving, to),
+            Some(role) => self.put::<FULL>(Piece::new(us, role), to),
+            None => self.put::<FULL>(moving, to),
         }
         if mv.kind() == MoveKind::DoublePush {
             let ep = Square::from_index_wrapping((from.index() + to.index()) / 2);
             if (pawn_attacks(us, ep) & self.pieces(them, Role::Pawn)).any() {
-                self.set_ep(Some(ep));
+                if FULL {
+                    self.set_ep(Some(ep));
+                } else {
+                    self.ep = ep.index() as u8;
+                }
             }
         }
-        if moving.role == Role::Pawn {
+        if FULL && moving.role == Role::Pawn {
             self.halfmove = 0;
         }
         let rights = self.castling.after_move(from, to);
-        self.finish(rights, sliders);
+        if FULL {
+            self.finish(rights, sliders);
+        } else {
+            self.castling = rights;
+            self.turn = them;
+            self.update_masks(sliders);
+        }
+    }
+
+    /// The position after `mv` with only what move generation reads brought
+    /// up to date, for the last ply but one of a bulk-counting perft: the
+    /// pieces' sets, the side to move, castling rights, en passant, checkers
+    /// and pins. The Zobrist key, the piece on each square and the move
+    /// counters are left as they were before the move, so the board may
+    /// only be generated from or counted ([`Board::hash`], piece lookups and
+    /// playing further moves on it give wrong answers); the board is not
+    /// kept. Castling is played in full.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn play_for_generation_in<L: Level>(&mut self, level: L, mv: Move) {
+        self.play_with::<_, false>(mv, level.sliders());
     }
 }
 
@@ -238,7 +285,7 @@ impl Board for Bitboards {
         };
         for sq in Square::all() {
             if let Some(p) = setup.board[sq.index()] {
-                b.put(p, sq);
+                b.put::<true>(p, sq);
             }
         }
         if setup.turn == Color::Black {
@@ -314,12 +361,12 @@ impl Board for Bitboards {
     }
 
     fn play_unchecked(&mut self, mv: Move) {
-        self.play_with(mv, MagicLookup);
+        self.play_with::<_, true>(mv, MagicLookup);
     }
 
     #[inline(always)]
     fn play_in<L: Level>(&mut self, level: L, mv: Move) {
-        self.play_with(mv, level.sliders());
+        self.play_with::<_, true>(mv, level.sliders());
     }
 
     fn play_null(&mut self) {

@@ -89,13 +89,28 @@ pub(crate) fn generate<S: Sink, A: SliderLookup, const KIND: u8, const ANY_CASTL
     let queens = b.role_bb(Role::Queen);
     let their_straight = (b.role_bb(Role::Rook) | queens) & theirs;
     let their_diagonal = (b.role_bb(Role::Bishop) | queens) & theirs;
+    // The targets left are tested against their sliders one way or the
+    // other, whichever takes fewer slider lookups: each target looked at
+    // from (two lookups), or each slider's attacks (one or two) taken away.
     let occ_no_king = occ.without(ksq);
     let mut king_targets = king_attacks(ksq) & filter & !danger;
-    for to in king_targets {
-        if (sl.rook(to, occ_no_king) & their_straight).any()
-            || (sl.bishop(to, occ_no_king) & their_diagonal).any()
-        {
-            king_targets = king_targets.without(to);
+    let their_sliders = their_straight | their_diagonal;
+    if king_targets.is_empty() {
+        // Nothing to test (a king boxed in by its own pieces).
+    } else if their_sliders.count() + (queens & theirs).count() < 2 * king_targets.count() {
+        for s in their_straight {
+            king_targets &= !sl.rook(s, occ_no_king);
+        }
+        for s in their_diagonal {
+            king_targets &= !sl.bishop(s, occ_no_king);
+        }
+    } else {
+        for to in king_targets {
+            if (sl.rook(to, occ_no_king) & their_straight).any()
+                || (sl.bishop(to, occ_no_king) & their_diagonal).any()
+            {
+                king_targets = king_targets.without(to);
+            }
         }
     }
     sink.piece_moves(ksq, king_targets, theirs);

@@ -100,6 +100,17 @@ pub trait MoveGen: Board {
         self.count_legal()
     }
 
+    /// The number of legal moves after `mv` (the last ply but one of a
+    /// bulk-counting perft), in the CPU tier `level`. By default the move is
+    /// played on a copy and counted; a backend may bring up to date only
+    /// what counting reads.
+    #[inline(always)]
+    fn count_legal_after_in<L: Level>(&self, level: L, mv: Move) -> u64 {
+        let mut child = self.clone();
+        child.play_in(level, mv);
+        child.count_legal_in(level)
+    }
+
     /// Every legal move.
     fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
@@ -192,6 +203,13 @@ impl MoveGen for Bitboards {
     #[inline(always)]
     fn count_legal_in<L: Level>(&self, level: L) -> u64 {
         count_bitboards(self, level.sliders())
+    }
+
+    #[inline(always)]
+    fn count_legal_after_in<L: Level>(&self, level: L, mv: Move) -> u64 {
+        let mut child = self.clone();
+        child.play_for_generation_in(level, mv);
+        count_bitboards(&child, level.sliders())
     }
 }
 

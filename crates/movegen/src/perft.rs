@@ -43,6 +43,18 @@ fn bulk<B: MoveGen, L: Level>(level: L, board: &B, depth: u32) -> u64 {
             #[inline(always)]
             || board.count_legal_in(level),
         ),
+        // The last ply but one: each child only counted, so the backend
+        // may bring up to date only what counting reads.
+        2 => {
+            let mut n = 0;
+            for mv in moves(level, board) {
+                n += level.run(
+                    #[inline(always)]
+                    || board.count_legal_after_in(level, mv),
+                );
+            }
+            n
+        }
         _ => {
             let mut n = 0;
             for mv in moves(level, board) {

@@ -14,12 +14,14 @@
 //!   bitboards agree with `piece_at`, `checkers()` with the reference attacks;
 //! - the FEN round-trips (same FEN, same hash);
 //! - bulk perft equals plain perft and the sum of divide (depth 2);
-//! - every move's UCI text parses back to the same move;
+//! - every move's UCI text parses back to the same move, and the count of
+//!   legal moves after it (`count_legal_after_in`) is the played child's;
 //! - `play_null` keeps all of the above (when not in check);
 //! - `play` updates en passant, clocks and castling rights by the rules.
 //!
 //! A new backend is one line in the `backends!` invocation at the bottom.
 
+use fianchetto_board::cpu::Baseline;
 use fianchetto_board::{
     zobrist, Bitboard, Bitboards, Board, CastlingRights, CastlingSide, Color, Move, MoveKind,
     Piece, Role, Setup, Square,
@@ -392,9 +394,17 @@ fn check_position<B: MoveGen>(b: &B, ctx: &str) {
         "{ctx}"
     );
 
-    // UCI text round trip.
+    // UCI text round trip; the count after each move (which a backend may
+    // take without playing the move in full) is the played child's.
     for &mv in &legal {
         assert_eq!(parse_uci(b, &mv.to_string()), Ok(mv), "UCI {mv} {ctx}");
+        let mut child = b.clone();
+        child.play_unchecked(mv);
+        assert_eq!(
+            b.count_legal_after_in(Baseline, mv),
+            child.legal_moves().len() as u64,
+            "count_legal_after_in({mv}) {ctx}"
+        );
     }
 
     // Perft: bulk equals plain equals the sum of divide.
