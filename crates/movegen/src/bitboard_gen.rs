@@ -52,6 +52,24 @@ fn unattacked<A: SliderLookup>(
     true
 }
 
+/// Whether no square of `path` is attacked by the sliders `straight` and
+/// `diagonal`, with `occ` as the blockers (the leapers are the caller's).
+#[inline(always)]
+fn safe_from_sliders<A: SliderLookup>(
+    sl: A,
+    path: Bitboard,
+    straight: Bitboard,
+    diagonal: Bitboard,
+    occ: Bitboard,
+) -> bool {
+    for sq in path {
+        if (sl.rook(sq, occ) & straight).any() || (sl.bishop(sq, occ) & diagonal).any() {
+            return false;
+        }
+    }
+    true
+}
+
 /// Generates the legal moves of kind `KIND` (ALL, CAPTURES or QUIETS) into
 /// `sink`, looking sliders up with `sl`. `ANY_CASTLING` compiles castling
 /// for any start files (Chess960); without it, only standard castling rights
@@ -62,7 +80,28 @@ pub(crate) fn generate<S: Sink, A: SliderLookup, const KIND: u8, const ANY_CASTL
     b: &Bitboards,
     sink: &mut S,
 ) {
-    let us = b.turn();
+    // One copy of the generator per side, so that the pawns' directions and
+    // ranks, and the castling squares, are constants in each.
+    match b.turn() {
+        Color::White => generate_for::<S, A, KIND, ANY_CASTLING, true>(sl, b, sink),
+        Color::Black => generate_for::<S, A, KIND, ANY_CASTLING, false>(sl, b, sink),
+    }
+}
+
+/// [`generate`] for the side to move, White if `WHITE`.
+#[inline(always)]
+fn generate_for<
+    S: Sink,
+    A: SliderLookup,
+    const KIND: u8,
+    const ANY_CASTLING: bool,
+    const WHITE: bool,
+>(
+    sl: A,
+    b: &Bitboards,
+    sink: &mut S,
+) {
+    let us = if WHITE { Color::White } else { Color::Black };
     let them = !us;
     let ours = b.by_color(us);
     let theirs = b.by_color(them);
@@ -158,7 +197,14 @@ pub(crate) fn generate<S: Sink, A: SliderLookup, const KIND: u8, const ANY_CASTL
             for side in CastlingSide::ALL {
                 if b.castling().has(us, side)
                     && (side.empty_squares(us) & occ).is_empty()
-                    && unattacked(sl, b, side.king_path(us), them, occ)
+                    && (side.king_path(us) & danger).is_empty()
+                    && safe_from_sliders(
+                        sl,
+                        side.king_path(us),
+                        their_straight,
+                        their_diagonal,
+                        occ,
+                    )
                 {
                     sink.single(Move::new(ksq, side.king_to(us), MoveKind::castle(side)));
                 }
