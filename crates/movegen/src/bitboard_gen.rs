@@ -18,42 +18,25 @@ pub(crate) const ALL: u8 = 0;
 pub(crate) const CAPTURES: u8 = 1;
 pub(crate) const QUIETS: u8 = 2;
 
-/// Whether any piece of `them` attacks `sq`, with `occ` as the blockers.
+/// Whether a slider of `straight` or `diagonal` attacks `sq`, with `occ`
+/// as the blockers.
 #[inline(always)]
-fn attacked<A: SliderLookup>(sl: A, b: &Bitboards, sq: Square, them: Color, occ: Bitboard) -> bool {
-    let theirs = b.by_color(them);
-    let queens = b.role_bb(Role::Queen);
-    ((knight_attacks(sq) & b.role_bb(Role::Knight))
-        | (king_attacks(sq) & b.role_bb(Role::King))
-        | (pawn_attacks(!them, sq) & b.role_bb(Role::Pawn))
-        | (sl.rook(sq, occ) & (b.role_bb(Role::Rook) | queens))
-        | (sl.bishop(sq, occ) & (b.role_bb(Role::Bishop) | queens)))
-        & theirs
-        != Bitboard::EMPTY
-}
-
-/// Whether no square of `path` is attacked by `them`. A plain loop, not
-/// `Iterator::all`: a closure-taking iterator method may stay a function of
-/// its own, compiled for the baseline CPU, outside the tier that runs the
-/// generator (see `fianchetto_board::cpu`).
-#[inline(always)]
-fn unattacked<A: SliderLookup>(
+fn sliders_reach<A: SliderLookup>(
     sl: A,
-    b: &Bitboards,
-    path: Bitboard,
-    them: Color,
+    sq: Square,
     occ: Bitboard,
+    straight: Bitboard,
+    diagonal: Bitboard,
 ) -> bool {
-    for sq in path {
-        if attacked(sl, b, sq, them, occ) {
-            return false;
-        }
-    }
-    true
+    (sl.rook(sq, occ) & straight).any() || (sl.bishop(sq, occ) & diagonal).any()
 }
 
 /// Whether no square of `path` is attacked by the sliders `straight` and
-/// `diagonal`, with `occ` as the blockers (the leapers are the caller's).
+/// `diagonal`, with `occ` as the blockers (the leapers are the caller's:
+/// the danger map). A plain loop, not `Iterator::all`: a closure-taking
+/// iterator method may stay a function of its own, compiled for the
+/// baseline CPU, outside the tier that runs the generator (see
+/// `fianchetto_board::cpu`).
 #[inline(always)]
 fn safe_from_sliders<A: SliderLookup>(
     sl: A,
@@ -63,7 +46,7 @@ fn safe_from_sliders<A: SliderLookup>(
     occ: Bitboard,
 ) -> bool {
     for sq in path {
-        if (sl.rook(sq, occ) & straight).any() || (sl.bishop(sq, occ) & diagonal).any() {
+        if sliders_reach(sl, sq, occ, straight, diagonal) {
             return false;
         }
     }
@@ -133,10 +116,9 @@ fn generate_for<
     // from (two lookups), or each slider's attacks (one or two) taken away.
     let occ_no_king = occ.without(ksq);
     let mut king_targets = king_attacks(ksq) & filter & !danger;
-    let their_sliders = their_straight | their_diagonal;
-    if king_targets.is_empty() {
-        // Nothing to test (a king boxed in by its own pieces).
-    } else if their_sliders.count() + (queens & theirs).count() < 2 * king_targets.count() {
+    if king_targets.any()
+        && their_straight.count() + their_diagonal.count() < 2 * king_targets.count()
+    {
         for s in their_straight {
             king_targets &= !sl.rook(s, occ_no_king);
         }
@@ -145,9 +127,7 @@ fn generate_for<
         }
     } else {
         for to in king_targets {
-            if (sl.rook(to, occ_no_king) & their_straight).any()
-                || (sl.bishop(to, occ_no_king) & their_diagonal).any()
-            {
+            if sliders_reach(sl, to, occ_no_king, their_straight, their_diagonal) {
                 king_targets = king_targets.without(to);
             }
         }
@@ -210,7 +190,7 @@ fn generate_for<
                 }
             }
         } else {
-            castling_960(sl, b, sink, us, occ);
+            castling_960(sl, b, sink, occ, danger, their_straight, their_diagonal);
         }
     }
 }
@@ -239,21 +219,27 @@ pub(crate) fn count_any(b: &Bitboards) -> u64 {
 /// cross or land on empty but for the two of them, and no square of the
 /// king's path attacked with the castling rook lifted off the board (it may
 /// be what shields the king's destination from a rook or queen on the back
-/// rank). The king is not in check, or this is not called.
+/// rank). The king is not in check, or this is not called. `danger` is
+/// what their leapers attack; `straight` and `diagonal` are their sliders.
 #[inline(always)]
 fn castling_960<S: Sink, A: SliderLookup>(
     sl: A,
     b: &Bitboards,
     sink: &mut S,
-    us: Color,
     occ: Bitboard,
+    danger: Bitboard,
+    straight: Bitboard,
+    diagonal: Bitboard,
 ) {
     for side in CastlingSide::ALL {
-        let Some(path) = b.castling().path(us, side) else {
+        let Some(path) = b.castling().path(b.turn(), side) else {
             continue;
         };
         let without_rook = occ.without(path.rook_from);
-        if (path.empty & occ).is_empty() && unattacked(sl, b, path.king_path, !us, without_rook) {
+        if (path.empty & occ).is_empty()
+            && (path.king_path & danger).is_empty()
+            && safe_from_sliders(sl, path.king_path, straight, diagonal, without_rook)
+        {
             sink.single(Move::new(
                 path.king_from,
                 path.king_to,
