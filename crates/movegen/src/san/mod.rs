@@ -92,8 +92,12 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 use core::str::FromStr;
-use fianchetto_board::attacks::{attacks, between, line, pawn_attacks};
-use fianchetto_board::{Bitboard, Board, CastlingSide, File, Move, MoveKind, Rank, Role, Square};
+use fianchetto_board::attacks::{
+    attacks, between, king_attacks, knight_attacks, line, pawn_attacks,
+};
+use fianchetto_board::{
+    Bitboard, Board, CastlingSide, Color, File, Move, MoveKind, Rank, Role, Square,
+};
 
 mod resolve;
 mod syntax;

@@ -95,7 +95,9 @@ pub(super) fn resolve_fast<B: Board>(board: &B, san: San) -> Option<Move> {
         };
         let pieces = board.pieces(us, role) & from_mask;
         let sources = match role {
-            Role::Bishop | Role::Rook | Role::Queen => sliders_reaching(role, pieces, to, board),
+            Role::Bishop | Role::Rook | Role::Queen => {
+                sliders_reaching(role, pieces, to, board.occupied())
+            }
             _ => attacks(role, us, to, board.occupied()) & pieces,
         };
         (sources, kind)
@@ -118,12 +120,13 @@ pub(super) fn resolve_fast<B: Board>(board: &B, san: San) -> Option<Move> {
     found
 }
 
-/// The sliders of `role` among `pieces` that reach `to`: each on a line
-/// of its kind through `to`, with nothing between. There are one or two
-/// such pieces, and this reads two small tables for each where the slider
+/// The sliders of `role` among `pieces` that reach `to` through
+/// `occupied`: each on a line of its kind through `to`, with nothing
+/// between. `pieces` are few (the pieces a SAN move names, or one side's
+/// sliders), and this reads two small tables for each where the slider
 /// attack table (large, so a cache miss a move) would be read once.
 #[inline]
-fn sliders_reaching<B: Board>(role: Role, pieces: Bitboard, to: Square, board: &B) -> Bitboard {
+fn sliders_reaching(role: Role, pieces: Bitboard, to: Square, occupied: Bitboard) -> Bitboard {
     let mut found = Bitboard::EMPTY;
     for from in pieces {
         let ray = line(from, to);
@@ -136,7 +139,7 @@ fn sliders_reaching<B: Board>(role: Role, pieces: Bitboard, to: Square, board: &
             Role::Bishop => !straight,
             _ => true,
         };
-        if fits && (between(from, to) & board.occupied()).is_empty() {
+        if fits && (between(from, to) & occupied).is_empty() {
             found = found.with(from);
         }
     }
@@ -171,16 +174,22 @@ fn king_safe_after<B: Board>(board: &B, mv: Move, role: Role) -> bool {
         if ray.is_empty() || ray.contains(to) {
             return true;
         }
-        // Leaving the line, it uncovers a slider of that line's kind, if
-        // one stands behind it.
+        // Leaving the line, it uncovers a slider of that line's kind that
+        // stands behind it with nothing else between. Found with the small
+        // line tables, as `sliders_reaching` does: the slider attack table
+        // read here was a cache miss in a tenth of the calls.
         let slider = if king.file() == from.file() || king.rank() == from.rank() {
             Role::Rook
         } else {
             Role::Bishop
         };
-        let seen = attacks(slider, us, king, board.occupied().without(from).with(to)) & ray;
         let them = !us;
-        return (seen & (board.pieces(them, slider) | board.pieces(them, Role::Queen))).is_empty();
+        let behind = ray & (board.pieces(them, slider) | board.pieces(them, Role::Queen));
+        let occupied = board.occupied().without(from).with(to);
+        return behind.into_iter().all(|s| {
+            let path = between(king, s);
+            !path.contains(from) || (path & occupied).any()
+        });
     }
     let mut occupied = board.occupied().without(from).with(to);
     let mut captured = Bitboard::from_square(to);
@@ -194,7 +203,33 @@ fn king_safe_after<B: Board>(board: &B, mv: Move, role: Role) -> bool {
     } else {
         board.king(us)
     };
-    (board.attackers(king, !us, occupied) & !captured).is_empty()
+    !attacked(board, king, !us, occupied, captured)
+}
+
+/// Whether a piece of `them`, other than those on `captured`, attacks `sq`
+/// through `occupied`: the leapers from their tables, then the sliders
+/// with [`sliders_reaching`], which reads small tables where
+/// `Board::attackers` reads the large slider table (a cache miss). A legal
+/// king move has every attacker tested.
+fn attacked<B: Board>(
+    board: &B,
+    sq: Square,
+    them: Color,
+    occupied: Bitboard,
+    captured: Bitboard,
+) -> bool {
+    let leapers = (knight_attacks(sq) & board.pieces(them, Role::Knight))
+        | (pawn_attacks(!them, sq) & board.pieces(them, Role::Pawn))
+        | (king_attacks(sq) & board.pieces(them, Role::King));
+    if (leapers & !captured).any() {
+        return true;
+    }
+    let queens = board.pieces(them, Role::Queen);
+    let straight = (board.pieces(them, Role::Rook) | queens) & !captured;
+    let diagonal = (board.pieces(them, Role::Bishop) | queens) & !captured;
+    (sliders_reaching(Role::Rook, straight, sq, occupied)
+        | sliders_reaching(Role::Bishop, diagonal, sq, occupied))
+    .any()
 }
 
 /// Finds the move among all legal ones, or says why there is none or more
