@@ -7,23 +7,8 @@
 //! `cargo run --release -- [--runs N] [--quick]`: `--quick` uses one ply less
 //! everywhere.
 
+use fianchetto_bench_peers::thread_cpu_time;
 use std::str::FromStr;
-use std::time::Duration;
-
-/// CPU time of the calling thread: on a machine shared with other work, the
-/// time the thread actually ran, not the time it waited for a core (which
-/// wall-clock timing would count, to the advantage of whichever library ran
-/// while the machine was quieter).
-fn thread_cpu_time() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
 
 const POSITIONS: &[(&str, &str, u32, u64)] = &[
     (
