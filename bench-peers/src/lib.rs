@@ -19,3 +19,13 @@ pub fn thread_cpu_time() -> Duration {
     assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
+
+/// The `--runs N` argument (at least 1), or `default`.
+pub fn runs(args: &[String], default: usize) -> usize {
+    args.iter()
+        .position(|a| a == "--runs")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or(default)
+        .max(1)
+}

@@ -7,7 +7,7 @@
 //! `cargo run --release -- [--runs N] [--quick]`: `--quick` uses one ply less
 //! everywhere.
 
-use fianchetto_bench_peers::thread_cpu_time;
+use fianchetto_bench_peers::{runs, thread_cpu_time};
 use std::str::FromStr;
 
 const POSITIONS: &[(&str, &str, u32, u64)] = &[
@@ -102,13 +102,7 @@ const LIBRARIES: &[(&str, Perft)] = &[
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let quick = args.iter().any(|a| a == "--quick");
-    let runs = args
-        .iter()
-        .position(|a| a == "--runs")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|n| n.parse::<usize>().ok())
-        .unwrap_or(3)
-        .max(1);
+    let runs = runs(&args, 3);
     println!(
         "perft, bulk counting, 1 thread, thread CPU time, best of {runs} (fianchetto on {})",
         fianchetto_board::cpu::describe()

@@ -7,7 +7,7 @@
 //!
 //! `cargo run --release --bin pgn -- FILE [--runs N] [--skip-variations]`
 
-use fianchetto_bench_peers::thread_cpu_time;
+use fianchetto_bench_peers::{runs, thread_cpu_time};
 use std::fs::File;
 use std::ops::ControlFlow;
 use std::process::ExitCode;
@@ -147,13 +147,7 @@ const READERS: &[(&str, Read)] = &[
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let variations = !args.iter().any(|a| a == "--skip-variations");
-    let runs = args
-        .iter()
-        .position(|a| a == "--runs")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|n| n.parse::<usize>().ok())
-        .unwrap_or(5)
-        .max(1);
+    let runs = runs(&args, 5);
     let Some(path) = args
         .iter()
         .enumerate()
