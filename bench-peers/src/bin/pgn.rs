@@ -13,7 +13,7 @@ use std::ops::ControlFlow;
 use std::process::ExitCode;
 
 /// Games and main-line plies read, and games with an error.
-#[derive(Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default)]
 struct Counts {
     games: u64,
     plies: u64,
@@ -139,7 +139,7 @@ fn pgn_reader(path: &str, variations: bool) -> std::io::Result<Counts> {
 
 type Read = fn(&str, bool) -> std::io::Result<Counts>;
 
-const READERS: &[(&str, Read)] = &[
+const READERS: [(&str, Read); 2] = [
     ("fianchetto", fianchetto),
     ("pgn-reader + shakmaty", pgn_reader),
 ];
@@ -171,7 +171,7 @@ fn main() -> ExitCode {
     };
     println!("{path}: {megabytes:.1} MB, {what} played, thread CPU time, best of {runs}");
     let mut best = [f64::INFINITY; READERS.len()];
-    let mut counts: Vec<Option<Counts>> = READERS.iter().map(|_| None).collect();
+    let mut counts: [Counts; READERS.len()] = Default::default();
     for _ in 0..runs {
         for (i, &(name, read)) in READERS.iter().enumerate() {
             let start = thread_cpu_time();
@@ -183,20 +183,18 @@ fn main() -> ExitCode {
                 }
             };
             best[i] = best[i].min((thread_cpu_time() - start).as_secs_f64());
-            counts[i] = Some(found);
+            counts[i] = found;
         }
     }
     println!("| reader | games | plies | errors | CPU time | MB/s |");
     println!("|---|---:|---:|---:|---:|---:|");
     for (i, (name, _)) in READERS.iter().enumerate() {
-        let c = counts[i]
-            .as_ref()
-            .map_or((0, 0, 0), |c| (c.games, c.plies, c.errors));
+        let c = &counts[i];
         println!(
             "| {name} | {} | {} | {} | {:.0} ms | {:.0} |",
-            c.0,
-            c.1,
-            c.2,
+            c.games,
+            c.plies,
+            c.errors,
             best[i] * 1e3,
             megabytes / best[i]
         );
