@@ -161,8 +161,9 @@ pub fn build_search<B: MoveGen, E: Evaluator<B> + Clone + Send + 'static>(
     }
 }
 
-/// `mcts` boxed, with the configuration's tables.
-#[allow(unused_mut)]
+/// `mcts` boxed, with the configuration's tables and its arena allocated
+/// (as PVS's table is), so that the first search spends none of its time
+/// on it.
 fn with_tables<B: MoveGen, E, P>(
     mut mcts: Mcts<E, P>,
     config: &SearchConfig,
@@ -174,6 +175,7 @@ where
     mcts.set_syzygy(config.syzygy.clone());
     #[cfg(not(feature = "syzygy"))]
     let _ = config;
+    mcts.allocate();
     Box::new(mcts)
 }
 

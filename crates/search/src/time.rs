@@ -151,17 +151,21 @@ impl TimeManager {
     /// by `scale`; the scaled target never
     /// passes the hard deadline. A fixed move time never stops here.
     pub fn soft_expired_scaled(&self, scale: f64) -> bool {
-        let Some(soft) = self.soft else { return false };
-        if self.fixed {
-            return false;
-        }
+        self.soft_target(scale)
+            .is_some_and(|target| self.elapsed() >= target)
+    }
+
+    /// When a search should stop with the optimum scaled by `scale` (never
+    /// past the hard deadline); `None` without an optimum or with a fixed
+    /// move time.
+    pub fn soft_target(&self, scale: f64) -> Option<Duration> {
+        let soft = self.soft.filter(|_| !self.fixed)?;
         let scale = if scale.is_finite() {
             scale.max(0.0)
         } else {
             1.0
         };
-        let target = soft.mul_f64(scale).min(self.hard.unwrap_or(Duration::MAX));
-        self.elapsed() >= target
+        Some(soft.mul_f64(scale).min(self.hard.unwrap_or(Duration::MAX)))
     }
 
     /// Whether to stop after a completed iteration, by best-move stability
@@ -170,6 +174,12 @@ impl TimeManager {
     /// do not track the other signals).
     pub fn soft_expired(&self, stable_iterations: u32) -> bool {
         self.soft_expired_scaled(stability_factor(stable_iterations))
+    }
+
+    /// [`TimeManager::soft_target`] for `stable_iterations` iterations in
+    /// a row with the same best move.
+    pub fn stable_target(&self, stable_iterations: u32) -> Option<Duration> {
+        self.soft_target(stability_factor(stable_iterations))
     }
 }
 

@@ -153,6 +153,10 @@ pub struct MctsConfig {
     /// Keep the subtree of the moves played since the last search when the
     /// same game continues.
     pub reuse_tree: bool,
+    /// On a clock, stop as soon as the most visited root move cannot be
+    /// overtaken in the time left (at the playout rate so far), saving the
+    /// rest for later moves.
+    pub stop_early: bool,
     /// Stop after this many iterations (playouts: one leaf expanded and
     /// valued each), on top of the limits. Not nodes: see "Iterations and
     /// nodes" above for how they differ from [`Limits::nodes`](crate::Limits::nodes).
@@ -198,6 +202,7 @@ impl MctsConfig {
             virtual_loss: 3,
             node_budget: 1 << 20,
             reuse_tree: true,
+            stop_early: true,
             iterations: None,
             seed: 0x5eed_f1a9_c4e7_70a1,
         }

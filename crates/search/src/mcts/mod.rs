@@ -99,6 +99,43 @@ const RECYCLE_SHARE: u32 = 8;
 /// many stable iterations: it has no iterations of its own to count.
 const SOFT_STABILITY: u32 = 2;
 
+/// Whether a search on a clock should stop after `done` playouts: at the
+/// time manager's optimum, or before it (`stop_early`) once the move to
+/// play is [`decided`].
+fn time_is_up(time: &TimeManager, tree: &Tree, stop_early: bool, done: u64) -> bool {
+    let Some(target) = time.stable_target(SOFT_STABILITY) else {
+        return false;
+    };
+    let elapsed = time.elapsed();
+    elapsed >= target || (stop_early && decided(tree, done, elapsed, target - elapsed))
+}
+
+/// Whether the root's most visited move is sure to stay so: the playouts
+/// the time `left` is expected to hold (at the rate of `done` playouts in
+/// `elapsed`) could not lift the second one past it even if they all went
+/// there. A proven move leaves the choice to the solver.
+fn decided(tree: &Tree, done: u64, elapsed: Duration, left: Duration) -> bool {
+    let Some(children) = tree.children(0) else {
+        return false;
+    };
+    let (mut first, mut second) = (0u64, 0u64);
+    for i in children {
+        let child = tree.node(i);
+        if child.proven().is_some() {
+            return false;
+        }
+        let v = u64::from(child.visits());
+        if v > first {
+            second = first;
+            first = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    let rate = done as f64 / elapsed.as_secs_f64().max(1e-3);
+    (first - second) as f64 > rate * left.as_secs_f64()
+}
+
 /// One root move after a search: what the tree knows about it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RootChild {
@@ -175,7 +212,8 @@ impl<E> Mcts<E, HandPolicy> {
     }
 
     /// MCTS with `config`, and (for PUCT) the hand-written policy
-    /// [`HandPolicy`]. The arena is allocated at the first search.
+    /// [`HandPolicy`]. The arena is allocated at the first search (or by
+    /// [`Mcts::allocate`]).
     pub fn with_config(eval: E, config: MctsConfig) -> Mcts<E> {
         Mcts::with_policy(eval, HandPolicy, config)
     }
@@ -223,6 +261,25 @@ impl<E, P> Mcts<E, P> {
         self.last = None;
     }
 
+    /// Allocates the arena(s) of [`MctsConfig::node_budget`] now, if the
+    /// configuration has not got them yet, rather than at the next search:
+    /// the engine does this when it is set up, so that its first search on
+    /// a clock does not spend its time there (a 1 GiB arena takes about half
+    /// a second to allocate and touch).
+    pub fn allocate(&mut self) {
+        let cfg = &self.config;
+        let count = if cfg.threads > 1 && cfg.parallelism == Parallelism::Root {
+            cfg.threads
+        } else {
+            1
+        };
+        let budget = (cfg.node_budget / count).max(64);
+        if self.trees.len() != count || self.trees.iter().any(|t| t.capacity() != budget) {
+            self.trees = (0..count).map(|_| Tree::new(budget)).collect();
+            self.last = None;
+        }
+    }
+
     /// The root moves of the last search, as the tree saw them (visits,
     /// value, proof), in no particular order.
     pub fn root_children(&self) -> &[RootChild] {
@@ -259,17 +316,8 @@ impl<E, P> Mcts<E, P> {
     /// moves played since the last search when the game continues, starts
     /// afresh otherwise.
     fn prepare<B: MoveGen>(&mut self, game: &Game<B>, restricted: bool) {
+        self.allocate();
         let cfg = &self.config;
-        let count = if cfg.threads > 1 && cfg.parallelism == Parallelism::Root {
-            cfg.threads
-        } else {
-            1
-        };
-        let budget = (cfg.node_budget / count).max(64);
-        if self.trees.len() != count || self.trees.iter().any(|t| t.capacity() != budget) {
-            self.trees = (0..count).map(|_| Tree::new(budget)).collect();
-            self.last = None;
-        }
         let positions = game.positions();
         let played = match self.last {
             Some(l)
@@ -468,9 +516,9 @@ impl<E: Clone, P: Clone> Mcts<E, P> {
                     return;
                 }
                 let depth = (shared.depth_sum.load(Relaxed) / done.max(1)) as u32;
-                if limits.depth.is_some_and(|d| depth >= d)
-                    || (clock_soft && shared.time.soft_expired(SOFT_STABILITY))
-                {
+                let out_of_time =
+                    clock_soft && time_is_up(&shared.time, &trees[0], cfg.stop_early, done);
+                if limits.depth.is_some_and(|d| depth >= d) || out_of_time {
                     shared.abort.store(true, Relaxed);
                 }
                 let now = Instant::now();
@@ -709,6 +757,57 @@ mod tests {
         assert_eq!(Mcts::puct(()).config(), &MctsConfig::puct());
         assert_eq!(MctsConfig::puct(), MctsConfig::new(Variant::Puct));
         assert_eq!(MctsConfig::puct().exploration, 1.2);
+    }
+
+    #[test]
+    fn the_arena_can_be_allocated_before_the_first_search() {
+        let cfg = MctsConfig::puct().node_budget(4096).iterations(200);
+        let mut mcts = Mcts::with_config(Material::classic(), cfg);
+        assert_eq!(mcts.tree_size(), (0, 0));
+        mcts.allocate();
+        assert_eq!(mcts.tree_size(), (1, 4096));
+        let game = Game::new(Bitboards::startpos());
+        mcts.search(&game, &Limits::default(), &mut |_| {});
+        let (used, capacity) = mcts.tree_size();
+        assert!(used > 1 && capacity == 4096, "{used} of {capacity}");
+        // A new configuration forgets the arena; the next search (or
+        // `allocate`) makes the one it asks for.
+        mcts.set_config(MctsConfig::puct().node_budget(2048));
+        assert_eq!(mcts.tree_size(), (0, 0));
+        mcts.allocate();
+        assert_eq!(mcts.tree_size(), (1, 2048));
+    }
+
+    #[test]
+    fn a_root_move_is_decided_when_the_time_left_cannot_overtake_it() {
+        use fianchetto_board::{MoveKind, Square};
+        let tree = Tree::new(16);
+        let ms = Duration::from_millis;
+        // No children yet: nothing is decided.
+        assert!(!decided(&tree, 1_000, ms(100), ms(100)));
+        let a = Move::new(Square::E2, Square::E4, MoveKind::Quiet);
+        let b = Move::new(Square::D2, Square::D4, MoveKind::Quiet);
+        let c = Move::new(Square::G1, Square::F3, MoveKind::Quiet);
+        let _ = tree.expand(0, &[(a, 0.4), (b, 0.4), (c, 0.2)]);
+        for _ in 0..300 {
+            tree.node(1).update(0.5, 0);
+        }
+        for _ in 0..100 {
+            tree.node(2).update(0.5, 0);
+        }
+        tree.node(3).update(0.5, 0);
+        // 400 playouts in 100 ms: 4 a millisecond. The lead is 200.
+        assert!(decided(&tree, 400, ms(100), ms(49)));
+        assert!(!decided(&tree, 400, ms(100), ms(50)));
+        // The lead is what counts, whichever child holds it.
+        for _ in 0..250 {
+            tree.node(3).update(0.5, 0);
+        }
+        assert!(!decided(&tree, 400, ms(100), ms(13)));
+        assert!(decided(&tree, 400, ms(100), ms(12)));
+        // A proven move leaves the choice to the solver.
+        tree.node(2).set_proven(Score::mate_in(3));
+        assert!(!decided(&tree, 400, ms(100), Duration::ZERO));
     }
 
     #[test]
