@@ -101,35 +101,48 @@ const SOFT_STABILITY: u32 = 2;
 
 /// Whether a search on a clock should stop after `done` playouts: at the
 /// time manager's optimum, or before it (`stop_early`) once the move to
-/// play is [`decided`].
-fn time_is_up(time: &TimeManager, tree: &Tree, stop_early: bool, done: u64) -> bool {
+/// play is [`decided`] among the root moves of `trees` (merged into
+/// `scratch`). Never without a clock: no optimum then, or a fixed time.
+fn time_is_up(
+    time: &TimeManager,
+    trees: &[Tree],
+    stop_early: bool,
+    done: u64,
+    scratch: &mut Vec<RootChild>,
+) -> bool {
     let Some(target) = time.stable_target(SOFT_STABILITY) else {
         return false;
     };
     let elapsed = time.elapsed();
-    elapsed >= target || (stop_early && decided(tree, done, elapsed, target - elapsed))
+    if elapsed >= target {
+        return true;
+    }
+    if !stop_early {
+        return false;
+    }
+    scratch.clear();
+    for tree in trees {
+        collect(tree, 0, scratch);
+    }
+    decided(scratch, done, elapsed, target - elapsed)
 }
 
-/// Whether the root's most visited move is sure to stay so: the playouts
-/// the time `left` is expected to hold (at the rate of `done` playouts in
-/// `elapsed`) could not lift the second one past it even if they all went
-/// there. A proven move leaves the choice to the solver.
-fn decided(tree: &Tree, done: u64, elapsed: Duration, left: Duration) -> bool {
-    let Some(children) = tree.children(0) else {
-        return false;
-    };
+/// Whether the most visited of the root moves `children` is sure to stay
+/// so: the playouts the time `left` is expected to hold (at the rate of
+/// `done` playouts in `elapsed`) could not lift the second one past it
+/// even if they all went there. A proven move leaves the choice to the
+/// solver.
+fn decided(children: &[RootChild], done: u64, elapsed: Duration, left: Duration) -> bool {
     let (mut first, mut second) = (0u64, 0u64);
-    for i in children {
-        let child = tree.node(i);
-        if child.proven().is_some() {
+    for child in children {
+        if child.proven.is_some() {
             return false;
         }
-        let v = u64::from(child.visits());
-        if v > first {
+        if child.visits > first {
             second = first;
-            first = v;
-        } else if v > second {
-            second = v;
+            first = child.visits;
+        } else if child.visits > second {
+            second = child.visits;
         }
     }
     let rate = done as f64 / elapsed.as_secs_f64().max(1e-3);
@@ -496,7 +509,6 @@ impl<E: Clone, P: Clone> Mcts<E, P> {
         let mut last_report = start;
         let mut last_depth = 0;
         let mut scratch = Vec::new();
-        let clock_soft = limits.movetime.is_none() && !limits.infinite;
         self.recycles = 0;
         // The search runs in epochs: one ends when an arena is full, which
         // is then recycled, and the next goes on (with the same limits,
@@ -517,7 +529,7 @@ impl<E: Clone, P: Clone> Mcts<E, P> {
                 }
                 let depth = (shared.depth_sum.load(Relaxed) / done.max(1)) as u32;
                 let out_of_time =
-                    clock_soft && time_is_up(&shared.time, &trees[0], cfg.stop_early, done);
+                    time_is_up(&shared.time, trees, cfg.stop_early, done, &mut scratch);
                 if limits.depth.is_some_and(|d| depth >= d) || out_of_time {
                     shared.abort.store(true, Relaxed);
                 }
@@ -783,8 +795,13 @@ mod tests {
         use fianchetto_board::{MoveKind, Square};
         let tree = Tree::new(16);
         let ms = Duration::from_millis;
+        let decided = |done, elapsed, left| {
+            let mut children = Vec::new();
+            collect(&tree, 0, &mut children);
+            decided(&children, done, elapsed, left)
+        };
         // No children yet: nothing is decided.
-        assert!(!decided(&tree, 1_000, ms(100), ms(100)));
+        assert!(!decided(1_000, ms(100), ms(100)));
         let a = Move::new(Square::E2, Square::E4, MoveKind::Quiet);
         let b = Move::new(Square::D2, Square::D4, MoveKind::Quiet);
         let c = Move::new(Square::G1, Square::F3, MoveKind::Quiet);
@@ -797,17 +814,17 @@ mod tests {
         }
         tree.node(3).update(0.5, 0);
         // 400 playouts in 100 ms: 4 a millisecond. The lead is 200.
-        assert!(decided(&tree, 400, ms(100), ms(49)));
-        assert!(!decided(&tree, 400, ms(100), ms(50)));
+        assert!(decided(400, ms(100), ms(49)));
+        assert!(!decided(400, ms(100), ms(50)));
         // The lead is what counts, whichever child holds it.
         for _ in 0..250 {
             tree.node(3).update(0.5, 0);
         }
-        assert!(!decided(&tree, 400, ms(100), ms(13)));
-        assert!(decided(&tree, 400, ms(100), ms(12)));
+        assert!(!decided(400, ms(100), ms(13)));
+        assert!(decided(400, ms(100), ms(12)));
         // A proven move leaves the choice to the solver.
         tree.node(2).set_proven(Score::mate_in(3));
-        assert!(!decided(&tree, 400, ms(100), Duration::ZERO));
+        assert!(!decided(400, ms(100), Duration::ZERO));
     }
 
     #[test]
