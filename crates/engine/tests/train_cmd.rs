@@ -243,6 +243,15 @@ fn train_policy_trains_resumes_and_refuses_what_it_does_not_take() {
     .unwrap_err()
     .to_string();
     assert!(err.contains("hidden 16 vs 32"), "{err}");
+    // The mirror changes what is trained on: a resumed run keeps it.
+    let err = run(&TrainArgs {
+        no_mirror: true,
+        resume: true,
+        ..policy(&out)
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("mirror true vs false"), "{err}");
 
     let err = run(&TrainArgs {
         king_buckets: Some(KingBuckets::MIRRORED_4),

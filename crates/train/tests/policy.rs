@@ -124,6 +124,9 @@ fn small_config() -> PolicyTrainConfig {
         val_fraction: 0.2,
         seed: 3,
         threads: 2,
+        // The habit prefers squares, not shapes: its mirror image is
+        // another habit, so the mirrored positions would contradict it.
+        mirror: false,
         ..PolicyTrainConfig::default()
     }
 }
@@ -178,6 +181,24 @@ fn a_tiny_run_learns_a_habit_well_above_chance() {
         chance.top1
     );
     assert!(val.top3 >= val.top1 && val.loss < chance.loss);
+}
+
+#[test]
+fn positions_without_castling_rights_are_also_trained_mirrored() {
+    let games = habit_games(20, 5);
+    let all = positions(&games);
+    let uncastled = all.iter().filter(|p| p.0.castling().is_empty()).count() as u64;
+    assert!(uncastled > 0 && uncastled < all.len() as u64);
+    let config = |mirror| PolicyTrainConfig {
+        val_fraction: 0.0,
+        mirror,
+        ..small_config()
+    };
+    let data = PolicyData::from_games(games).unwrap();
+    let plain = PolicyTrainer::new(config(false), data.clone()).unwrap();
+    let mirrored = PolicyTrainer::new(config(true), data).unwrap();
+    assert_eq!(plain.train_len(), all.len() as u64);
+    assert_eq!(mirrored.train_len(), all.len() as u64 + uncastled);
 }
 
 #[test]

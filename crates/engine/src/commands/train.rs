@@ -28,8 +28,8 @@ pub struct TrainArgs {
     /// files (`datagen --mcts`), from each position's root visit
     /// distribution (cross-entropy against the visits' shares). It takes
     /// --data, --out, --hidden, --epochs, --batch, --lr, --lr-schedule,
-    /// --threads, --seed, --val-fraction (of the games), --resume and
-    /// --quiet; the NNUE's other options are refused.
+    /// --threads, --seed, --val-fraction (of the games), --no-mirror,
+    /// --resume and --quiet; the NNUE's other options are refused.
     #[arg(long)]
     pub policy: bool,
     /// A run file (`key = value` lines, what every run writes to NET.run):
@@ -108,7 +108,8 @@ pub struct TrainArgs {
     #[arg(long)]
     pub init: Option<PathBuf>,
     /// Do not also show positions without castling rights mirrored left to
-    /// right (by default half of them are, each epoch).
+    /// right (by default half of them are, each epoch; with --policy, each
+    /// one is also trained mirrored, its moves mirrored with it).
     #[arg(long)]
     pub no_mirror: bool,
     /// Continue the run saved in NET.ckpt (same data, same settings).
@@ -325,7 +326,6 @@ fn nnue_only_options(args: &TrainArgs) -> Vec<&'static str> {
         ("--window", args.window.is_some()),
         ("--filter", args.filter.is_some()),
         ("--init", args.init.is_some()),
-        ("--no-mirror", args.no_mirror),
     ]
     .into_iter()
     .filter_map(|(name, given)| given.then_some(name))
@@ -340,7 +340,7 @@ fn run_policy(args: &TrainArgs) -> Result<(), CommandError> {
     if !refused.is_empty() {
         return Err(CommandError::Usage(format!(
             "{} {} not apply to --policy (it trains on games or visits files with --data, --out, --hidden, \
-             --epochs, --batch, --lr, --lr-schedule, --threads, --seed, --val-fraction, --resume, --quiet)",
+             --epochs, --batch, --lr, --lr-schedule, --threads, --seed, --val-fraction, --no-mirror, --resume, --quiet)",
             refused.join(", "),
             if refused.len() == 1 { "does" } else { "do" }
         )));
@@ -379,6 +379,9 @@ fn run_policy(args: &TrainArgs) -> Result<(), CommandError> {
     c.threads = args.threads.unwrap_or(c.threads);
     c.seed = args.seed.unwrap_or(c.seed);
     c.val_fraction = args.val_fraction.unwrap_or(c.val_fraction);
+    if args.no_mirror {
+        c.mirror = false;
+    }
     // Settings are checked before the (possibly long) load.
     config.validate().map_err(usage)?;
     let data = PolicyData::load(&args.data).map_err(usage)?;
@@ -392,7 +395,7 @@ fn run_policy(args: &TrainArgs) -> Result<(), CommandError> {
     let mut trainer = policy::start(config, data, &out, args.resume).map_err(usage)?;
     let c = trainer.config().clone();
     say!(
-        "training policy {} on {} positions of {games} games ({} held out) | epochs {} batch {} lr {} {} threads {} seed {}",
+        "training policy {} on {} positions of {games} games ({} held out) | epochs {} batch {} lr {} {} threads {} seed {} mirror {}",
         trainer.arch(),
         trainer.train_len(),
         trainer.val_len(),
@@ -401,7 +404,8 @@ fn run_policy(args: &TrainArgs) -> Result<(), CommandError> {
         c.lr,
         c.lr_schedule,
         c.threads,
-        c.seed
+        c.seed,
+        c.mirror
     );
     if let Some(u) = trainer.uniform_validation() {
         say!(

@@ -6,7 +6,7 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `FIANPCKP` |
-//! | 8 | 4 | format version (1) |
+//! | 8 | 4 | format version (2) |
 //! | 12 | 4 | hidden size |
 //! | 16 | 4 | epochs |
 //! | 20 | 8 | batch size |
@@ -18,15 +18,16 @@
 //! | 48 | 4 | validation fraction, `f32` |
 //! | 52 | 8 | seed |
 //! | 60 | 4 | threads (informative: a resumed run may use others) |
-//! | 64 | 8 | training examples in the data |
-//! | 72 | 8 | fingerprint of the data ([`PolicyData::fingerprint`](super::PolicyData::fingerprint)) |
-//! | 80 | 8 | optimiser steps taken |
-//! | 88 | 4 | epochs completed |
-//! | 92 | 8 | positions of the current epoch done |
-//! | 100 | 8 | the current epoch's summed loss so far, `f64` |
-//! | 108 | 8 | the current epoch's training seconds so far, `f64` |
-//! | 116 | 4 | E: entries of the epoch history (= epochs completed) |
-//! | 120 | 60·E | per epoch: number `u32`, train loss, validation loss, quantized validation loss, top-1, top-3 (`f64`, NaN: no validation), positions `u64`, seconds `f64` |
+//! | 64 | 4 | mirror: 1 if positions without castling rights are also trained mirrored, else 0 |
+//! | 68 | 8 | training examples in the data |
+//! | 76 | 8 | fingerprint of the data ([`PolicyData::fingerprint`](super::PolicyData::fingerprint)) |
+//! | 84 | 8 | optimiser steps taken |
+//! | 92 | 4 | epochs completed |
+//! | 96 | 8 | positions of the current epoch done |
+//! | 104 | 8 | the current epoch's summed loss so far, `f64` |
+//! | 112 | 8 | the current epoch's training seconds so far, `f64` |
+//! | 120 | 4 | E: entries of the epoch history (= epochs completed) |
+//! | 124 | 60·E | per epoch: number `u32`, train loss, validation loss, quantized validation loss, top-1, top-3 (`f64`, NaN: no validation), positions `u64`, seconds `f64` |
 //! | … | 4·P | the parameters, `f32`, in the policy file's order |
 //! | … | 4·P | AdamW's first moments |
 //! | … | 4·P | AdamW's second moments |
@@ -42,9 +43,9 @@ use std::path::Path;
 /// The policy checkpoint's magic bytes.
 pub const POLICY_CHECKPOINT_MAGIC: [u8; 8] = *b"FIANPCKP";
 /// The policy checkpoint format version this code reads and writes.
-pub const POLICY_CHECKPOINT_VERSION: u32 = 1;
+pub const POLICY_CHECKPOINT_VERSION: u32 = 2;
 /// Where the saved state (shared with the NNUE's checkpoint) starts.
-const STATE_AT: usize = 64;
+const STATE_AT: usize = 68;
 
 /// Why a policy checkpoint was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -58,7 +59,7 @@ pub enum PolicyCheckpointError {
     #[error("not a Fianchetto policy trainer checkpoint (the magic bytes are not `FIANPCKP`)")]
     Magic,
     /// A version this code does not read.
-    #[error("policy checkpoint format version {0}; this build reads version {POLICY_CHECKPOINT_VERSION}")]
+    #[error("policy checkpoint format version {0}; this build reads version {POLICY_CHECKPOINT_VERSION} (a version 1 checkpoint comes from an older trainer: its network file still loads, but the run cannot be resumed)")]
     Version(u32),
     /// The length does not match what the header announces.
     #[error("policy checkpoint is {got} bytes; its hidden size {hidden} and {epochs} epochs of history need {expected} (truncated or padded)")]
@@ -218,6 +219,15 @@ impl PolicyCheckpoint {
             val_fraction: f.f32()?,
             seed: f.u64()?,
             threads: f.u32()? as usize,
+            mirror: match f.u32()? {
+                0 => false,
+                1 => true,
+                flag => {
+                    return Err(PolicyCheckpointError::Invalid(format!(
+                        "mirror flag {flag} (0 or 1)"
+                    )))
+                }
+            },
         };
         config
             .validate()
@@ -269,6 +279,7 @@ impl PolicyTrainer {
         out.extend_from_slice(&c.val_fraction.to_le_bytes());
         out.extend_from_slice(&c.seed.to_le_bytes());
         out.extend_from_slice(&(c.threads as u32).to_le_bytes());
+        out.extend_from_slice(&u32::from(c.mirror).to_le_bytes());
         debug_assert_eq!(out.len(), STATE_AT);
         saved.write(&mut out);
         seal(&mut out);

@@ -27,6 +27,12 @@ pub struct PolicyTrainConfig {
     pub seed: u64,
     /// Threads sharing each batch (and the validation).
     pub threads: usize,
+    /// Whether each training position without castling rights is also
+    /// shown mirrored left to right, with its moves mirrored: the search's
+    /// choice does not depend on which wing the pieces stand on, so the
+    /// mirror is a second example for free. Validation positions are never
+    /// mirrored.
+    pub mirror: bool,
 }
 
 impl Default for PolicyTrainConfig {
@@ -41,6 +47,7 @@ impl Default for PolicyTrainConfig {
             val_fraction: 0.05,
             seed: 0,
             threads: 1,
+            mirror: true,
         }
     }
 }
@@ -110,6 +117,7 @@ impl PolicyTrainConfig {
             other.val_fraction.to_string(),
         );
         differ("seed", self.seed.to_string(), other.seed.to_string());
+        differ("mirror", self.mirror.to_string(), other.mirror.to_string());
         out
     }
 }

@@ -126,6 +126,25 @@ pub(crate) fn encode<B: Board>(
     }));
 }
 
+/// `board` and its legal `moves` mirrored left to right (the a-file
+/// becoming the h-file), `None` for a position with castling rights, which
+/// a mirror would break: the same example seen in a mirror, with each move
+/// at the same index, so that its targets still hold.
+pub(crate) fn mirrored(board: &Bitboards, moves: &[Move]) -> Option<(Bitboards, MoveList)> {
+    if !board.castling().is_empty() {
+        return None;
+    }
+    let mirror = Bitboards::from_setup(&board.to_setup().mirrored()).ok()?;
+    let flip = |m: &Move| {
+        Move::new(
+            m.from().flip_horizontal(),
+            m.to().flip_horizontal(),
+            m.kind(),
+        )
+    };
+    Some((mirror, moves.iter().map(flip).collect()))
+}
+
 /// The examples of `game`, its moves checked.
 fn count(game: &GameRecord) -> Result<u64, GameError> {
     let mut n = 0;
@@ -415,5 +434,49 @@ impl PolicyData {
     /// left out.
     pub fn visits_cut_short(&self) -> &[VisitsCut] {
         &self.visits_cut
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn encoded(board: &Bitboards, moves: &[Move]) -> (Vec<u16>, Vec<u16>) {
+        let (mut feats, mut codes) = (ArrayVec::new(), ArrayVec::new());
+        encode(board, moves, &mut feats, &mut codes);
+        let mut feats = feats.to_vec();
+        feats.sort_unstable();
+        (feats, codes.to_vec())
+    }
+
+    #[test]
+    fn a_mirrored_example_is_the_mirrored_position_with_its_moves_in_order() {
+        // A pawn that can take en passant, a promotion and a capture: each
+        // kind of move keeps its kind in the mirror.
+        let board = Bitboards::from_fen("r3k3/1P6/8/3pP3/8/8/1n6/4K2R w - d6 0 2").unwrap();
+        let mirror = Bitboards::from_fen("3k3r/6P1/8/3Pp3/8/8/6n1/R2K4 w - e6 0 2").unwrap();
+        let moves = board.legal_moves();
+        let (got, got_moves) = mirrored(&board, &moves).unwrap();
+        assert_eq!(got.to_setup(), mirror.to_setup());
+        assert_eq!(got_moves.len(), moves.len());
+        for (m, g) in moves.iter().zip(&got_moves) {
+            assert_eq!(g.from(), m.from().flip_horizontal());
+            assert_eq!(g.to(), m.to().flip_horizontal());
+            assert_eq!(g.kind(), m.kind());
+        }
+        let mut legal = mirror.legal_moves().to_vec();
+        let mut flipped = got_moves.to_vec();
+        legal.sort_unstable_by_key(|m| m.bits());
+        flipped.sort_unstable_by_key(|m| m.bits());
+        assert_eq!(legal, flipped);
+        assert_eq!(encoded(&got, &got_moves), encoded(&mirror, &got_moves));
+        assert!(moves.iter().any(|m| m.is_en_passant()));
+        assert!(moves.iter().any(|m| m.is_promotion()));
+    }
+
+    #[test]
+    fn castling_rights_forbid_the_mirror() {
+        let board = Bitboards::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+        assert!(mirrored(&board, &board.legal_moves()).is_none());
     }
 }

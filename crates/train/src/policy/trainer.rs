@@ -3,7 +3,7 @@
 //! quantized network, and the export.
 
 use super::config::PolicyTrainConfig;
-use super::data::{encode, Examples, PolicyData};
+use super::data::{encode, mirrored, Examples, PolicyData};
 use super::model::{self, Layout, Moments, Scratch};
 use super::worker::{ValPosition, Worker};
 use super::PolicyCheckpoint;
@@ -208,6 +208,12 @@ impl PolicyTrainer {
                 } else {
                     encode(board, moves, &mut feats, &mut codes);
                     train.push(&feats, &codes, targets);
+                    if config.mirror {
+                        if let Some((board, moves)) = mirrored(board, moves) {
+                            encode(&board, &moves, &mut feats, &mut codes);
+                            train.push(&feats, &codes, targets);
+                        }
+                    }
                 }
             })?;
         }
@@ -260,7 +266,9 @@ impl PolicyTrainer {
         &self.data
     }
 
-    /// Positions in the training split (trained on once an epoch).
+    /// Examples in the training split (each trained on once an epoch): its
+    /// positions, and with [`PolicyTrainConfig::mirror`] the mirror of each
+    /// one without castling rights.
     pub fn train_len(&self) -> u64 {
         self.train.len() as u64
     }
