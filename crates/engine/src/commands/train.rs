@@ -395,7 +395,7 @@ fn run_policy(args: &TrainArgs) -> Result<(), CommandError> {
     let mut trainer = policy::start(config, data, &out, args.resume).map_err(usage)?;
     let c = trainer.config().clone();
     say!(
-        "training policy {} on {} positions of {games} games ({} held out) | epochs {} batch {} lr {} {} threads {} seed {} mirror {}",
+        "training policy {} on {} examples of {games} games ({} positions held out) | epochs {} batch {} lr {} {} threads {} seed {} mirror {}",
         trainer.arch(),
         trainer.train_len(),
         trainer.val_len(),
