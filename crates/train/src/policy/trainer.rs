@@ -12,7 +12,7 @@ use crate::optim::learning_rate;
 use crate::progress::Progress;
 use crate::TrainError;
 use arrayvec::ArrayVec;
-use fianchetto_board::{Board, Move};
+use fianchetto_board::{Bitboards, Board, Move};
 use fianchetto_eval::policy::{PolicyArch, PolicyNet};
 use fianchetto_movegen::MoveGen;
 use rand_xoshiro::rand_core::RngCore;
@@ -206,13 +206,16 @@ impl PolicyTrainer {
                         });
                     }
                 } else {
-                    encode(board, moves, &mut feats, &mut codes);
-                    train.push(&feats, &codes, targets);
-                    if config.mirror {
-                        if let Some((board, moves)) = mirrored(board, moves) {
-                            encode(&board, &moves, &mut feats, &mut codes);
-                            train.push(&feats, &codes, targets);
-                        }
+                    let mut add = |board: &Bitboards, moves: &[Move]| {
+                        encode(board, moves, &mut feats, &mut codes);
+                        train.push(&feats, &codes, targets);
+                    };
+                    add(board, moves);
+                    // The same example seen in a mirror, where the position has one.
+                    if let Some((board, moves)) =
+                        config.mirror.then(|| mirrored(board, moves)).flatten()
+                    {
+                        add(&board, &moves);
                     }
                 }
             })?;
