@@ -19,7 +19,10 @@
 
 use fianchetto_board::{validate, Bitboards, Board, CastlingMode, FenOptions, Setup};
 use fianchetto_movegen::epd::Epd;
-use fianchetto_movegen::pgn::{PgnError, PgnGame, ReadError, Reader, Replay};
+use fianchetto_movegen::pgn::{
+    Flow, GameResult, PgnError, PgnGame, PgnWarning, ReadError, Reader, Replay, Replayed, Visit,
+    Visitor,
+};
 use fianchetto_movegen::uci::UciMove;
 use fianchetto_movegen::{
     parse_san, parse_uci, san_line, to_san, to_uci, Game, MoveGen, San, SanError,
@@ -327,6 +330,88 @@ fn read_games<R: std::io::BufRead>(reader: Reader<R>) -> Vec<Read> {
         .collect()
 }
 
+/// [`Replay`] with the comments asked for (and dropped): the reader then
+/// takes every token through its general path, where `Replay` alone has
+/// most moves read by the scanner's shortcut for visitors that read no
+/// comments.
+struct Listening(Replay<Bitboards>);
+
+impl Visitor for Listening {
+    type Output = Replayed<Bitboards>;
+    fn begin_game(&mut self) {
+        self.0.begin_game();
+    }
+    fn tag(&mut self, name: &str, value: &str) -> Visit {
+        self.0.tag(name, value)
+    }
+    fn wants_tag(&self, name: &str) -> bool {
+        self.0.wants_tag(name)
+    }
+    fn end_tags(&mut self) -> Visit<Flow> {
+        self.0.end_tags()
+    }
+    fn san(&mut self, san: &str) -> Visit {
+        self.0.san(san)
+    }
+    fn null_move(&mut self) -> Visit {
+        self.0.null_move()
+    }
+    fn warning(&mut self, warning: &PgnWarning) {
+        self.0.warning(warning);
+    }
+    fn nag(&mut self, nag: u8) -> Visit {
+        self.0.nag(nag)
+    }
+    fn comment(&mut self, _comment: &str) -> Visit {
+        Ok(())
+    }
+    fn wants_comments(&self) -> bool {
+        true
+    }
+    fn begin_variation(&mut self) -> Visit<Flow> {
+        self.0.begin_variation()
+    }
+    fn end_variation(&mut self) -> Visit {
+        self.0.end_variation()
+    }
+    fn outcome(&mut self, result: Option<GameResult>) -> Visit {
+        self.0.outcome(result)
+    }
+    fn end_game(&mut self) -> Replayed<Bitboards> {
+        self.0.end_game()
+    }
+}
+
+/// Each game's replay (or error message), and the reader's counts of
+/// games, errors and warnings.
+type Replays = (Vec<Result<Replayed<Bitboards>, String>>, [u64; 3]);
+
+fn replays<V: Visitor<Output = Replayed<Bitboards>>>(data: &[u8], mut visitor: V) -> Replays {
+    let mut reader = Reader::from_buf_read(data).with_max_line_len(4096);
+    let mut games = Vec::new();
+    loop {
+        match reader.read_game(&mut visitor) {
+            Ok(Some(game)) => games.push(Ok(game)),
+            Ok(None) => break,
+            Err(e) => games.push(Err(e.to_string())),
+        }
+    }
+    let counts = [reader.games_read(), reader.errors(), reader.warnings()];
+    (games, counts)
+}
+
+/// The reader's shortcut for the moves of visitors that read no comments
+/// gives what its general path gives: the same games, positions, errors
+/// and warnings, with variations played or not.
+pub fn check_move_shortcut(data: &[u8]) {
+    for variations in [false, true] {
+        let replay = || Replay::<Bitboards>::new().check_variations(variations);
+        let short = replays(data, replay());
+        let general = replays(data, Listening(replay()));
+        assert_eq!(short, general, "variations {variations}");
+    }
+}
+
 /// PGN reading: no panic, whatever the bytes. The same games and errors
 /// come out whether the input arrives whole or one byte at a time; every
 /// error names a game and a line. Every game read writes as PGN that reads
@@ -342,6 +427,7 @@ pub fn fuzz_pgn(data: &[u8]) {
         Reader::from_buf_read(BufReader::with_capacity(1, data)).with_max_line_len(MAX_LINE),
     );
     assert_eq!(whole, bytewise, "reading byte by byte differs");
+    check_move_shortcut(data);
     for read in &whole {
         let game = match read {
             Read::Game(ReadGame(game)) => game,
@@ -496,4 +582,38 @@ fn pgn_corpus() {
 #[test]
 fn epd_corpus() {
     assert!(replay("epd", fuzz_epd) >= 5);
+}
+
+/// The moves shortcut against the general path on the python-chess corpus
+/// of `tests/data/pgn`, and on the tokens the shortcut hands back to the
+/// general path mid-line.
+#[test]
+fn move_shortcut_reads_as_the_general_path() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/pgn");
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let mut files = 0;
+    for entry in entries {
+        let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
+        if path.extension().is_some_and(|e| e == "pgn") {
+            let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let result = std::panic::catch_unwind(|| check_move_shortcut(&data));
+            if let Err(cause) = result {
+                eprintln!("{} failed", path.display());
+                std::panic::resume_unwind(cause);
+            }
+            files += 1;
+        }
+    }
+    assert!(files >= 12);
+    let mid_line = "1. e4 { a } d5 2. exd5 c5 3. dxc6 e.p. Nxc6 4. g1f3 Z0 5. Nf3 -- 6. Bc4 $1 e5 !? \
+                    7. O-O (7. Ng5 Nh6 (7... Qf6) 8. O-O) 7... Be7 1-0 8. Re1 *\n\n\
+                    1. e4 e5 2. Ke3 Nc6 3. Kd3 { x } *\n\n\
+                    1. d4 d5 2. c4 Qd6 3. Qa4+ Bd7 4. Qxd7+ Nxd7 5. Nc3 0-1\n\
+                    [Event \"next\"]\n\n1. e4 e5 ; line comment\n2. Nf3 Nc6 { open\nover lines } 3. Bb5 *\n\n\
+                    Event \"broken\"]\n1. a3 a6 2. a4 h5 3. exf5 *\n\n\
+                    1. e4 e5\nWhite \"x\"]\n2. Nf3 Nc6 *\n";
+    check_move_shortcut(mid_line.as_bytes());
+    let (games, counts) = replays(mid_line.as_bytes(), Replay::<Bitboards>::new());
+    assert_eq!(counts[0] as usize, games.len());
+    assert!(counts[1] >= 2 && counts[2] >= 2, "{counts:?}: {games:#?}");
 }

@@ -248,6 +248,23 @@ impl<R: BufRead> Reader<R> {
         let counts = &mut self.counts;
         let unread_comments = !v.wants_comments();
         loop {
+            if unread_comments
+                && game.section == Section::Movetext
+                && game.failure.is_none()
+                && game.skipped == 0
+                && !game.skip_game
+            {
+                // Most moves: read here, without the token's bookkeeping
+                // below, which the scanner's `next_move` makes unneeded.
+                self.scanner.pass_over_comments(true);
+                while let Some((san, line)) = self.scanner.next_move() {
+                    game.last_line = line;
+                    if let Err(kind) = counts.san(v, game, san, line) {
+                        game.fail(kind, line, Token::San(san).text());
+                        break;
+                    }
+                }
+            }
             // Comments in the movetext mean nothing to a visitor that does
             // not read them: the scanner passes over them.
             self.scanner
@@ -442,13 +459,7 @@ impl Counts {
                 }
             }
             _ if skipping => {}
-            Token::San(san) => {
-                self.after_result(v, game, line, token);
-                if super::start::is_uci_shaped(san) {
-                    self.warn(v, PgnWarningKind::UciMove, line, token.text());
-                }
-                v.san(san)?;
-            }
+            Token::San(san) => self.san(v, game, san, line)?,
             Token::Null => {
                 self.after_result(v, game, line, token);
                 v.null_move()?;
@@ -467,6 +478,17 @@ impl Counts {
             Token::Tag { .. } => {}
         }
         Ok(())
+    }
+
+    /// A move, reported to `v`.
+    #[inline(always)]
+    fn san<V: Visitor>(&mut self, v: &mut V, game: &mut GameState, san: &str, line: u64) -> Visit {
+        let token = Token::San(san);
+        self.after_result(v, game, line, &token);
+        if super::start::is_uci_shaped(san) {
+            self.warn(v, PgnWarningKind::UciMove, line, token.text());
+        }
+        v.san(san)
     }
 
     /// Warns, once a game, of a main-line move after the result token.
