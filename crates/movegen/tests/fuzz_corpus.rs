@@ -500,20 +500,25 @@ fn replay(name: &str, check: fn(&[u8])) -> usize {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/corpus")
         .join(name);
-    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    check_files(&dir, |_| true, check)
+}
+
+/// Runs `check` on every file of `dir` that `keep` accepts; returns how
+/// many. A failure names the file (the panic message alone may not).
+fn check_files(dir: &Path, keep: fn(&Path) -> bool, check: fn(&[u8])) -> usize {
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let mut count = 0;
     for entry in entries {
         let path = entry
             .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
             .path();
-        if !path.is_file() {
+        if !path.is_file() || !keep(&path) {
             continue;
         }
         let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        // Name the file if a check fails: the panic message alone may not.
         let result = std::panic::catch_unwind(|| check(&data));
         if let Err(cause) = result {
-            eprintln!("corpus file {} failed", path.display());
+            eprintln!("file {} failed", path.display());
             std::panic::resume_unwind(cause);
         }
         count += 1;
@@ -590,21 +595,8 @@ fn epd_corpus() {
 #[test]
 fn move_shortcut_reads_as_the_general_path() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/pgn");
-    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-    let mut files = 0;
-    for entry in entries {
-        let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
-        if path.extension().is_some_and(|e| e == "pgn") {
-            let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            let result = std::panic::catch_unwind(|| check_move_shortcut(&data));
-            if let Err(cause) = result {
-                eprintln!("{} failed", path.display());
-                std::panic::resume_unwind(cause);
-            }
-            files += 1;
-        }
-    }
-    assert!(files >= 12);
+    let pgn = |path: &Path| path.extension().is_some_and(|e| e == "pgn");
+    assert!(check_files(&dir, pgn, check_move_shortcut) >= 12);
     let mid_line = "1. e4 { a } d5 2. exd5 c5 3. dxc6 e.p. Nxc6 4. g1f3 Z0 5. Nf3 -- 6. Bc4 $1 e5 !? \
                     7. O-O (7. Ng5 Nh6 (7... Qf6) 8. O-O) 7... Be7 1-0 8. Re1 *\n\n\
                     1. e4 e5 2. Ke3 Nc6 3. Kd3 { x } *\n\n\
