@@ -178,6 +178,28 @@ static CLASS: [u8; 256] = {
     table
 };
 
+/// How many separators (white space, dots) start `rest`.
+#[inline]
+fn separators(rest: &[u8]) -> usize {
+    rest.iter()
+        .take_while(|&&b| CLASS[b as usize] & SEPARATOR != 0)
+        .count()
+}
+
+/// The length of the symbol (move, move number or result) that starts
+/// `rest`.
+#[inline]
+fn symbol_len(rest: &[u8]) -> usize {
+    rest.iter().take_while(|&&b| is_symbol(b)).count()
+}
+
+/// Whether a symbol is a move number, whose dots are passed over as
+/// spaces (`0000` is a null move).
+#[inline]
+fn is_move_number(symbol: &[u8]) -> bool {
+    symbol.iter().all(u8::is_ascii_digit) && symbol != b"0000"
+}
+
 /// The index of `byte` in `bytes`.
 #[inline]
 fn find(bytes: &[u8], byte: u8) -> Option<usize> {
@@ -476,7 +498,9 @@ impl<R: BufRead> Scanner<R> {
         Some((symbol, self.lines.number()))
     }
 
-    /// Where [`Scanner::next_move`]'s move lies in the current line.
+    /// Where [`Scanner::next_move`]'s move lies in the current line (the
+    /// span, not the text: a borrow of the line returned from the loop
+    /// would outlive the loop's own mutations of `self`).
     #[inline(always)]
     fn find_move(&mut self) -> Option<(usize, usize)> {
         if self.pending.is_some() || self.in_comment.is_some() || self.blanks > 0 {
@@ -484,12 +508,7 @@ impl<R: BufRead> Scanner<R> {
         }
         let line = self.lines.line();
         loop {
-            let skipped = line
-                .get(self.col..)?
-                .iter()
-                .take_while(|&&b| CLASS[b as usize] & SEPARATOR != 0)
-                .count();
-            self.col += skipped;
+            self.col += separators(line.get(self.col..)?);
             let start = self.col;
             let &b = line.get(start)?;
             if !self.token_on_line {
@@ -504,12 +523,10 @@ impl<R: BufRead> Scanner<R> {
             if !b.is_ascii_alphanumeric() || b == b'Z' {
                 return None;
             }
-            let len = line[start..].iter().take_while(|&&b| is_symbol(b)).count();
-            let end = start + len;
+            let end = start + symbol_len(&line[start..]);
             let symbol = &line[start..end];
             if b.is_ascii_digit() {
-                if symbol.iter().all(u8::is_ascii_digit) && symbol != b"0000" {
-                    // A move number.
+                if is_move_number(symbol) {
                     self.col = end;
                     continue;
                 }
@@ -561,11 +578,7 @@ impl<R: BufRead> Scanner<R> {
             }
             let line = self.lines.line();
             let number = self.lines.number();
-            let skipped = line[self.col..]
-                .iter()
-                .take_while(|&&b| CLASS[b as usize] & SEPARATOR != 0)
-                .count();
-            self.col += skipped;
+            self.col += separators(&line[self.col..]);
             let start = self.col;
             let Some(&b) = line.get(start) else {
                 continue;
@@ -664,14 +677,12 @@ impl<R: BufRead> Scanner<R> {
                     }
                 },
                 b if b.is_ascii_alphanumeric() => {
-                    let len = line[start..].iter().take_while(|&&b| is_symbol(b)).count();
-                    let end = start + len;
+                    let end = start + symbol_len(&line[start..]);
                     let symbol = &line[start..end];
                     if !self.token_on_line && looks_like_tag_without_bracket(&line[end..]) {
                         (Span::BrokenTag(start, line.len()), line.len())
                     } else {
-                        if symbol.iter().all(u8::is_ascii_digit) && symbol != b"0000" {
-                            // A move number; its dots are passed over as spaces.
+                        if is_move_number(symbol) {
                             self.col = end;
                             self.token_on_line = true;
                             continue;

@@ -255,8 +255,8 @@ impl<R: BufRead> Reader<R> {
                 && !game.skip_game
             {
                 // Most moves: read here, without the token's bookkeeping
-                // below, which the scanner's `next_move` makes unneeded.
-                self.scanner.pass_over_comments(true);
+                // below, which the scanner's `next_move` makes unneeded (it
+                // passes over comments itself).
                 while let Some((san, line)) = self.scanner.next_move() {
                     game.last_line = line;
                     if let Err(kind) = counts.san(v, game, san, line) {
