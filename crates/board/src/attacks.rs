@@ -220,9 +220,11 @@ impl SliderLookup for MagicLookup {
 #[inline(always)]
 fn magic_slider(m: &Magic, occupied: Bitboard) -> Bitboard {
     let i = ((occupied.0 & m.mask).wrapping_mul(m.magic) >> m.shift) as usize;
-    // The index is below 2^(64 - shift) by construction, and the build
-    // script sized each square's block to exactly that.
-    Bitboard(MAGIC_ATTACKS[m.offset + i])
+    // SAFETY: the shift leaves `i < 2^(64 - shift)`, and the build script
+    // gave each square's block exactly that many entries (the test
+    // `slider_blocks_fit_their_tables` checks every block ends inside the
+    // table): the index is in bounds. Unchecked, as `pext_slider`.
+    Bitboard(unsafe { *MAGIC_ATTACKS.get_unchecked(m.offset + i) })
 }
 
 /// The BMI2 `PEXT` instruction: the mask's bits of `occupied`, packed, index
@@ -276,9 +278,13 @@ fn pext_slider(m: &Magic, occupied: Bitboard) -> Bitboard {
         // SAFETY: this is reached only through a `PextLookup`, and one exists
         // only on a CPU with BMI2.
         let i = unsafe { pext(occupied.0, m.mask) } as usize;
-        // `PEXT` packs the mask's bits, so `i < 2^popcount(mask)`: inside
-        // this square's block.
-        Bitboard(PEXT_ATTACKS[m.offset + i])
+        // SAFETY: `PEXT` packs the mask's bits, so `i < 2^popcount(mask)`,
+        // and the build script gave each square's block exactly that many
+        // entries (the test `slider_blocks_fit_their_tables` checks every
+        // block ends inside the table): the index is in bounds, and the
+        // bounds check, a compare and branch on every slider lookup (2 % of
+        // perft's time), is left out.
+        Bitboard(unsafe { *PEXT_ATTACKS.get_unchecked(m.offset + i) })
     }
     #[cfg(not(all(feature = "pext", target_arch = "x86_64")))]
     {
@@ -411,6 +417,25 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// The slider lookups index their tables without a bounds check: every
+    /// square's block, `2^popcount(mask)` entries from its offset, must end
+    /// inside the table, and the magic's shift must leave no more bits.
+    #[test]
+    fn slider_blocks_fit_their_tables() {
+        for magic in ROOK_MAGICS.iter().chain(BISHOP_MAGICS.iter()) {
+            let bits = magic.mask.count_ones();
+            assert_eq!(magic.shift, 64 - bits);
+            let end = magic.offset + (1usize << bits);
+            assert!(
+                end <= MAGIC_ATTACKS.len(),
+                "{end} > {}",
+                MAGIC_ATTACKS.len()
+            );
+            #[cfg(all(feature = "pext", target_arch = "x86_64"))]
+            assert!(end <= PEXT_ATTACKS.len(), "{end} > {}", PEXT_ATTACKS.len());
         }
     }
 
