@@ -170,16 +170,11 @@ impl TimeManager {
 
     /// Whether to stop after a completed iteration, by best-move stability
     /// alone: `stable_iterations` counts the iterations in a row that
-    /// returned the same best move (the simple algorithms and MCTS, which
-    /// do not track the other signals).
+    /// returned the same best move (the simple algorithms, which do not
+    /// track the other signals; MCTS scales [`TimeManager::soft_target`] by
+    /// its root's visits instead).
     pub fn soft_expired(&self, stable_iterations: u32) -> bool {
         self.soft_expired_scaled(stability_factor(stable_iterations))
-    }
-
-    /// [`TimeManager::soft_target`] for `stable_iterations` iterations in
-    /// a row with the same best move.
-    pub fn stable_target(&self, stable_iterations: u32) -> Option<Duration> {
-        self.soft_target(stability_factor(stable_iterations))
     }
 }
 

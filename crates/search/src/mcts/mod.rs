@@ -126,6 +126,8 @@ fn time_is_up(
     done: u64,
     scratch: &mut Vec<RootChild>,
 ) -> bool {
+    // No optimum (no clock, or a fixed move time): only the hard deadline
+    // stops the search, and the root's moves need not be read.
     if time.soft_target(1.0).is_none() {
         return false;
     }
