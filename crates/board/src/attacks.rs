@@ -139,6 +139,25 @@ const fn line_table() -> [[Bitboard; 64]; 64] {
     t
 }
 
+/// The squares a slider moving along `dirs` reaches from each square on an
+/// empty board.
+const fn empty_board_table(dirs: [(i8, i8); 4]) -> [Bitboard; 64] {
+    let mut t = [Bitboard::EMPTY; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut d = 0;
+        while d < 4 {
+            let (ray, _) = ray_walk(a, dirs[d].0, dirs[d].1, 64);
+            t[a] = Bitboard(t[a].0 | ray);
+            d += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+static ROOK_RAYS: [Bitboard; 64] = empty_board_table([DIRS[0], DIRS[1], DIRS[2], DIRS[3]]);
+static BISHOP_RAYS: [Bitboard; 64] = empty_board_table([DIRS[4], DIRS[5], DIRS[6], DIRS[7]]);
 static BETWEEN: [[Bitboard; 64]; 64] = between_table();
 static LINE: [[Bitboard; 64]; 64] = line_table();
 
@@ -354,6 +373,18 @@ pub fn attacks(role: Role, color: Color, sq: Square, occupied: Bitboard) -> Bitb
     }
 }
 
+/// Squares a rook on `sq` reaches on an empty board: its rank and file.
+#[inline(always)]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    ROOK_RAYS[sq.index()]
+}
+
+/// Squares a bishop on `sq` reaches on an empty board: its diagonals.
+#[inline(always)]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    BISHOP_RAYS[sq.index()]
+}
+
 /// Squares strictly between `a` and `b` if they share a rank, file or
 /// diagonal; empty otherwise.
 #[inline(always)]
@@ -423,6 +454,16 @@ mod tests {
     /// The slider lookups index their tables without a bounds check: every
     /// square's block, `2^popcount(mask)` entries from its offset, must end
     /// inside the table, and the magic's shift must leave no more bits.
+    #[test]
+    fn empty_board_rays_are_the_attacks_on_an_empty_board() {
+        for sq in Square::all() {
+            assert_eq!(rook_rays(sq), rook_attacks(sq, Bitboard::EMPTY), "{sq}");
+            assert_eq!(bishop_rays(sq), bishop_attacks(sq, Bitboard::EMPTY), "{sq}");
+        }
+        assert_eq!(rook_rays(Square::A1).count(), 14);
+        assert_eq!(bishop_rays(Square::D4).count(), 13);
+    }
+
     #[test]
     fn slider_blocks_fit_their_tables() {
         for magic in ROOK_MAGICS.iter().chain(BISHOP_MAGICS.iter()) {

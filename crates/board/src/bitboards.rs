@@ -3,7 +3,9 @@
 //! the side to move, recomputed after every move so that legal move
 //! generation needs no make-and-test.
 
-use crate::attacks::{between, knight_attacks, pawn_attacks, MagicLookup, SliderLookup};
+use crate::attacks::{
+    between, bishop_rays, knight_attacks, pawn_attacks, rook_rays, MagicLookup, SliderLookup,
+};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::castling::{CastlingRights, CastlingSide};
@@ -115,12 +117,15 @@ impl Bitboards {
         let mut checkers = (knight_attacks(ksq) & self.by_role[Role::Knight.index()] & their)
             | (pawn_attacks(us, ksq) & self.by_role[Role::Pawn.index()] & their);
         let mut pinned = Bitboard::EMPTY;
-        // A kind of slider they no longer have is not looked up (endgames).
+        // A kind of slider none of which stands on the king's lines is not
+        // looked up: the empty-board rays are a small table, and the attack
+        // table read otherwise (large) was a cache miss a move when reading
+        // PGN.
         let mut snipers = Bitboard::EMPTY;
-        if rq.any() {
+        if (rook_rays(ksq) & rq).any() {
             snipers |= sliders.rook(ksq, their) & rq;
         }
-        if bq.any() {
+        if (bishop_rays(ksq) & bq).any() {
             snipers |= sliders.bishop(ksq, their) & bq;
         }
         for s in snipers {
