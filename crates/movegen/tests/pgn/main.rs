@@ -355,6 +355,27 @@ fn passing_over_comments_keeps_games_and_errors() {
     assert_eq!(plies, want, "{built:?}");
 }
 
+/// A visitor that ignores comments has the scanner read its moves across
+/// line ends: lines that begin with a move, a move number, a comment, an
+/// `e.p.` mark, a broken tag, a result or the next game's tags, and a line
+/// over the limit, are read as by a visitor that reads comments.
+#[test]
+fn moves_across_line_ends_read_alike() {
+    let text = "[Event \"a\"]\n\n1. e4 e5\n2. Nf3\nNc6 3. Bb5\n{c} a6\n4. Ba4 Nf6 *\n\n\
+                [Event \"b\"]\n\n1. e4 d5 2. exd5 c5\n3. dxc6\ne.p. Qd6\nEvent \"x\"]\n4. d4 *\n\n\
+                [Event \"c\"]\n\n1. d4 d5\n1-0\n[Event \"d\"]\n1. c4 *\n\n\
+                [Event \"e\"]\n\n1. e4 e5\n2. Nf3 {a comment that makes this line too long} Nc6\n\
+                3. Bb5 *\n\n[Event \"f\"]\n\n1. e4 e5\n2. Nf3 *\n";
+    let (built, replayed) = both_readings_with(text, Some(40));
+    assert_eq!(replayed, built);
+    let plies: Vec<Option<usize>> = built.iter().map(|g| g.clone().ok()).collect();
+    assert_eq!(
+        plies,
+        [Some(8), Some(7), Some(2), Some(1), None, Some(3)],
+        "{built:?}"
+    );
+}
+
 /// A good game to follow each malformed one: the reader must find it.
 const GOOD: &str = "[Event \"good\"]\n\n1. d4 d5 2. c4 *\n";
 
@@ -751,11 +772,22 @@ type Readings = Vec<Result<usize, String>>;
 /// (`GameBuilder`) and by one that does not (`Replay`, for which the
 /// scanner passes over them).
 fn both_readings(text: &str) -> (Readings, Readings) {
-    let built = Reader::new(text.as_bytes())
+    both_readings_with(text, None)
+}
+
+/// [`both_readings`] with the longest line `max_line`, if given.
+fn both_readings_with(text: &str, max_line: Option<usize>) -> (Readings, Readings) {
+    fn reader(text: &str, max_line: Option<usize>) -> Reader<std::io::BufReader<&[u8]>> {
+        match max_line {
+            Some(max) => Reader::new(text.as_bytes()).with_max_line_len(max),
+            None => Reader::new(text.as_bytes()),
+        }
+    }
+    let built = reader(text, max_line)
         .games::<Bitboards>()
         .map(|g| g.map(|g| g.game.moves().len()).map_err(|e| e.to_string()))
         .collect();
-    let mut reader = Reader::new(text.as_bytes());
+    let mut reader = reader(text, max_line);
     let mut replay = Replay::<Bitboards>::new().check_variations(true);
     let mut replayed = Vec::new();
     loop {
