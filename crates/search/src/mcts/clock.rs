@@ -70,12 +70,7 @@ pub(super) fn time_is_up(
 /// `done` playouts in `elapsed`) could not lift the second one past it
 /// even if they all went there. A proven move leaves the choice to the
 /// solver.
-fn decided(
-    children: &[RootChild],
-    done: u64,
-    elapsed: Duration,
-    left: Duration,
-) -> bool {
+fn decided(children: &[RootChild], done: u64, elapsed: Duration, left: Duration) -> bool {
     let (mut first, mut second) = (0u64, 0u64);
     for child in children {
         if child.proven.is_some() {
