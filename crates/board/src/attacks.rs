@@ -451,9 +451,8 @@ mod tests {
         }
     }
 
-    /// The slider lookups index their tables without a bounds check: every
-    /// square's block, `2^popcount(mask)` entries from its offset, must end
-    /// inside the table, and the magic's shift must leave no more bits.
+    /// The small empty-board tables that filter the pin scan are the slider
+    /// attack sets with nothing on the board.
     #[test]
     fn empty_board_rays_are_the_attacks_on_an_empty_board() {
         for sq in Square::all() {
@@ -464,6 +463,9 @@ mod tests {
         assert_eq!(bishop_rays(Square::D4).count(), 13);
     }
 
+    /// The slider lookups index their tables without a bounds check: every
+    /// square's block, `2^popcount(mask)` entries from its offset, must end
+    /// inside the table, and the magic's shift must leave no more bits.
     #[test]
     fn slider_blocks_fit_their_tables() {
         for magic in ROOK_MAGICS.iter().chain(BISHOP_MAGICS.iter()) {

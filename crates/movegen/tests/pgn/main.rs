@@ -355,10 +355,10 @@ fn passing_over_comments_keeps_games_and_errors() {
     assert_eq!(plies, want, "{built:?}");
 }
 
-/// A visitor that ignores comments has the scanner read its moves across
-/// line ends: lines that begin with a move, a move number, a comment, an
-/// `e.p.` mark, a broken tag, a result or the next game's tags, and a line
-/// over the limit, are read as by a visitor that reads comments.
+/// Line ends read alike by a visitor that ignores comments (`Replay`, whose
+/// moves the scanner mostly reads itself) and by one that reads them: lines
+/// that begin with a move, a move number, a comment, an `e.p.` mark, a
+/// broken tag, a result or the next game's tags, and a line over the limit.
 #[test]
 fn moves_across_line_ends_read_alike() {
     let text = "[Event \"a\"]\n\n1. e4 e5\n2. Nf3\nNc6 3. Bb5\n{c} a6\n4. Ba4 Nf6 *\n\n\
