@@ -10,8 +10,9 @@
 //! ordering the exchanges it cannot see. A user's own policy is any type
 //! implementing the trait.
 
-use crate::see::{captured_value, see_ge};
-use fianchetto_board::{Move, Role};
+use crate::see::{captured_value, see_ge, value};
+use fianchetto_board::attacks::attacks;
+use fianchetto_board::{Bitboard, Board, Move, Role};
 use fianchetto_eval::nnue::Simd;
 use fianchetto_eval::policy::PolicyNet;
 use fianchetto_movegen::MoveGen;
@@ -57,13 +58,65 @@ pub trait Policy<B>: Clone + Send {
 
 /// The hand-written policy: logits from a cheap move ordering. Good
 /// captures gain by SEE and victim, checks and queen promotions gain,
-/// castling a little; losing captures, moves to squares that lose the
-/// piece and underpromotions lose.
+/// castling a little; so do the safe moves of a piece that stands to be
+/// lost, and safe moves that attack a bigger piece; losing captures, moves
+/// to squares that lose the piece and underpromotions lose.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HandPolicy;
 
+/// The logit a threatened piece's safe move gains (see [`threatened`]).
+const ESCAPE_BONUS: f32 = 1.0;
+/// The logit a safe quiet move gains when the moved piece then attacks an
+/// enemy piece worth more than itself (the king aside: checks gain apart).
+const THREAT_BONUS: f32 = 0.5;
+
+/// The side to move's knights, bishops, rooks and queens that stand to be
+/// lost: attacked by a less valuable piece, or attacked and not defended.
+fn threatened<B: Board>(board: &B) -> Bitboard {
+    let (us, them) = (board.turn(), !board.turn());
+    let occupied = board.occupied();
+    let mut out = Bitboard::EMPTY;
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        for sq in board.pieces(us, role) {
+            let attackers = board.attackers(sq, them, occupied);
+            if attackers.is_empty() {
+                continue;
+            }
+            let cheaper = attackers.into_iter().any(|a| {
+                board
+                    .piece_at(a)
+                    .is_some_and(|p| value(p.role) < value(role))
+            });
+            if cheaper || board.attackers(sq, us, occupied).is_empty() {
+                out |= Bitboard::from(sq);
+            }
+        }
+    }
+    out
+}
+
+/// Whether the quiet move `mv` leaves its piece attacking an enemy piece
+/// worth more than itself (not the king).
+fn makes_threat<B: Board>(board: &B, mv: Move) -> bool {
+    let Some(piece) = board.piece_at(mv.from()) else {
+        return false;
+    };
+    if matches!(piece.role, Role::King | Role::Queen) {
+        return false;
+    }
+    let them = !piece.color;
+    let occupied = (board.occupied() & !Bitboard::from(mv.from())) | Bitboard::from(mv.to());
+    let targets = attacks(piece.role, piece.color, mv.to(), occupied) & board.by_color(them);
+    targets.into_iter().any(|t| {
+        board
+            .piece_at(t)
+            .is_some_and(|v| v.role != Role::King && value(v.role) > value(piece.role))
+    })
+}
+
 impl<B: MoveGen> Policy<B> for HandPolicy {
     fn logits(&mut self, board: &B, moves: &[Move], out: &mut [f32]) {
+        let threatened = threatened(board);
         for (&mv, out) in moves.iter().zip(out.iter_mut()) {
             let mut l = 0.0;
             if mv.is_capture() {
@@ -74,6 +127,13 @@ impl<B: MoveGen> Policy<B> for HandPolicy {
                 }
             } else if !see_ge(board, mv, 0) {
                 l -= 1.0;
+            } else {
+                if threatened.contains(mv.from()) {
+                    l += ESCAPE_BONUS;
+                }
+                if makes_threat(board, mv) {
+                    l += THREAT_BONUS;
+                }
             }
             match mv.promotion() {
                 Some(Role::Queen) => l += 2.0,
@@ -171,5 +231,50 @@ impl<B, P: Policy<B>, Q: Policy<B>> Policy<B> for Blend<P, Q> {
         for (o, &x) in out[..n].iter_mut().zip(&other[..n]) {
             *o = self.wa * *o + self.wb * x;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fianchetto_board::Bitboards;
+    use fianchetto_movegen::parse_uci;
+
+    /// The hand-written policy's logit for each move of `fen`, by name.
+    fn logits(fen: &str) -> impl Fn(&str) -> f32 {
+        let board = Bitboards::from_fen(fen).expect("a valid FEN");
+        let moves = board.legal_moves();
+        let mut out = [0f32; 256];
+        HandPolicy.logits(&board, &moves, &mut out[..moves.len()]);
+        move |uci| {
+            let mv = parse_uci(&board, uci).expect("a legal move");
+            out[moves.iter().position(|&m| m == mv).expect("listed")]
+        }
+    }
+
+    #[test]
+    fn a_threatened_piece_is_moved_to_safety() {
+        // The knight on e4 is attacked by a pawn: its safe quiet moves
+        // gain the escape bonus over the king's.
+        let logit = logits("4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1");
+        assert_eq!(logit("e4g3") - logit("e1e2"), ESCAPE_BONUS);
+        assert_eq!(logit("e4c3") - logit("e1e2"), ESCAPE_BONUS);
+        // A knight attacked by a rook is threatened when nothing defends
+        // it, not when its king does.
+        let logit = logits("3rk3/8/8/8/8/8/3N4/7K w - - 0 1");
+        assert_eq!(logit("d2b3") - logit("h1g1"), ESCAPE_BONUS);
+        let logit = logits("3rk3/8/8/8/8/8/3N4/4K3 w - - 0 1");
+        assert_eq!(logit("d2b3") - logit("e1f1"), 0.0);
+    }
+
+    #[test]
+    fn a_safe_move_attacking_a_bigger_piece_gains() {
+        // Nf3 and Ne2 attack the rook on d4; Nh3 attacks nothing.
+        let logit = logits("4k3/8/8/8/3r4/8/8/4K1N1 w - - 0 1");
+        assert_eq!(logit("g1f3") - logit("g1h3"), THREAT_BONUS);
+        assert_eq!(logit("g1e2") - logit("g1h3"), THREAT_BONUS);
+        // A bishop attacking a knight is no threat of this kind.
+        let logit = logits("4k3/8/8/8/4n3/8/8/4KB2 w - - 0 1");
+        assert_eq!(logit("f1d3") - logit("f1e2"), 0.0);
     }
 }
