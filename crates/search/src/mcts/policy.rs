@@ -10,9 +10,9 @@
 //! ordering the exchanges it cannot see. A user's own policy is any type
 //! implementing the trait.
 
-use crate::see::{captured_value, see_ge, value};
+use crate::see::{captured_value, see_ge};
 use fianchetto_board::attacks::attacks;
-use fianchetto_board::{Bitboard, Board, Move, Role};
+use fianchetto_board::{Bitboard, Board, Color, Move, Role};
 use fianchetto_eval::nnue::Simd;
 use fianchetto_eval::policy::PolicyNet;
 use fianchetto_movegen::MoveGen;
@@ -70,6 +70,25 @@ const ESCAPE_BONUS: f32 = 1.0;
 /// enemy piece worth more than itself (the king aside: checks gain apart).
 const THREAT_BONUS: f32 = 0.5;
 
+/// `color`'s pieces of `roles`.
+fn pieces_of<B: Board>(board: &B, color: Color, roles: &[Role]) -> Bitboard {
+    roles
+        .iter()
+        .fold(Bitboard::EMPTY, |b, &role| b | board.pieces(color, role))
+}
+
+/// `color`'s pieces worth less than a `role`: the roles before it, since
+/// [`VALUES`](crate::see::VALUES) rise with the role's index.
+fn worth_less<B: Board>(board: &B, color: Color, role: Role) -> Bitboard {
+    pieces_of(board, color, &Role::ALL[..role.index()])
+}
+
+/// `color`'s pieces worth more than a `role`, the king aside.
+fn worth_more<B: Board>(board: &B, color: Color, role: Role) -> Bitboard {
+    let king = Role::King.index();
+    pieces_of(board, color, &Role::ALL[(role.index() + 1).min(king)..king])
+}
+
 /// The side to move's knights, bishops, rooks and queens that stand to be
 /// lost: attacked by a less valuable piece, or attacked and not defended.
 fn threatened<B: Board>(board: &B) -> Bitboard {
@@ -77,17 +96,12 @@ fn threatened<B: Board>(board: &B) -> Bitboard {
     let occupied = board.occupied();
     let mut out = Bitboard::EMPTY;
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        let cheaper = worth_less(board, them, role);
         for sq in board.pieces(us, role) {
             let attackers = board.attackers(sq, them, occupied);
-            if attackers.is_empty() {
-                continue;
-            }
-            let cheaper = attackers.into_iter().any(|a| {
-                board
-                    .piece_at(a)
-                    .is_some_and(|p| value(p.role) < value(role))
-            });
-            if cheaper || board.attackers(sq, us, occupied).is_empty() {
+            let lost = !(attackers & cheaper).is_empty()
+                || (!attackers.is_empty() && board.attackers(sq, us, occupied).is_empty());
+            if lost {
                 out |= Bitboard::from(sq);
             }
         }
@@ -101,17 +115,12 @@ fn makes_threat<B: Board>(board: &B, mv: Move) -> bool {
     let Some(piece) = board.piece_at(mv.from()) else {
         return false;
     };
-    if matches!(piece.role, Role::King | Role::Queen) {
+    let bigger = worth_more(board, !piece.color, piece.role);
+    if bigger.is_empty() {
         return false;
     }
-    let them = !piece.color;
     let occupied = (board.occupied() & !Bitboard::from(mv.from())) | Bitboard::from(mv.to());
-    let targets = attacks(piece.role, piece.color, mv.to(), occupied) & board.by_color(them);
-    targets.into_iter().any(|t| {
-        board
-            .piece_at(t)
-            .is_some_and(|v| v.role != Role::King && value(v.role) > value(piece.role))
-    })
+    !(attacks(piece.role, piece.color, mv.to(), occupied) & bigger).is_empty()
 }
 
 impl<B: MoveGen> Policy<B> for HandPolicy {
