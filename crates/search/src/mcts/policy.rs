@@ -15,6 +15,7 @@ use fianchetto_board::attacks::attacks;
 use fianchetto_board::{Bitboard, Board, Color, Move, Role};
 use fianchetto_eval::nnue::Simd;
 use fianchetto_eval::policy::PolicyNet;
+use fianchetto_movegen::check::CheckInfo;
 use fianchetto_movegen::MoveGen;
 use std::sync::Arc;
 
@@ -126,6 +127,7 @@ fn makes_threat<B: Board>(board: &B, mv: Move) -> bool {
 impl<B: MoveGen> Policy<B> for HandPolicy {
     fn logits(&mut self, board: &B, moves: &[Move], out: &mut [f32]) {
         let threatened = threatened(board);
+        let checks = CheckInfo::new(board);
         for (&mv, out) in moves.iter().zip(out.iter_mut()) {
             let mut l = 0.0;
             if mv.is_capture() {
@@ -152,9 +154,7 @@ impl<B: MoveGen> Policy<B> for HandPolicy {
             if mv.is_castle() {
                 l += 0.5;
             }
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            if child.in_check() {
+            if checks.gives_check(board, mv) {
                 l += 1.0;
             }
             *out = l;
