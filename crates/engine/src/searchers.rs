@@ -104,6 +104,7 @@ pub fn build_driver(
         mcts: MctsConfig {
             exploration: f64::from(o.mcts_cpuct) / 100.0,
             policy_temperature: f64::from(o.mcts_policy_temp) / 100.0,
+            history_weight: o.mcts_history as f32 / 100.0,
             eval_scale: f64::from(o.mcts_value_scale),
             ..engine_mcts(o.threads).memory_mb(o.hash_mb)
         },

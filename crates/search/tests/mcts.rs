@@ -267,6 +267,7 @@ fn odd_configs_do_not_panic() {
             cutoff: u32::MAX,
             max_rollout: u32::MAX,
             policy_temperature: 0.0,
+            history_weight: f32::NAN,
             prior_weight: 0,
             iterations: Some(300),
             ..MctsConfig::new(v)

@@ -43,6 +43,9 @@ pub struct EngineOptions {
     /// `MctsPolicyTemp`: the softmax temperature of the policy, in
     /// hundredths.
     pub mcts_policy_temp: u32,
+    /// `MctsHistory`: the weight of a move's history in the priors, in
+    /// hundredths.
+    pub mcts_history: u32,
     /// `MctsValueScale`: the centipawns of the value sigmoid
     /// (`p = 1 / (1 + e^(-cp / scale))`).
     pub mcts_value_scale: u32,
@@ -109,6 +112,7 @@ impl Default for EngineOptions {
             policy_file: String::new(),
             mcts_cpuct: 0,
             mcts_policy_temp: 0,
+            mcts_history: 0,
             mcts_value_scale: 0,
             mcts_net_weight: 0,
             eval_weights: String::new(),
@@ -423,6 +427,15 @@ fn build_table() -> Vec<OptionEntry> {
             "The softmax temperature of Algorithm mcts' policy, in hundredths.",
             |o, n| {
                 o.mcts_policy_temp = n as u32;
+                Applied::Set
+            },
+        ),
+        spin(
+            "MctsHistory",
+            ((f64::from(MctsConfig::puct().history_weight) * 100.0).round() as i64, 0, 10_000),
+            "How much a move's history in the tree adds to its logit in Algorithm mcts, in hundredths.",
+            |o, n| {
+                o.mcts_history = n as u32;
                 Applied::Set
             },
         ),

@@ -134,6 +134,12 @@ pub struct MctsConfig {
     pub prior_weight: u32,
     /// PUCT: the softmax temperature of the policy's logits.
     pub policy_temperature: f64,
+    /// PUCT: how much a move's history (how it has fared so far elsewhere
+    /// in the tree, against what its side expected there: a running mean
+    /// of the differences in win probability) adds to its logit at a new
+    /// node; 0 switches the history off. The history heuristic of
+    /// alpha-beta, read by the priors.
+    pub history_weight: f32,
     /// Centipawns ↔ win probability: `p = 1 / (1 + e^(-cp / scale))`.
     pub eval_scale: f64,
     /// MCTS-solver: proven wins, losses and draws propagate up the tree and
@@ -191,6 +197,11 @@ impl MctsConfig {
             prior_weight: 10,
             // 1.3 beat 1.0 by SPRT (with the engine's blended policy).
             policy_temperature: 1.3,
+            // 10 beat no history by SPRT (with the engine's blended policy).
+            history_weight: match variant {
+                Variant::Puct => 10.0,
+                _ => 0.0,
+            },
             // PUCT's quiescence values: 140 cp beat 200 by SPRT.
             eval_scale: match variant {
                 Variant::Puct => 140.0,
