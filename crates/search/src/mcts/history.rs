@@ -11,7 +11,7 @@ use fianchetto_board::{Color, Move};
 const HISTORY_RATE: f32 = 0.02;
 
 /// The history of every move for both sides, by [`MoveHistory::index`].
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) struct MoveHistory {
     table: Box<[f32]>,
 }

@@ -9,9 +9,9 @@
 //! result up, one side's win being the other's loss. PUCT expands lazily: a
 //! new position is valued first and expanded only when a playout comes
 //! back to it, so that the many leaves visited once cost no priors and no
-//! room for children; its priors also read how each move has fared so
-//! far elsewhere in the tree ([`MctsConfig::history_weight`]). Values are win probabilities; evaluator scores
-//! become probabilities through a sigmoid
+//! room for children; its priors also read how each move has fared so far
+//! elsewhere in the tree ([`MctsConfig::history_weight`]). Values are win
+//! probabilities; evaluator scores become probabilities through a sigmoid
 //! ([`MctsConfig::eval_scale`]) and the root value goes back to centipawns
 //! through its inverse. With the solver on, positions whose result is known
 //! (mates, stalemates, draws by rule, and every position whose children

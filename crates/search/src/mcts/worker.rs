@@ -126,9 +126,9 @@ pub(crate) struct Worker<'a, B: MoveGen, E, P> {
     vloss: u32,
     nodes: u64,
     evals: u64,
-    /// How each move has fared so far (read by PUCT's priors when
-    /// [`MctsConfig::history_weight`] is not 0).
-    history: MoveHistory,
+    /// How each move has fared so far, read by PUCT's priors; none when
+    /// [`MctsConfig::history_weight`] is 0 (the teaching variants).
+    history: Option<MoveHistory>,
 }
 
 impl<'a, B: MoveGen, E: Evaluator<B>, P: Policy<B>> Worker<'a, B, E, P> {
@@ -162,7 +162,7 @@ impl<'a, B: MoveGen, E: Evaluator<B>, P: Policy<B>> Worker<'a, B, E, P> {
             vloss: shared.vloss,
             nodes: 0,
             evals: 0,
-            history: MoveHistory::new(),
+            history: (cfg.history_weight != 0.0).then(MoveHistory::new),
         }
     }
 
@@ -358,11 +358,10 @@ impl<'a, B: MoveGen, E: Evaluator<B>, P: Policy<B>> Worker<'a, B, E, P> {
         let mut logits = [0f32; 256];
         let logits = &mut logits[..moves.len()];
         self.policy.logits(board, moves, logits);
-        let w = self.shared.config.history_weight;
-        if w != 0.0 {
-            let turn = board.turn();
+        if let Some(history) = &self.history {
+            let (w, turn) = (self.shared.config.history_weight, board.turn());
             for (&mv, l) in moves.iter().zip(logits.iter_mut()) {
-                *l += w * self.history.get(turn, mv);
+                *l += w * history.get(turn, mv);
             }
         }
         let mut max = f64::NEG_INFINITY;
@@ -458,17 +457,16 @@ impl<'a, B: MoveGen, E: Evaluator<B>, P: Policy<B>> Worker<'a, B, E, P> {
         let mut r = 1.0 - result;
         let last = self.path.len() - 1;
         let mut proven = tree.node(self.path[last]).proven().is_some();
-        let learn = self.shared.config.history_weight != 0.0;
         let root_turn = self.root.turn();
         for k in (0..=last).rev() {
             let i = self.path[k];
-            if learn && k > 0 {
+            if let (Some(history), true) = (self.history.as_mut(), k > 0) {
                 // `r` is for the side that played node `i`'s move, from the
                 // node above, where that side's value was `1 − q` (a node's
                 // value is the other side's), taken before this update.
                 let expected = 1.0 - tree.node(self.path[k - 1]).q();
                 let mover = if k % 2 == 1 { root_turn } else { !root_turn };
-                self.history.update(mover, tree.node(i).mv(), r, expected);
+                history.update(mover, tree.node(i).mv(), r, expected);
             }
             tree.node(i).update(r, if k > 0 { self.vloss } else { 0 });
             if k < last {
