@@ -21,6 +21,9 @@ const UNPROVEN: i16 = i16::MIN;
 const LEAF: u8 = 0;
 const EXPANDING: u8 = 1;
 const EXPANDED: u8 = 2;
+/// Only inside [`Tree::recycle`]: expanded, and its children's block is
+/// kept, at the index its `first_child` now holds.
+const RELINKED: u8 = 3;
 
 /// The size of a [`Node`].
 pub(crate) const NODE_BYTES: usize = std::mem::size_of::<Node>();
@@ -289,7 +292,7 @@ impl Tree {
     /// walked into again is expanded again, so a long search goes on
     /// learning where it searches most, in the memory it was given.
     pub fn recycle(&mut self, keep: usize) {
-        let mut blocks: Vec<(u32, u32)> = Vec::new();
+        let mut blocks: Vec<Block> = Vec::new();
         let mut heap = std::collections::BinaryHeap::new();
         heap.push((self.node(0).visits(), 0u32));
         let mut total = 1usize;
@@ -302,7 +305,11 @@ impl Tree {
                 continue;
             }
             total += len;
-            blocks.push((r.start, len as u32));
+            blocks.push(Block {
+                start: r.start,
+                len: len as u32,
+                parent: i,
+            });
             // Only nodes with children of their own compete for room.
             heap.extend(
                 r.filter(|&c| self.children(c).is_some_and(|g| !g.is_empty()))
@@ -312,49 +319,64 @@ impl Tree {
         self.compact(blocks);
     }
 
-    /// Moves the children `blocks` (old start, length) to just after the
-    /// root, in their order, and drops every other node: an expanded node
-    /// whose block is not kept becomes a leaf.
+    /// Moves the children `blocks` to just after the root, in their order,
+    /// and drops every other node: an expanded node whose block is not kept
+    /// becomes a leaf.
     ///
     /// Children blocks are always allocated after their parent, so every
     /// kept block moves to a lower index: copying blocks in ascending order
-    /// never overwrites a node not yet moved.
-    fn compact(&mut self, mut blocks: Vec<(u32, u32)>) {
-        blocks.sort_unstable();
-        let mut starts = Vec::with_capacity(blocks.len());
+    /// never overwrites a node not yet moved. Each kept block's parent is
+    /// told its new place first (and marked [`RELINKED`]), so that moving a
+    /// node looks nothing up.
+    fn compact(&mut self, mut blocks: Vec<Block>) {
+        blocks.sort_unstable_by_key(|b| b.start);
         let mut next = 1u32;
-        for &(_, len) in &blocks {
-            starts.push(next);
-            next += len;
+        for b in &blocks {
+            let parent = &self.nodes[b.parent as usize];
+            parent.first_child.store(next, Relaxed);
+            parent.state.store(RELINKED, Relaxed);
+            next += b.len;
         }
         let move_node = |from: u32, to: u32| {
             let src = &self.nodes[from as usize];
-            let first = src.first_child.load(Relaxed);
-            let kept = match blocks.binary_search_by_key(&first, |b| b.0) {
-                Ok(k) => Some(starts[k]),
-                Err(_) => None,
+            let (first, state, children) = match src.state.load(Relaxed) {
+                RELINKED => (
+                    src.first_child.load(Relaxed),
+                    EXPANDED,
+                    src.num_children.load(Relaxed),
+                ),
+                // A terminal node (expanded, no children) stays one.
+                EXPANDED if src.num_children.load(Relaxed) == 0 => (0, EXPANDED, 0),
+                _ => (0, LEAF, 0),
             };
-            let dropped = src.num_children.load(Relaxed) > 0 && kept.is_none();
-            let first = kept.unwrap_or(0);
+            let dst = &self.nodes[to as usize];
             if from != to {
-                self.nodes[to as usize].copy_from(src, first);
+                dst.copy_from(src, first);
             } else {
-                src.first_child.store(first, Relaxed);
+                dst.first_child.store(first, Relaxed);
             }
-            if dropped {
-                let dst = &self.nodes[to as usize];
-                dst.num_children.store(0, Relaxed);
-                dst.state.store(LEAF, Relaxed);
-            }
+            dst.num_children.store(children, Relaxed);
+            dst.state.store(state, Relaxed);
         };
         move_node(0, 0);
-        for (k, &(old, len)) in blocks.iter().enumerate() {
-            for j in 0..len {
-                move_node(old + j, starts[k] + j);
+        let mut to = 1;
+        for b in &blocks {
+            for j in 0..b.len {
+                move_node(b.start + j, to);
+                to += 1;
             }
         }
         self.next.store(next as usize, Relaxed);
     }
+}
+
+/// A block of children kept by [`Tree::recycle`]: where it starts, how
+/// many nodes it holds and whose children they are.
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    start: u32,
+    len: u32,
+    parent: u32,
 }
 
 #[cfg(test)]
@@ -424,6 +446,10 @@ mod tests {
         t.expand(1, &[(m(3), 0.25); 4]);
         t.expand(2, &[(m(4), 0.2); 5]);
         t.expand(4, &[(m(5), 0.5); 2]);
+        // Terminal nodes (expanded without children): one that stays in
+        // place and one whose block moves.
+        t.expand(3, &[]);
+        t.expand(13, &[]);
         for (node, visits) in [(0, 60), (1, 40), (2, 10), (3, 5), (4, 30)] {
             for _ in 0..visits {
                 t.node(node).update(0.75, 0);
@@ -441,6 +467,9 @@ mod tests {
         assert_eq!(t.children(4), Some(8..10));
         assert_eq!(t.node(4).visits(), 30);
         assert_eq!(t.node(8).mv(), m(5));
+        assert_eq!(t.children(3), Some(0..0));
+        assert_eq!(t.children(8), Some(0..0));
+        assert_eq!(t.children(9), None);
         // Node 2 is a leaf again, with its visits, value and proof.
         assert_eq!(t.children(2), None);
         assert_eq!(t.node(2).visits(), 10);
