@@ -122,6 +122,11 @@ fn exchange<B: Board>(board: &B, mv: Move, threshold: i32, use_pins: bool) -> bo
     let mut stm = mover.color;
     let mut attackers =
         (board.attackers(to, stm, occupied) | board.attackers(to, !stm, occupied)) & occupied;
+    if (attackers & board.by_color(!stm)).is_empty() {
+        // Nothing can take back: the gain so far stands, whatever the pins
+        // (most quiet moves; the pins need not be found).
+        return true;
+    }
     let diagonal = board.by_role(Role::Bishop) | board.by_role(Role::Queen);
     let straight = board.by_role(Role::Rook) | board.by_role(Role::Queen);
     // Pins of each side, found once (none when there is no slider near a
