@@ -349,12 +349,9 @@ impl Tree {
                 EXPANDED if src.num_children.load(Relaxed) == 0 => (0, EXPANDED, 0),
                 _ => (0, LEAF, 0),
             };
+            // The root moves onto itself: copying it is harmless.
             let dst = &self.nodes[to as usize];
-            if from != to {
-                dst.copy_from(src, first);
-            } else {
-                dst.first_child.store(first, Relaxed);
-            }
+            dst.copy_from(src, first);
             dst.num_children.store(children, Relaxed);
             dst.state.store(state, Relaxed);
         };
