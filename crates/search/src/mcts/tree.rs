@@ -64,18 +64,27 @@ impl Node {
         self.state.store(LEAF, Relaxed);
     }
 
-    /// Moves `other`'s content here (re-rooting; exclusive access).
-    fn copy_from(&self, other: &Node, first_child: u32) {
+    /// This node's link to its children, as stored.
+    fn link(&self) -> Link {
+        Link {
+            first: self.first_child.load(Relaxed),
+            count: self.num_children.load(Relaxed),
+            state: self.state.load(Relaxed),
+        }
+    }
+
+    /// Moves `other`'s statistics here, with `link` for its children
+    /// (re-rooting and recycling; exclusive access).
+    fn copy_from(&self, other: &Node, link: Link) {
         self.value.store(other.value.load(Relaxed), Relaxed);
         self.visits.store(other.visits.load(Relaxed), Relaxed);
         self.vloss.store(0, Relaxed);
-        self.first_child.store(first_child, Relaxed);
+        self.first_child.store(link.first, Relaxed);
         self.mv.store(other.mv.load(Relaxed), Relaxed);
         self.prior.store(other.prior.load(Relaxed), Relaxed);
-        self.num_children
-            .store(other.num_children.load(Relaxed), Relaxed);
+        self.num_children.store(link.count, Relaxed);
         self.proven.store(other.proven.load(Relaxed), Relaxed);
-        self.state.store(other.state.load(Relaxed), Relaxed);
+        self.state.store(link.state, Relaxed);
     }
 
     /// The move that leads here (`Move::NULL` at the root).
@@ -281,7 +290,7 @@ impl Tree {
             return;
         }
         let src = &self.nodes[new_root as usize];
-        self.nodes[0].copy_from(src, src.first_child.load(Relaxed));
+        self.nodes[0].copy_from(src, src.link());
         self.nodes[0].mv.store(Move::NULL.bits(), Relaxed);
     }
 
@@ -339,21 +348,18 @@ impl Tree {
         }
         let move_node = |from: u32, to: u32| {
             let src = &self.nodes[from as usize];
-            let (first, state, children) = match src.state.load(Relaxed) {
-                RELINKED => (
-                    src.first_child.load(Relaxed),
-                    EXPANDED,
-                    src.num_children.load(Relaxed),
-                ),
+            let link = src.link();
+            let link = match link.state {
+                RELINKED => Link {
+                    state: EXPANDED,
+                    ..link
+                },
                 // A terminal node (expanded, no children) stays one.
-                EXPANDED if src.num_children.load(Relaxed) == 0 => (0, EXPANDED, 0),
-                _ => (0, LEAF, 0),
+                EXPANDED if link.count == 0 => Link { first: 0, ..link },
+                _ => Link::LEAF,
             };
             // The root moves onto itself: copying it is harmless.
-            let dst = &self.nodes[to as usize];
-            dst.copy_from(src, first);
-            dst.num_children.store(children, Relaxed);
-            dst.state.store(state, Relaxed);
+            self.nodes[to as usize].copy_from(src, link);
         };
         move_node(0, 0);
         let mut to = 1;
@@ -365,6 +371,24 @@ impl Tree {
         }
         self.next.store(next as usize, Relaxed);
     }
+}
+
+/// Where a node's children are (`first`, `count`) and its expansion
+/// `state`.
+#[derive(Clone, Copy, Debug)]
+struct Link {
+    first: u32,
+    count: u16,
+    state: u8,
+}
+
+impl Link {
+    /// No children: a leaf.
+    const LEAF: Link = Link {
+        first: 0,
+        count: 0,
+        state: LEAF,
+    };
 }
 
 /// A block of children kept by [`Tree::recycle`]: where it starts, how
