@@ -55,13 +55,18 @@ impl Node {
         self.value.store(0, Relaxed);
         self.visits.store(0, Relaxed);
         self.vloss.store(0, Relaxed);
-        self.first_child.store(0, Relaxed);
         self.mv.store(mv.bits(), Relaxed);
         self.prior
             .store((prior.clamp(0.0, 1.0) * 65535.0).round() as u16, Relaxed);
-        self.num_children.store(0, Relaxed);
         self.proven.store(UNPROVEN, Relaxed);
-        self.state.store(LEAF, Relaxed);
+        self.set_link(Link::LEAF);
+    }
+
+    /// Points this node at its children as `link` says.
+    fn set_link(&self, link: Link) {
+        self.first_child.store(link.first, Relaxed);
+        self.num_children.store(link.count, Relaxed);
+        self.state.store(link.state, Relaxed);
     }
 
     /// This node's link to its children, as stored.
@@ -79,12 +84,10 @@ impl Node {
         self.value.store(other.value.load(Relaxed), Relaxed);
         self.visits.store(other.visits.load(Relaxed), Relaxed);
         self.vloss.store(0, Relaxed);
-        self.first_child.store(link.first, Relaxed);
         self.mv.store(other.mv.load(Relaxed), Relaxed);
         self.prior.store(other.prior.load(Relaxed), Relaxed);
-        self.num_children.store(link.count, Relaxed);
         self.proven.store(other.proven.load(Relaxed), Relaxed);
-        self.state.store(link.state, Relaxed);
+        self.set_link(link);
     }
 
     /// The move that leads here (`Move::NULL` at the root).
