@@ -407,3 +407,17 @@ fn puct_expands_a_leaf_when_a_playout_comes_back_to_it() {
     // Expanding and walking on into a child is still one playout.
     assert_eq!(m.root_visits(), 2_000);
 }
+
+#[test]
+fn a_puct_leaf_sees_a_quiet_check_that_wins_material() {
+    // White's queen against rook and knight, but 1.Kg1 (forced) allows
+    // 1...Nf3+, forking king and queen. The second playout values the one
+    // child by a quiescence search alone, which tries quiet checks at its
+    // first ply: the lost queen shows in that value (about +100 for White
+    // with captures alone).
+    let g = game("8/8/8/8/2k5/8/2r4n/4QK2 w - - 0 1");
+    let mut m = Mcts::with_config(TestEval, MctsConfig::puct().iterations(2));
+    let r = m.search(&g, &Limits::default(), &mut |_| {});
+    assert_eq!(r.best_move.map(|m| m.to_string()).as_deref(), Some("f1g1"));
+    assert!(r.score.0 < -300, "{:?}", r.score);
+}

@@ -12,6 +12,7 @@ use crate::time::TimeManager;
 use arrayvec::ArrayVec;
 use fianchetto_board::Move;
 use fianchetto_eval::{Evaluator, Score};
+use fianchetto_movegen::check::CheckInfo;
 use fianchetto_movegen::{MoveGen, MoveList};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -23,7 +24,8 @@ pub(crate) const MAX_TREE_DEPTH: usize = 192;
 /// The longest rollout whatever the config says.
 const MAX_ROLLOUT: u32 = 4096;
 
-/// Quiescence plies (captures; evasions when in check).
+/// Quiescence plies (captures, and quiet checks at the first; evasions
+/// when in check).
 const MAX_QPLY: u32 = 8;
 
 /// Everything the threads of one search share.
@@ -603,8 +605,11 @@ impl<'a, B: MoveGen, E: Evaluator<B>, P: Policy<B>> Worker<'a, B, E, P> {
 
     /// A small fail-soft quiescence search (captures that do not lose
     /// material by SEE, most valuable victim first; every evasion when in
-    /// check), for PUCT values and IR move choice. Scores for the side to
-    /// move; mates relative to the quiescence root.
+    /// check), for PUCT values and IR move choice. At its first ply it
+    /// also tries the quiet checks that do not lose the piece, after the
+    /// captures: a PUCT leaf is often one check away from a mate or a
+    /// fork that captures alone would miss. Scores for the side to move;
+    /// mates relative to the quiescence root.
     fn qsearch(&mut self, board: &B, mut alpha: i32, beta: i32, qply: u32) -> i32 {
         self.nodes += 1;
         let in_check = board.in_check();
@@ -635,6 +640,18 @@ impl<'a, B: MoveGen, E: Evaluator<B>, P: Policy<B>> Worker<'a, B, E, P> {
                 continue;
             }
             scored.push((mvv_lva(board, mv), mv));
+        }
+        // Quiet checks at the first ply, ordered after every capture. IR's
+        // move choice starts at ply 1 and so never tries them.
+        if !in_check && qply == 0 {
+            let checks = CheckInfo::new(board);
+            let mut quiets = MoveList::new();
+            board.generate(fianchetto_movegen::GenKind::Quiets, &mut quiets);
+            for &mv in &quiets {
+                if checks.gives_check(board, mv) && see_ge(board, mv, 0) {
+                    let _ = scored.try_push((i32::MIN, mv));
+                }
+            }
         }
         scored.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
         for &(_, mv) in &scored {
