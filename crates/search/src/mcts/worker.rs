@@ -645,11 +645,11 @@ impl<'a, B: MoveGen, E: Evaluator<B>, P: Policy<B>> Worker<'a, B, E, P> {
         // move choice starts at ply 1 and so never tries them.
         if !in_check && qply == 0 {
             let checks = CheckInfo::new(board);
-            let mut quiets = MoveList::new();
-            board.generate(fianchetto_movegen::GenKind::Quiets, &mut quiets);
-            for &mv in &quiets {
+            moves.clear();
+            board.generate(fianchetto_movegen::GenKind::Quiets, &mut moves);
+            for &mv in &moves {
                 if checks.gives_check(board, mv) && see_ge(board, mv, 0) {
-                    let _ = scored.try_push((i32::MIN, mv));
+                    scored.push((i32::MIN, mv));
                 }
             }
         }
